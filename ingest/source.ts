@@ -1,0 +1,52 @@
+import type { z } from 'zod';
+
+/** One entry of the sources config file (ingest/sources.json), after environment overrides. */
+export interface SourceDeclaration {
+  /** Stable name, e.g. "incentives". Records and versions are tracked per source name. */
+  name: string;
+  /** The parser that understands the source's layout, e.g. "rewiring-america-open-data". */
+  kind: string;
+  /** A local file or directory path, or an http(s) URL (a file, or a base URL of a directory). */
+  location: string;
+  /** Optional expected SHA-256 (hex) of a single-file source. */
+  sha256?: string;
+}
+
+/**
+ * Reads files of one source. Connectors (local file or directory, HTTP(S)) implement it, so parsers do not
+ * care where a source lives. Paths are relative to the source location, with "/" separators.
+ */
+export interface SourceReader {
+  readonly location: string;
+  /** The file's bytes, or null when the source has no such file (404 / ENOENT). Other failures throw. */
+  read(path: string): Promise<Buffer | null>;
+  /** Every file the reader has returned so far, with its size and SHA-256: the source's content version. */
+  filesRead(): { path: string; bytes: number; sha256: string }[];
+}
+
+/** A record ready for the event log: its record schema, natural key and payload. */
+export interface SourceRecord {
+  schema: string;
+  key: string;
+  payload: unknown;
+}
+
+/**
+ * Turns a source's files into records. A parser must read everything and throw on a malformed source
+ * *before* anything is published; per-record validation happens later, in transform (quarantine).
+ */
+export interface SourceParser {
+  kind: string;
+  /** Record schemas this parser emits, so consumers know which topics to read. */
+  recordSchemas: string[];
+  parse(reader: SourceReader): Promise<SourceRecord[]>;
+}
+
+/** The zod schema and version of one kind of source record; transform validates payloads with it. */
+export interface RecordSchema<T extends z.ZodType = z.ZodType> {
+  name: string;
+  version: number;
+  schema: T;
+  /** The topic its records travel on (without the Kafka prefix). */
+  topic: string;
+}

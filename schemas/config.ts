@@ -1,0 +1,49 @@
+import { z } from 'zod';
+
+const isoDate = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Every setting the service reads from its environment. Defaults are the embedded, single-machine set-up. */
+export const configSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  LAKE_DIR: z.string().min(1).default('./data-lake'),
+  API_KEYS: z
+    .string()
+    .optional()
+    .transform((v) =>
+      (v ?? '')
+        .split(',')
+        .map((k) => k.trim())
+        .filter((k) => k.length > 0),
+    )
+    .pipe(z.array(z.string().min(16, 'each API key must be at least 16 characters'))),
+  KAFKA_BROKERS: z
+    .string()
+    .optional()
+    .transform((v) =>
+      v === undefined || v.trim() === ''
+        ? undefined
+        : v
+            .split(',')
+            .map((b) => b.trim())
+            .filter((b) => b.length > 0),
+    )
+    .pipe(z.array(z.string().regex(/^[^\s:]+:\d+$/, 'brokers are host:port, comma-separated')).optional()),
+  KAFKA_TOPIC_PREFIX: z.string().default('electrify.'),
+  KAFKA_CLIENT_ID: z.string().default('electrify-service'),
+  AS_OF_DATE: z
+    .string()
+    .regex(isoDate, 'must be YYYY-MM-DD')
+    .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)), 'is not a real date')
+    .optional(),
+  SOURCES_FILE: z.string().default('./ingest/sources.json'),
+  INCENTIVES_SOURCE: z.string().min(1).optional(),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
+  SNAPSHOT_POLL_MS: z.coerce.number().int().min(50).default(2000),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  GEOCODER: z.enum(['offline', 'census']).default('offline'),
+  GEOCODER_URL: z.url().default('https://geocoding.geo.census.gov/geocoder'),
+  GEOCODER_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
+});
+
+export type Config = z.infer<typeof configSchema>;

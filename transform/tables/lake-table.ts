@@ -1,0 +1,32 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { z } from 'zod';
+import type { AuditFinding } from '../../schemas/lake.ts';
+
+export interface BuildContext {
+  /** The run's DuckDB connection; every table built so far in this run is a DuckDB table of that name. */
+  db: DuckDBConnection;
+  /** Accepted payloads of one record schema, from the latest complete version of its source. */
+  records<T = unknown>(schema: string): Promise<T[]>;
+  /** Rows of a table already built in this run (one of the declaration's `inputs.tables`). */
+  table<T = unknown>(name: string): Promise<T[]>;
+}
+
+/**
+ * One table of the lake, declared once: its row schema, what it reads, how it is built and how it is
+ * audited. The pipeline's order, the manifest's lineage and the audit step all follow from these.
+ */
+export interface LakeTable<Row extends Record<string, unknown> = Record<string, unknown>> {
+  name: string;
+  /** Bump when the row shape or meaning changes. */
+  schemaVersion: number;
+  description: string;
+  /**
+   * The row's zod object. Scalars map to Parquet columns of the same type; arrays and objects are stored
+   * as JSON text. Every built row is validated with it before it is written.
+   */
+  row: z.ZodType<Row>;
+  inputs: { records?: string[]; tables?: string[] };
+  build(ctx: BuildContext): Promise<Row[]>;
+  /** Checks that run in the audit step over the built rows; an `error` finding blocks the publish. */
+  audit?(rows: Row[], ctx: BuildContext): Promise<AuditFinding[]> | AuditFinding[];
+}
