@@ -1,0 +1,32 @@
+import { readdir } from 'node:fs/promises';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import path from 'node:path';
+import { meetsTarget, type Bench, type BenchResult } from './bench.ts';
+
+// Runs every test/bench/*.bench.ts (or those named on the command line) and prints their figures,
+// then one JSON line with all of them so a CI job or a closing note can quote them exactly.
+const dir = path.dirname(fileURLToPath(import.meta.url));
+const only = process.argv.slice(2);
+const files = (await readdir(dir))
+  .filter((f) => f.endsWith('.bench.ts'))
+  .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
+  .sort();
+
+const all: (BenchResult & { bench: string })[] = [];
+let missed = 0;
+for (const file of files) {
+  const { bench } = (await import(pathToFileURL(path.join(dir, file)).href)) as { bench: Bench };
+  console.log(`\n## ${bench.title} (${file})`);
+  for (const result of await bench.run()) {
+    const ok = meetsTarget(result);
+    if (ok === false) missed++;
+    const target = result.target
+      ? ` (target ${result.target.op} ${result.target.value}: ${ok ? 'met' : 'MISSED'})`
+      : '';
+    const shown = Number.isInteger(result.value) ? result.value : Number(result.value.toPrecision(4));
+    console.log(`${result.name}: ${shown} ${result.unit}${target}${result.note ? ` — ${result.note}` : ''}`);
+    all.push({ bench: bench.title, ...result });
+  }
+}
+console.log(`\n${JSON.stringify({ results: all, missedTargets: missed })}`);
+process.exitCode = missed > 0 ? 1 : 0;
