@@ -1,0 +1,4 @@
+import type { SourceParser } from '../source.ts';
+
+/** Every source layout the pipeline understands, by `kind` (the `kind` of a sources.json entry). */
+export const parsers: SourceParser[] = [];
