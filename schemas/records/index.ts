@@ -1,4 +1,5 @@
 import type { RecordSchema } from '../../ingest/source.ts';
+import { incentivesRecordSchemas } from '../incentives/records.ts';
 
 /** Every record schema that travels on the event log; transform validates each payload with its entry. */
-export const recordSchemas: RecordSchema[] = [];
+export const recordSchemas: RecordSchema[] = [...incentivesRecordSchemas];

@@ -1,0 +1,352 @@
+import { z } from 'zod';
+import type { RecordSchema } from '../../ingest/source.ts';
+import {
+  amountTypeSchema,
+  amountUnitSchema,
+  authorityTypeSchema,
+  filingStatusSchema,
+  geographyTypeSchema,
+  itemSchema,
+  ownerStatusSchema,
+  paymentMethodSchema,
+} from './enums.ts';
+
+/**
+ * Records of the Rewiring America open-data layout (data/*.json and the CSVs under scripts/). One record
+ * per upstream entry, flattened with the context its file gave it (the state of a per-state file, the
+ * position in the file where order is meaningful), so every record stands alone on the event log.
+ */
+
+/** Upstream text is keyed by language; English is always present. */
+export const localizedSchema = z.object({ en: z.string(), es: z.string().optional() });
+export type Localized = z.infer<typeof localizedSchema>;
+
+/** `YYYY`, `YYYY-MM`, `YYYY-MM-DD`, `YYYYH1|2` or `YYYYQ1-4` (day validity is not checked upstream either). */
+export const incentiveDateSchema = z
+  .string()
+  .regex(/^\d{4}(H[12]|Q[1-4]|-(0[1-9]|1[0-2])(-(0[1-9]|1[0-9]|2[0-9]|3[01]))?)?$/);
+
+const stateSchema = z.string().regex(/^[A-Z]{2}$/);
+const logoSchema = z.object({ src: z.string(), width: z.number(), height: z.number() });
+
+export const amountSchema = z.object({
+  type: amountTypeSchema,
+  number: z.number(),
+  maximum: z.number().optional(),
+  minimum: z.number().optional(),
+  representative: z.number().optional(),
+  unit: amountUnitSchema.optional(),
+});
+export type Amount = z.infer<typeof amountSchema>;
+
+export const incentiveRecordSchema = z.object({
+  /** Two-letter state of the file it came from; null for the federal (IRA) incentives. */
+  state: stateSchema.nullable(),
+  /** Index in its file: candidates are considered in file order. */
+  position: z.number().int().nonnegative(),
+  id: z.string().min(1),
+  payment_methods: z.array(paymentMethodSchema).min(1),
+  program: z.string().min(1),
+  items: z.array(itemSchema).min(1),
+  amount: amountSchema,
+  owner_status: z.array(ownerStatusSchema).min(1),
+  short_description: localizedSchema,
+  url: localizedSchema,
+  more_info_url: localizedSchema.optional(),
+  start_date: incentiveDateSchema.optional(),
+  end_date: incentiveDateSchema.optional(),
+  low_income: z.string().optional(),
+  eligible_geo_group: z.string().optional(),
+  paused: z.boolean().optional(),
+});
+export type IncentiveRecord = z.infer<typeof incentiveRecordSchema>;
+
+export const programRecordSchema = z.object({
+  state: stateSchema,
+  position: z.number().int().nonnegative(),
+  id: z.string().min(1),
+  name: localizedSchema,
+  url: localizedSchema,
+  authority: z.string().nullable(),
+  authority_type: authorityTypeSchema,
+  description: z.string().optional(),
+  items: z.array(itemSchema).optional(),
+});
+export type ProgramRecord = z.infer<typeof programRecordSchema>;
+
+export const authorityRecordSchema = z.object({
+  state: stateSchema,
+  authority_type: authorityTypeSchema,
+  id: z.string().min(1),
+  name: z.string().min(1),
+  geography_ids: z.array(z.number().int()).min(1),
+  logo: logoSchema.optional(),
+});
+export type AuthorityRecord = z.infer<typeof authorityRecordSchema>;
+
+/** A prerequisite: an incentive id, or any/all of nested prerequisites. */
+export type Prerequisite =
+  string | { anyOf: Prerequisite[]; description?: string } | { allOf: Prerequisite[]; description?: string };
+export const prerequisiteSchema: z.ZodType<Prerequisite> = z.lazy(() =>
+  z.union([
+    z.string().min(1),
+    z.object({ anyOf: z.array(prerequisiteSchema).min(1), description: z.string().optional() }),
+    z.object({ allOf: z.array(prerequisiteSchema).min(1), description: z.string().optional() }),
+  ]),
+);
+
+export const relationshipsRecordSchema = z.object({
+  state: stateSchema,
+  prerequisites: z.record(z.string(), prerequisiteSchema).optional(),
+  /** Superseding id → the ids it excludes while it is eligible. */
+  exclusions: z
+    .record(
+      z.string(),
+      z.union([
+        z.array(z.string()),
+        z.object({ ids: z.array(z.string()), description: z.string().optional() }),
+      ]),
+    )
+    .optional(),
+  /** Combined maximums; kept for analysts, not applied by the calculation (as upstream). */
+  combinations: z
+    .array(
+      z.object({
+        ids: z.array(z.string()),
+        max_value: z.number(),
+        description: z.string().optional(),
+      }),
+    )
+    .optional(),
+});
+export type RelationshipsRecord = z.infer<typeof relationshipsRecordSchema>;
+
+export const geoGroupRecordSchema = z.object({
+  state: stateSchema,
+  id: z.string().min(1),
+  geographies: z.array(z.number().int()).min(1),
+  description: z.string().optional(),
+});
+export type GeoGroupRecord = z.infer<typeof geoGroupRecordSchema>;
+
+const hhsizeThresholdsSchema = z.record(z.string().regex(/^\d+$/), z.number());
+const thresholdCommon = { id: z.string().min(1), source_url: z.string(), description: z.string().optional() };
+export const lowIncomeThresholdRecordSchema = z.discriminatedUnion('type', [
+  z.object({ ...thresholdCommon, type: z.literal('hhsize'), thresholds: hhsizeThresholdsSchema }),
+  z.object({
+    ...thresholdCommon,
+    type: z.literal('county-hhsize'),
+    /** County FIPS (or "other") → household size → income limit. */
+    thresholds: z.record(z.string(), hhsizeThresholdsSchema),
+  }),
+  z.object({
+    ...thresholdCommon,
+    type: z.literal('filing-status'),
+    thresholds: z.partialRecord(filingStatusSchema, z.tuple([z.number(), z.number()])),
+  }),
+  z.object({
+    ...thresholdCommon,
+    type: z.literal('ami-percentage'),
+    thresholds: z.object({ percentage: z.number() }),
+  }),
+  z.object({
+    ...thresholdCommon,
+    type: z.literal('fpl-percentage'),
+    thresholds: z.object({ percentage: z.number() }),
+  }),
+]);
+export type LowIncomeThresholdRecord = z.infer<typeof lowIncomeThresholdRecordSchema>;
+
+export const povertyLevelRecordSchema = z.object({
+  /** "AK", "HI" or "other" (every other state). */
+  table: z.string().min(1),
+  /** Index = household size; index 0 is unused. */
+  levels_by_hhsize: z.array(z.number()).length(9),
+  per_additional: z.number(),
+});
+export type PovertyLevelRecord = z.infer<typeof povertyLevelRecordSchema>;
+
+export const taxBracketRecordSchema = z.object({
+  filing_status: filingStatusSchema,
+  income_min: z.number(),
+  income_max: z.number().nullable(),
+  tax_rate: z.number().min(0).max(1),
+  standard_deduction: z.number().nonnegative(),
+});
+export type TaxBracketRecord = z.infer<typeof taxBracketRecordSchema>;
+
+export const dataPartnerRecordSchema = z.object({
+  state: stateSchema,
+  id: z.string().min(1),
+  name: z.string().min(1),
+  logo: logoSchema.optional(),
+});
+export type DataPartnerRecord = z.infer<typeof dataPartnerRecordSchema>;
+
+const timestampSchema = z.string().min(1);
+export const loanProgramRecordSchema = z.object({
+  position: z.number().int().nonnegative(),
+  id: z.number().int(),
+  loan_program_key: z.string(),
+  name: z.string(),
+  description: z.string(),
+  description_langs: z.record(z.string(), z.string()).nullable(),
+  website_url: z.string(),
+  status: z.string(),
+  financial_authority_id: z.number().int(),
+  financial_authority: z.object({
+    id: z.number().int(),
+    authority_type: z.string(),
+    name: z.string(),
+    description: z.string().nullable(),
+    state: z.string().nullable(),
+    city: z.string().nullable(),
+    image_id: z.number().int().nullable(),
+    Image: z.object({ src: z.string(), width: z.number(), height: z.number() }).nullable(),
+    created_at: timestampSchema,
+    updated_at: timestampSchema,
+  }),
+  eligible_project_types: z.array(z.object({ type: z.string() })),
+  state: stateSchema.nullable(),
+  is_national: z.boolean(),
+  loan_program_terms: z.object({
+    id: z.number().int(),
+    min_credit_score: z.number().nullable(),
+    max_debt_to_income: z.number().nullable(),
+    min_loan_amount: z.number().nullable(),
+    max_loan_amount: z.number().nullable(),
+    min_interest_rate: z.number().nullable(),
+    max_interest_rate: z.number().nullable(),
+    max_repayment_months: z.number().nullable(),
+    created_at: timestampSchema,
+    updated_at: timestampSchema,
+  }),
+  created_at: timestampSchema,
+  updated_at: timestampSchema,
+});
+export type LoanProgramRecord = z.infer<typeof loanProgramRecordSchema>;
+
+const zip5 = z.string().regex(/^\d{5}$/);
+
+export const zipRecordSchema = z.object({
+  zip: zip5,
+  city: z.string(),
+  state: stateSchema,
+  state_name: z.string(),
+  /** Whether the ZIP is itself a ZCTA; if not, `parent_zcta` names the ZCTA it belongs to (if any). */
+  is_zcta: z.boolean(),
+  parent_zcta: zip5.nullable(),
+  county_fips: z.string().nullable(),
+  county_name: z.string().nullable(),
+});
+export type ZipRecord = z.infer<typeof zipRecordSchema>;
+
+export const geographyRecordSchema = z.object({
+  id: z.number().int().positive(),
+  /** The public id of a utility territory (e.g. `ri-rhode-island-energy`); null for other types. */
+  key: z.string().nullable(),
+  type: geographyTypeSchema,
+  name: z.string(),
+  state: stateSchema,
+  county_fips: z.string().nullable(),
+  /** GeoJSON text, kept only for `custom` geographies (the only ones an address is tested against). */
+  geometry: z.string().nullable(),
+});
+export type GeographyRecord = z.infer<typeof geographyRecordSchema>;
+
+export const zctaGeographyRecordSchema = z.object({
+  position: z.number().int().nonnegative(),
+  zcta: zip5,
+  geography_id: z.number().int().positive(),
+  intersection_proportion: z.number().gt(0).max(1),
+});
+export type ZctaGeographyRecord = z.infer<typeof zctaGeographyRecordSchema>;
+
+export const zipUtilityRecordSchema = z.object({
+  position: z.number().int().nonnegative(),
+  zip: zip5,
+  geography_id: z.number().int().positive(),
+  predominant: z.boolean(),
+});
+export type ZipUtilityRecord = z.infer<typeof zipUtilityRecordSchema>;
+
+const amiColumns = {
+  median_family_income: z.number().nonnegative(),
+  ami_30: z.number().nonnegative(),
+  ami_50: z.number().nonnegative(),
+  ami_60: z.number().nonnegative(),
+  ami_80: z.number().nonnegative(),
+  ami_100: z.number().nonnegative(),
+  ami_150: z.number().nonnegative(),
+};
+
+export const amiZctaRecordSchema = z.object({ zcta: zip5, name: z.string(), ...amiColumns });
+export type AmiZctaRecord = z.infer<typeof amiZctaRecordSchema>;
+
+/** AMI of the territories without ZCTA data: by state (AS, GU, MP) or by ZIP (VI). */
+export const amiTerritoryRecordSchema = z.object({
+  zip: zip5.nullable(),
+  state: stateSchema,
+  ...amiColumns,
+});
+export type AmiTerritoryRecord = z.infer<typeof amiTerritoryRecordSchema>;
+
+export const evChargerZctaRecordSchema = z.object({ zcta: zip5, is_eligible: z.boolean() });
+export type EvChargerZctaRecord = z.infer<typeof evChargerZctaRecordSchema>;
+
+export const evChargerTractRecordSchema = z.object({
+  tract_geoid: z.string().regex(/^\d{11}$/),
+  state: stateSchema,
+  is_nonurban: z.boolean(),
+  is_low_income_community: z.boolean(),
+  is_eligible: z.boolean(),
+});
+export type EvChargerTractRecord = z.infer<typeof evChargerTractRecordSchema>;
+
+/** Record schema names (also their topics). */
+export const INCENTIVE_RECORDS = {
+  incentive: 'incentives.incentive',
+  program: 'incentives.program',
+  authority: 'incentives.authority',
+  relationships: 'incentives.relationships',
+  geoGroup: 'incentives.geo-group',
+  lowIncomeThreshold: 'incentives.low-income-threshold',
+  povertyLevel: 'incentives.poverty-level',
+  taxBracket: 'incentives.tax-bracket',
+  dataPartner: 'incentives.data-partner',
+  loanProgram: 'incentives.loan-program',
+  zip: 'incentives.zip',
+  geography: 'incentives.geography',
+  zctaGeography: 'incentives.zcta-geography',
+  zipUtility: 'incentives.zip-utility',
+  amiZcta: 'incentives.ami-zcta',
+  amiTerritory: 'incentives.ami-territory',
+  evChargerZcta: 'incentives.ev-charger-zcta',
+  evChargerTract: 'incentives.ev-charger-tract',
+} as const;
+
+const schemasByName: Record<string, z.ZodType> = {
+  [INCENTIVE_RECORDS.incentive]: incentiveRecordSchema,
+  [INCENTIVE_RECORDS.program]: programRecordSchema,
+  [INCENTIVE_RECORDS.authority]: authorityRecordSchema,
+  [INCENTIVE_RECORDS.relationships]: relationshipsRecordSchema,
+  [INCENTIVE_RECORDS.geoGroup]: geoGroupRecordSchema,
+  [INCENTIVE_RECORDS.lowIncomeThreshold]: lowIncomeThresholdRecordSchema,
+  [INCENTIVE_RECORDS.povertyLevel]: povertyLevelRecordSchema,
+  [INCENTIVE_RECORDS.taxBracket]: taxBracketRecordSchema,
+  [INCENTIVE_RECORDS.dataPartner]: dataPartnerRecordSchema,
+  [INCENTIVE_RECORDS.loanProgram]: loanProgramRecordSchema,
+  [INCENTIVE_RECORDS.zip]: zipRecordSchema,
+  [INCENTIVE_RECORDS.geography]: geographyRecordSchema,
+  [INCENTIVE_RECORDS.zctaGeography]: zctaGeographyRecordSchema,
+  [INCENTIVE_RECORDS.zipUtility]: zipUtilityRecordSchema,
+  [INCENTIVE_RECORDS.amiZcta]: amiZctaRecordSchema,
+  [INCENTIVE_RECORDS.amiTerritory]: amiTerritoryRecordSchema,
+  [INCENTIVE_RECORDS.evChargerZcta]: evChargerZctaRecordSchema,
+  [INCENTIVE_RECORDS.evChargerTract]: evChargerTractRecordSchema,
+};
+
+/** Every incentives record schema, each on its own topic (named like the schema). */
+export const incentivesRecordSchemas: RecordSchema[] = Object.entries(schemasByName).map(
+  ([name, schema]) => ({ name, version: 1, schema, topic: name }),
+);
