@@ -1,0 +1,248 @@
+import { mkdir, readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Logger } from '../../lib/log.ts';
+import { fsyncDirectory, writeFileAtomic } from './atomic-write.ts';
+import { lockDirectory, type DirectoryLock } from './directory-lock.ts';
+import type { ConsumedRecord, DrainOptions, EventLog, OutgoingRecord } from './event-log.ts';
+import { GroupOffsetStore, type CommittedOffsets } from './group-offsets.ts';
+import { PartitionFile } from './partition-file.ts';
+import { partitionForKey } from './partition-for-key.ts';
+import type { StoredRecord } from './record-frame.ts';
+
+export interface EmbeddedEventLogOptions {
+  /** Directory holding the log (the pipeline uses `<LAKE_DIR>/log`); created if missing. */
+  directory: string;
+  /** Partitions of a topic created without a count (by ensureTopic or a first publish). */
+  defaultPartitions?: number;
+  /** Upper bounds of one onBatch call. */
+  maxBatchRecords?: number;
+  maxBatchBytes?: number;
+  logger?: Logger;
+}
+
+export const DEFAULT_PARTITIONS = 4;
+const TOPIC_FILE = 'topic.json';
+
+/** Kafka's rule for topic names, which also keeps them safe as directory names. */
+const TOPIC_NAME = /^[a-zA-Z0-9._-]{1,249}$/;
+
+interface Topic {
+  partitions: PartitionFile[];
+}
+
+/**
+ * The default event log: a durable append-only log in one directory, used by one process at a time.
+ *
+ *   LOCK                              pid of the process that has the log open
+ *   topics/<topic>/topic.json         { partitions }
+ *   topics/<topic>/<partition>.log    checksummed frames, one per record (see record-frame.ts)
+ *   groups/<group>.json               committed offsets of a consumer group
+ */
+export class EmbeddedEventLog implements EventLog {
+  private readonly topics = new Map<string, Topic>();
+  /** Serialises changes to the log (topic creation, appends); reads go alongside. */
+  private writes: Promise<unknown> = Promise.resolve();
+  private closed = false;
+
+  private constructor(
+    private readonly directory: string,
+    private readonly lock: DirectoryLock,
+    private readonly groups: GroupOffsetStore,
+    private readonly defaultPartitions: number,
+    private readonly maxBatchRecords: number,
+    private readonly maxBatchBytes: number,
+    private readonly logger: Logger | undefined,
+  ) {}
+
+  /** Opens the log, taking its lock and cutting off any torn tail a crash left behind. */
+  static async open(options: EmbeddedEventLogOptions): Promise<EmbeddedEventLog> {
+    const directory = path.resolve(options.directory);
+    await mkdir(path.join(directory, 'topics'), { recursive: true });
+    await mkdir(path.join(directory, 'groups'), { recursive: true });
+    const lock = await lockDirectory(directory);
+    const log = new EmbeddedEventLog(
+      directory,
+      lock,
+      new GroupOffsetStore(path.join(directory, 'groups')),
+      checkPartitionCount(options.defaultPartitions ?? DEFAULT_PARTITIONS),
+      options.maxBatchRecords ?? 5000,
+      options.maxBatchBytes ?? 4 * 1024 * 1024,
+      options.logger,
+    );
+    try {
+      await log.loadTopics();
+    } catch (error) {
+      await log.close();
+      throw error;
+    }
+    return log;
+  }
+
+  async ensureTopic(topic: string, partitions?: number): Promise<void> {
+    this.checkOpen();
+    checkTopicName(topic);
+    const count = checkPartitionCount(partitions ?? this.defaultPartitions);
+    await this.serialised(async () => {
+      await this.createTopic(topic, count);
+    });
+  }
+
+  async publish(topic: string, records: OutgoingRecord[]): Promise<void> {
+    this.checkOpen();
+    checkTopicName(topic);
+    await this.serialised(async () => {
+      if (records.length === 0) return;
+      const { partitions } = await this.createTopic(topic, this.defaultPartitions);
+      const byPartition = new Map<number, StoredRecord[]>();
+      for (const { key, value } of records) {
+        const partition = partitionForKey(key, partitions.length);
+        const list = byPartition.get(partition) ?? [];
+        if (list.length === 0) byPartition.set(partition, list);
+        list.push({ key, value });
+      }
+      await Promise.all([...byPartition].map(([partition, list]) => partitions[partition]!.append(list)));
+    });
+  }
+
+  async drain({ groupId, topics, onBatch }: DrainOptions): Promise<number> {
+    this.checkOpen();
+    checkGroupId(groupId);
+    // The end of every partition now: records published while draining wait for the next drain.
+    const ends = topics.flatMap((topic) =>
+      (this.topics.get(topic)?.partitions ?? []).map((file, partition) => ({
+        topic,
+        partition,
+        file,
+        end: file.endOffset,
+      })),
+    );
+    const committed = await this.groups.read(groupId);
+    let delivered = 0;
+    for (const { topic, partition, file, end } of ends) {
+      let next = committed[topic]?.[partition] ?? 0;
+      while (next < end) {
+        const stored = await file.read(next, end, this.maxBatchRecords, this.maxBatchBytes);
+        const batch: ConsumedRecord[] = stored.map((record, index) => ({
+          topic,
+          partition,
+          offset: String(next + index),
+          key: record.key,
+          value: record.value,
+        }));
+        await onBatch(batch);
+        next += batch.length;
+        delivered += batch.length;
+        await this.commit(groupId, committed, topic, partition, next);
+      }
+    }
+    return delivered;
+  }
+
+  async resetGroup(groupId: string, topics: string[]): Promise<void> {
+    this.checkOpen();
+    checkGroupId(groupId);
+    const committed = await this.groups.read(groupId);
+    for (const topic of topics) delete committed[topic];
+    await this.groups.write(groupId, committed);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.writes.catch(() => undefined);
+    for (const { partitions } of this.topics.values()) {
+      await Promise.all(partitions.map((file) => file.close()));
+    }
+    this.topics.clear();
+    await this.lock.release();
+  }
+
+  private async commit(
+    groupId: string,
+    committed: CommittedOffsets,
+    topic: string,
+    partition: number,
+    next: number,
+  ): Promise<void> {
+    committed[topic] = { ...committed[topic], [partition]: next };
+    await this.groups.write(groupId, committed);
+  }
+
+  private async loadTopics(): Promise<void> {
+    const topicsDirectory = path.join(this.directory, 'topics');
+    for (const topic of (await readdir(topicsDirectory)).sort()) {
+      const descriptor = await readTopicDescriptor(path.join(topicsDirectory, topic));
+      // A directory without a descriptor is a creation cut short; ensureTopic completes it.
+      if (descriptor) this.topics.set(topic, await this.openTopic(topic, descriptor.partitions));
+    }
+  }
+
+  private async createTopic(topic: string, partitions: number): Promise<Topic> {
+    const existing = this.topics.get(topic);
+    if (existing) return existing;
+    const topicDirectory = path.join(this.directory, 'topics', topic);
+    await mkdir(topicDirectory, { recursive: true });
+    const opened = await this.openTopic(topic, partitions);
+    await fsyncDirectory(topicDirectory);
+    // The descriptor is written last: its presence means the topic is complete.
+    await writeFileAtomic(path.join(topicDirectory, TOPIC_FILE), `${JSON.stringify({ partitions })}\n`);
+    await fsyncDirectory(path.join(this.directory, 'topics'));
+    this.topics.set(topic, opened);
+    return opened;
+  }
+
+  private async openTopic(topic: string, partitions: number): Promise<Topic> {
+    const files: PartitionFile[] = [];
+    for (let partition = 0; partition < partitions; partition++) {
+      const file = path.join(this.directory, 'topics', topic, `${partition}.log`);
+      const { partition: opened, recovery } = await PartitionFile.open(file);
+      if (recovery.truncatedBytes > 0) {
+        this.logger?.warn(
+          { topic, partition, truncatedBytes: recovery.truncatedBytes },
+          'event log: cut off a torn tail left by an interrupted write',
+        );
+      }
+      files.push(opened);
+    }
+    return { partitions: files };
+  }
+
+  private serialised<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.writes.then(work);
+    this.writes = result.catch(() => undefined);
+    return result;
+  }
+
+  private checkOpen(): void {
+    if (this.closed) throw new Error(`event log at ${this.directory} is closed`);
+  }
+}
+
+async function readTopicDescriptor(topicDirectory: string): Promise<{ partitions: number } | undefined> {
+  try {
+    const parsed = JSON.parse(await readFile(path.join(topicDirectory, TOPIC_FILE), 'utf8')) as {
+      partitions: number;
+    };
+    return { partitions: checkPartitionCount(parsed.partitions) };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+function checkTopicName(topic: string): void {
+  if (!TOPIC_NAME.test(topic) || topic === '.' || topic === '..') {
+    throw new RangeError(`topic "${topic}" is not a valid name (1-249 of a-z A-Z 0-9 . _ -)`);
+  }
+}
+
+function checkGroupId(groupId: string): void {
+  if (groupId.length === 0) throw new RangeError('groupId must not be empty');
+}
+
+function checkPartitionCount(partitions: number): number {
+  if (!Number.isInteger(partitions) || partitions < 1 || partitions > 10_000) {
+    throw new RangeError(`partitions must be an integer from 1 to 10000, got ${partitions}`);
+  }
+  return partitions;
+}

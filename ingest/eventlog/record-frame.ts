@@ -1,0 +1,68 @@
+import { crc32 } from 'node:zlib';
+import type { EventEnvelope } from '../../schemas/envelope.ts';
+
+/**
+ * One record as the embedded log stores it on disk:
+ *
+ *   crc32 u32 | bodyLength u32 | keyLength u32 | key (UTF-8) | value (JSON, UTF-8)
+ *
+ * The CRC covers everything after itself (bodyLength included), so a frame torn by a crash, or a length
+ * field garbled by one, fails the check and the tail is cut off on open.
+ */
+export interface StoredRecord {
+  key: string;
+  value: EventEnvelope;
+}
+
+export const FRAME_PREFIX_BYTES = 8;
+const KEY_LENGTH_BYTES = 4;
+/** A body holds at least the key length. */
+export const MIN_FRAME_BODY_BYTES = KEY_LENGTH_BYTES;
+/** Larger bodies can only be a garbled length field: refuse them instead of allocating gigabytes. */
+export const MAX_FRAME_BODY_BYTES = 64 * 1024 * 1024;
+
+export function encodeFrame(record: StoredRecord): Buffer {
+  const key = Buffer.from(record.key, 'utf8');
+  const value = Buffer.from(JSON.stringify(record.value), 'utf8');
+  const bodyLength = KEY_LENGTH_BYTES + key.length + value.length;
+  if (bodyLength > MAX_FRAME_BODY_BYTES) {
+    throw new RangeError(
+      `record with key "${record.key}" is ${bodyLength} bytes; the limit is ${MAX_FRAME_BODY_BYTES}`,
+    );
+  }
+  const frame = Buffer.allocUnsafe(FRAME_PREFIX_BYTES + bodyLength);
+  frame.writeUInt32BE(bodyLength, 4);
+  frame.writeUInt32BE(key.length, 8);
+  key.copy(frame, 12);
+  value.copy(frame, 12 + key.length);
+  frame.writeUInt32BE(crc32(frame.subarray(4)), 0);
+  return frame;
+}
+
+/** The body length a frame declares, read from its prefix at `position`. */
+export function frameBodyLength(buffer: Buffer, position: number): number {
+  return buffer.readUInt32BE(position + 4);
+}
+
+/** True when the frame at `position` (wholly inside `buffer`) carries the checksum of its bytes. */
+export function frameIsIntact(buffer: Buffer, position: number, bodyLength: number): boolean {
+  const checked = buffer.subarray(position + 4, position + FRAME_PREFIX_BYTES + bodyLength);
+  return buffer.readUInt32BE(position) === crc32(checked);
+}
+
+/** Decodes `count` consecutive frames that start at the beginning of `buffer`. */
+export function decodeFrames(buffer: Buffer, count: number): StoredRecord[] {
+  const records: StoredRecord[] = new Array<StoredRecord>(count);
+  let position = 0;
+  for (let i = 0; i < count; i++) {
+    const bodyEnd = position + FRAME_PREFIX_BYTES + buffer.readUInt32BE(position + 4);
+    const keyStart = position + FRAME_PREFIX_BYTES + KEY_LENGTH_BYTES;
+    const keyEnd = keyStart + buffer.readUInt32BE(position + 8);
+    records[i] = {
+      key: buffer.toString('utf8', keyStart, keyEnd),
+      value: JSON.parse(buffer.toString('utf8', keyEnd, bodyEnd)) as EventEnvelope,
+    };
+    position = bodyEnd;
+  }
+  return records;
+}
