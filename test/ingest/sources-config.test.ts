@@ -1,0 +1,174 @@
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  loadSources,
+  REPOSITORY_ROOT,
+  resolveSourcesFile,
+  sourceEnvVariable,
+  SourcesConfigError,
+} from '../../ingest/sources-config.ts';
+
+let repo: string;
+let file: string;
+
+beforeEach(async () => {
+  repo = await mkdtemp(path.join(tmpdir(), 'sources-config-'));
+  await mkdir(path.join(repo, 'ingest'));
+  file = path.join(repo, 'ingest', 'sources.json');
+});
+
+afterEach(async () => {
+  await rm(repo, { recursive: true, force: true });
+});
+
+async function writeSources(content: unknown): Promise<void> {
+  await writeFile(file, typeof content === 'string' ? content : JSON.stringify(content));
+}
+
+const incentives = { name: 'incentives', kind: 'rewiring-america-open-data', location: './data/incentives' };
+const checksum = 'AB'.repeat(32);
+
+describe('the project sources file', () => {
+  it('declares the incentives sample data, resolved from the repository root', async () => {
+    const sources = await loadSources(resolveSourcesFile('./ingest/sources.json'), {});
+
+    expect(sources).toEqual([
+      {
+        name: 'incentives',
+        kind: 'rewiring-america-open-data',
+        location: path.join(REPOSITORY_ROOT, 'ingest', 'sample-data', 'incentives'),
+      },
+    ]);
+  });
+
+  it('is found whatever the working directory', () => {
+    expect(resolveSourcesFile('./ingest/sources.json')).toBe(
+      path.join(REPOSITORY_ROOT, 'ingest', 'sources.json'),
+    );
+    expect(resolveSourcesFile('/etc/electrify/sources.json')).toBe('/etc/electrify/sources.json');
+  });
+});
+
+describe('loading a sources file', () => {
+  it('resolves relative locations against the parent of the file’s folder and keeps URLs and checksums', async () => {
+    await writeSources({
+      sources: [
+        incentives,
+        { name: 'utility-rates', kind: 'csv', location: 'https://example.org/rates.csv', sha256: checksum },
+      ],
+    });
+
+    expect(await loadSources(file, {})).toEqual([
+      { ...incentives, location: path.join(repo, 'data', 'incentives') },
+      {
+        name: 'utility-rates',
+        kind: 'csv',
+        location: 'https://example.org/rates.csv',
+        sha256: checksum.toLowerCase(),
+      },
+    ]);
+  });
+
+  it('replaces a location from <NAME>_SOURCE and drops the checksum of the declared file', async () => {
+    await writeSources({
+      sources: [
+        incentives,
+        { name: 'utility-rates', kind: 'csv', location: './rates.csv', sha256: checksum },
+      ],
+    });
+
+    const sources = await loadSources(file, {
+      INCENTIVES_SOURCE: 'https://mirror.example.org/ra-data/',
+      UTILITY_RATES_SOURCE: 'other/rates.csv',
+    });
+
+    expect(sources).toEqual([
+      { ...incentives, location: 'https://mirror.example.org/ra-data/' },
+      { name: 'utility-rates', kind: 'csv', location: path.join(repo, 'other', 'rates.csv') },
+    ]);
+  });
+
+  it('ignores an empty override', async () => {
+    await writeSources({ sources: [incentives] });
+
+    expect(await loadSources(file, { INCENTIVES_SOURCE: '' })).toEqual([
+      { ...incentives, location: path.join(repo, 'data', 'incentives') },
+    ]);
+  });
+
+  it('names the environment variable when an override is not a valid URL', async () => {
+    await writeSources({ sources: [incentives] });
+
+    await expect(loadSources(file, { INCENTIVES_SOURCE: 'https://' })).rejects.toThrow(
+      'Environment variable INCENTIVES_SOURCE (location of source "incentives"): is not a valid http(s) URL',
+    );
+  });
+});
+
+describe('an invalid sources file', () => {
+  const rejectsWith = async (content: unknown, message: string) => {
+    await writeSources(content);
+    const error = await loadSources(file, {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SourcesConfigError);
+    expect((error as Error).message).toBe(`Sources file ${file}: ${message}`);
+  };
+
+  it('names the source and the missing field', async () => {
+    await rejectsWith(
+      { sources: [{ name: 'incentives', location: './data' }] },
+      'source "incentives", field "kind": Invalid input: expected string, received undefined',
+    );
+  });
+
+  it('names the source and the field with a bad value', async () => {
+    await rejectsWith(
+      { sources: [{ ...incentives, sha256: 'abc' }] },
+      'source "incentives", field "sha256": must be 64 hexadecimal digits',
+    );
+    await rejectsWith(
+      { sources: [{ ...incentives, location: 'http://' }] },
+      'source "incentives", field "location": is not a valid http(s) URL',
+    );
+  });
+
+  it('names a source by its name, or by its position when it has none', async () => {
+    await rejectsWith(
+      { sources: [incentives, { ...incentives, name: 'Utility Rates' }] },
+      'source "Utility Rates", field "name": must be lower-case letters and digits, words joined by "-" or "_", starting with a letter',
+    );
+    await rejectsWith(
+      { sources: [incentives, { kind: 'csv', location: './x.csv' }] },
+      'sources[1], field "name": Invalid input: expected string, received undefined',
+    );
+  });
+
+  it('rejects unknown fields, duplicate names and an empty list', async () => {
+    await rejectsWith(
+      { sources: [{ ...incentives, locaton: './x' }] },
+      'source "incentives": Unrecognized key: "locaton"',
+    );
+    await rejectsWith(
+      { sources: [incentives, { ...incentives, name: 'incentives' }] },
+      'source "incentives", field "name": is declared twice (or clashes as INCENTIVES_SOURCE)',
+    );
+    await rejectsWith({ sources: [] }, 'field "sources": must declare at least one source');
+  });
+
+  it('says when the file is not JSON or cannot be read', async () => {
+    await writeSources('{ "sources": [');
+    await expect(loadSources(file, {})).rejects.toThrow(`Sources file ${file} is not valid JSON`);
+    await expect(loadSources(path.join(repo, 'missing.json'), {})).rejects.toThrow(
+      `Cannot read sources file ${path.join(repo, 'missing.json')}: ENOENT`,
+    );
+  });
+});
+
+describe('source environment variables', () => {
+  it('are the upper-snake source name followed by _SOURCE', () => {
+    expect(sourceEnvVariable('incentives')).toBe('INCENTIVES_SOURCE');
+    expect(sourceEnvVariable('utility-rates')).toBe('UTILITY_RATES_SOURCE');
+    expect(sourceEnvVariable('egrid_2023')).toBe('EGRID_2023_SOURCE');
+  });
+});
