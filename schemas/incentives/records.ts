@@ -271,7 +271,8 @@ export const zipUtilityRecordSchema = z.object({
 export type ZipUtilityRecord = z.infer<typeof zipUtilityRecordSchema>;
 
 const amiColumns = {
-  median_family_income: z.number().nonnegative(),
+  /** Blank upstream for some New England ZCTAs (their limits come from county subdivisions). */
+  median_family_income: z.number().nonnegative().nullable(),
   ami_30: z.number().nonnegative(),
   ami_50: z.number().nonnegative(),
   ami_60: z.number().nonnegative(),
