@@ -1,0 +1,56 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, RawServerDefault } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Config } from '../schemas/config.ts';
+import type { KeyIdentity } from './auth/api-key.ts';
+import type { LoadedSnapshot } from './snapshot/snapshot-holder.ts';
+import type { ServingModule } from './snapshot/serving-module.ts';
+
+/** The Fastify instance modules register routes on: zod schemas validate requests and feed the spec. */
+export type ZodApp = FastifyInstance<
+  RawServerDefault,
+  IncomingMessage,
+  ServerResponse,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>;
+
+/** What a data request is answered from, fixed when the request arrives. */
+export interface PinnedRequest {
+  snapshot: LoadedSnapshot;
+  /** The date the request treats as today (YYYY-MM-DD). */
+  asOfDate: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The key that authenticated the request; null on public routes. */
+    apiKey: KeyIdentity | null;
+    /** Set for routes of API modules; null elsewhere. */
+    pinned: PinnedRequest | null;
+  }
+  interface FastifyContextConfig {
+    /** A route anyone may call without a key (and without rate limit): the spec and the health check. */
+    public?: boolean;
+  }
+}
+
+/** What a module's routes may ask of the server, always about the request being answered. */
+export interface ApiModuleContext<T> {
+  readonly config: Config;
+  /** This module's data from the snapshot the request is pinned to (the same for the whole request). */
+  data(request: FastifyRequest): T;
+  /** The date the request treats as today (AS_OF_DATE, else today in America/New_York). */
+  asOfDate(request: FastifyRequest): string;
+}
+
+/**
+ * A group of data routes: what it needs loaded from each snapshot, and how it registers its routes.
+ * Each module is registered in its own encapsulated context, after authentication, rate limiting and
+ * snapshot pinning; its responses get X-Snapshot-Id and (for GET) an ETag with 304 handling.
+ */
+export interface ApiModule<T> {
+  serving: ServingModule<T>;
+  // Method syntax (not a property) so an ApiModule<Specific> fits a list of ApiModule<unknown>.
+  register(app: ZodApp, ctx: ApiModuleContext<T>): void | Promise<void>;
+}

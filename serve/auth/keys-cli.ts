@@ -1,0 +1,58 @@
+import { parseArgs } from 'node:util';
+import { addKey, KeyCommandError, revokeKey } from './key-commands.ts';
+import { readKeyFile, writeKeyFile } from './key-file.ts';
+
+const USAGE = `usage: npm run keys -- create --name <name>
+       npm run keys -- list
+       npm run keys -- revoke <id|name>`;
+
+export interface KeysCliIo {
+  out: (line: string) => void;
+  err: (line: string) => void;
+  now?: () => Date;
+}
+
+/** `npm run keys`: create, list and revoke API keys in the key file. Returns the process exit code. */
+export async function runKeysCli(argv: string[], file: string, io: KeysCliIo): Promise<number> {
+  const now = io.now ?? (() => new Date());
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: { name: { type: 'string' } }, allowPositionals: true });
+  } catch (err) {
+    io.err(`${(err as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  const [command, ...rest] = parsed.positionals;
+  try {
+    switch (command) {
+      case 'create': {
+        if (parsed.values.name === undefined || rest.length > 0) break;
+        const { file: next, key, stored } = addKey(await readKeyFile(file), parsed.values.name, now());
+        await writeKeyFile(file, next);
+        io.out(`Created API key ${stored.id} (name "${stored.name}"). It is shown only this once:`);
+        io.out(key);
+        return 0;
+      }
+      case 'list': {
+        if (rest.length > 0 || parsed.values.name !== undefined) break;
+        const { keys } = await readKeyFile(file);
+        io.out(['id', 'name', 'created', 'revoked'].join('\t'));
+        for (const k of keys) io.out([k.id, k.name, k.createdAt, k.revokedAt ?? '-'].join('\t'));
+        return 0;
+      }
+      case 'revoke': {
+        if (rest.length !== 1 || parsed.values.name !== undefined) break;
+        const { file: next, revoked } = revokeKey(await readKeyFile(file), rest[0]!, now());
+        await writeKeyFile(file, next);
+        io.out(`Revoked API key ${revoked.id} (name "${revoked.name}")`);
+        return 0;
+      }
+    }
+  } catch (err) {
+    if (!(err instanceof KeyCommandError)) throw err;
+    io.err(`error: ${err.message}`);
+    return 1;
+  }
+  io.err(USAGE);
+  return 2;
+}

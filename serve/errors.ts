@@ -1,0 +1,143 @@
+import { STATUS_CODES } from 'node:http';
+import { z } from 'zod';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+
+/** The one body every error response carries; `error` is the HTTP reason phrase of `statusCode`. */
+export const errorBodySchema = z
+  .object({
+    statusCode: z.number().int().min(400).max(599),
+    error: z.string().describe('The HTTP reason phrase of statusCode'),
+    message: z.string().describe('What went wrong, for a person to read'),
+    field: z
+      .string()
+      .optional()
+      .describe('The request field at fault, as a dotted path (e.g. "zip" or "household.income")'),
+  })
+  .meta({ id: 'Error', description: 'Body of every error response (4xx and 5xx)' });
+
+export type ErrorBody = z.infer<typeof errorBodySchema>;
+
+/** Stable, machine-readable error codes: logged with every error, so operators can count them by cause. */
+export type ErrorCode =
+  | 'VALIDATION_FAILED'
+  | 'BAD_REQUEST'
+  | 'UNAUTHORIZED'
+  | 'NOT_FOUND'
+  | 'METHOD_NOT_ALLOWED'
+  | 'RATE_LIMITED'
+  | 'SNAPSHOT_UNAVAILABLE'
+  | 'INTERNAL';
+
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: ErrorCode,
+    message: string,
+    readonly field?: string,
+    /** Response headers the status requires (Allow for 405, WWW-Authenticate for 401). */
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+
+  body(): ErrorBody {
+    return {
+      statusCode: this.statusCode,
+      error: STATUS_CODES[this.statusCode] ?? 'Error',
+      message: this.message,
+      ...(this.field === undefined ? {} : { field: this.field }),
+    };
+  }
+}
+
+/** Every error the service answers with is made here, so codes and messages stay consistent. */
+export const errors = {
+  validation: (field: string, message: string) =>
+    new HttpError(400, 'VALIDATION_FAILED', `${field}: ${message}`, field),
+  badRequest: (message: string) => new HttpError(400, 'BAD_REQUEST', message),
+  missingKey: () =>
+    new HttpError(
+      401,
+      'UNAUTHORIZED',
+      'Missing API key: send the header "Authorization: Bearer <key>"',
+      undefined,
+      {
+        'www-authenticate': 'Bearer',
+      },
+    ),
+  invalidKey: () =>
+    new HttpError(401, 'UNAUTHORIZED', 'Invalid or revoked API key', undefined, {
+      'www-authenticate': 'Bearer error="invalid_token"',
+    }),
+  notFound: (method: string, path: string) =>
+    new HttpError(404, 'NOT_FOUND', `Route ${method} ${path} not found`),
+  methodNotAllowed: (method: string, path: string, allowed: string[]) =>
+    new HttpError(
+      405,
+      'METHOD_NOT_ALLOWED',
+      `Method ${method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`,
+      undefined,
+      { allow: allowed.join(', ') },
+    ),
+  rateLimited: (retryAfterSeconds: number) =>
+    new HttpError(
+      429,
+      'RATE_LIMITED',
+      `Rate limit exceeded for this API key; retry in ${retryAfterSeconds} s`,
+    ),
+  snapshotUnavailable: () =>
+    new HttpError(
+      503,
+      'SNAPSHOT_UNAVAILABLE',
+      'No data snapshot is published yet; retry shortly',
+      undefined,
+      {
+        'retry-after': '5',
+      },
+    ),
+  internal: () => new HttpError(500, 'INTERNAL', 'Internal server error'),
+};
+
+interface ValidationIssue {
+  instancePath: string;
+  message?: string;
+  params?: { keys?: unknown };
+}
+
+/** "/household/income" → "household.income"; an unknown key reported on its parent names the key itself. */
+function fieldOf(issue: ValidationIssue, context: string): string {
+  const path = issue.instancePath.split('/').filter((s) => s.length > 0);
+  const keys = issue.params?.keys;
+  if (Array.isArray(keys) && typeof keys[0] === 'string') path.push(keys[0]);
+  return path.length > 0 ? path.join('.') : context;
+}
+
+/**
+ * Maps anything thrown while answering a request to the HttpError sent back. `expected` is false for
+ * failures the client did not cause: those are logged with details and answered with a generic 500.
+ */
+export function toHttpError(err: unknown): { error: HttpError; expected: boolean } {
+  if (err instanceof HttpError) return { error: err, expected: err.statusCode < 500 };
+  if (hasZodFastifySchemaValidationErrors(err)) {
+    const issue = err.validation[0]!;
+    const context = (err as { validationContext?: string }).validationContext ?? 'request';
+    return {
+      error: errors.validation(fieldOf(issue, context), issue.message ?? 'is invalid'),
+      expected: true,
+    };
+  }
+  // Fastify's own client errors (malformed JSON, unsupported media type, body too large) carry a 4xx status
+  // and a message written for clients; anything else may hold internals and is not echoed.
+  const status = (err as { statusCode?: unknown } | null)?.statusCode;
+  const code = (err as { code?: unknown } | null)?.code;
+  if (
+    typeof status === 'number' &&
+    status >= 400 &&
+    status < 500 &&
+    (err instanceof SyntaxError || (typeof code === 'string' && code.startsWith('FST_')))
+  ) {
+    return { error: new HttpError(status, 'BAD_REQUEST', (err as Error).message), expected: true };
+  }
+  return { error: errors.internal(), expected: false };
+}

@@ -1,0 +1,130 @@
+import { watch, type FSWatcher } from 'node:fs';
+import type { Logger } from '../../lib/log.ts';
+import type { Manifest } from '../../schemas/lake.ts';
+import type { ServingModule, SnapshotReader } from './serving-module.ts';
+
+/** Where published snapshots come from: the lake's CURRENT pointer and its snapshot directories. */
+export interface SnapshotSource {
+  /** The id CURRENT names, or null when nothing is published. Called on every poll, so it must be cheap. */
+  currentId(): Promise<string | null>;
+  open(id: string): Promise<SnapshotReader>;
+  /** A directory whose changes may mean CURRENT moved; watched so a swap need not wait for the next poll. */
+  readonly watchDir?: string;
+}
+
+/** One published snapshot with every module's data loaded: immutable, swapped as a whole. */
+export interface LoadedSnapshot {
+  readonly id: string;
+  readonly createdAt: string;
+  readonly manifest: Manifest;
+  /** ServingModule name → what its `load` returned. */
+  readonly data: ReadonlyMap<string, unknown>;
+}
+
+export interface SnapshotHolderOptions {
+  source: SnapshotSource;
+  modules: readonly ServingModule<unknown>[];
+  pollMs: number;
+  logger: Logger;
+}
+
+/** Loads every module from one snapshot; refuses a snapshot that lacks a table a module reads. */
+export async function loadSnapshot(
+  reader: SnapshotReader,
+  modules: readonly ServingModule<unknown>[],
+): Promise<LoadedSnapshot> {
+  const missing = modules.flatMap((m) =>
+    m.tables.filter((t) => !(t in reader.manifest.tables)).map((t) => `${m.name} needs table ${t}`),
+  );
+  if (missing.length > 0) throw new Error(`snapshot ${reader.id} is incomplete: ${missing.join('; ')}`);
+  const loaded = await Promise.all(modules.map(async (m) => [m.name, await m.load(reader)] as const));
+  return Object.freeze({
+    id: reader.id,
+    createdAt: reader.manifest.createdAt,
+    manifest: reader.manifest,
+    data: new Map(loaded),
+  });
+}
+
+/**
+ * Holds the snapshot the server answers from. It follows CURRENT (poll, plus a directory watch when the
+ * platform offers one), loads a new snapshot completely before swapping a single reference to it, and
+ * keeps the old one when a load fails, so what is served only ever changes from one whole snapshot to
+ * another. Requests keep the reference they started with (see the app's pinning hook).
+ */
+export class SnapshotHolder {
+  private snapshot: LoadedSnapshot | null = null;
+  private running: Promise<void> | undefined;
+  private rerun = false;
+  /** What failed last (a snapshot id, or CURRENT itself), so a failure that persists is logged once. */
+  private lastFailure: string | null = null;
+  private timer: NodeJS.Timeout | undefined;
+  private watcher: FSWatcher | undefined;
+
+  constructor(private readonly options: SnapshotHolderOptions) {}
+
+  current(): LoadedSnapshot | null {
+    return this.snapshot;
+  }
+
+  /** Loads what CURRENT names (if anything), then follows it. */
+  async start(): Promise<void> {
+    await this.refresh();
+    this.timer = setInterval(() => void this.refresh(), this.options.pollMs);
+    this.timer.unref();
+    const dir = this.options.source.watchDir;
+    if (dir === undefined) return;
+    try {
+      this.watcher = watch(dir, { persistent: false }, () => void this.refresh());
+      this.watcher.on('error', () => this.watcher?.close());
+    } catch {
+      this.watcher = undefined; // the lake directory does not exist yet: the poll covers it
+    }
+  }
+
+  close(): void {
+    clearInterval(this.timer);
+    this.watcher?.close();
+  }
+
+  /** Checks CURRENT and swaps if it moved. A call during a check makes one more check after it. */
+  refresh(): Promise<void> {
+    if (this.running) {
+      this.rerun = true;
+      return this.running;
+    }
+    this.running = (async () => {
+      do {
+        this.rerun = false;
+        await this.checkOnce();
+      } while (this.rerun);
+    })().finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  private async checkOnce(): Promise<void> {
+    const { source, modules, logger } = this.options;
+    let id: string | null = null;
+    try {
+      id = await source.currentId();
+      if (id === null || id === this.snapshot?.id) return;
+      const loaded = await loadSnapshot(await source.open(id), modules);
+      const previous = this.snapshot?.id ?? null;
+      this.snapshot = loaded;
+      this.lastFailure = null;
+      logger.info({ snapshot: loaded.id, previous }, 'serving snapshot');
+    } catch (err) {
+      // Logged once per failure: the poll retries quietly (a transient failure heals by itself).
+      const failure = id ?? 'CURRENT';
+      if (failure !== this.lastFailure) {
+        logger.error(
+          { err, snapshot: id, serving: this.snapshot?.id ?? null },
+          'snapshot load failed; still serving the previous one',
+        );
+      }
+      this.lastFailure = failure;
+    }
+  }
+}

@@ -1,0 +1,333 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buildApp } from '../../serve/app.ts';
+import type { ZodApp } from '../../serve/api-module.ts';
+import { KeyStore } from '../../serve/auth/key-store.ts';
+import { addKey, revokeKey } from '../../serve/auth/key-commands.ts';
+import { keyFilePath, readKeyFile, writeKeyFile } from '../../serve/auth/key-file.ts';
+import { SnapshotHolder } from '../../serve/snapshot/snapshot-holder.ts';
+import {
+  MemorySnapshotSource,
+  memoryReader,
+  programsModule,
+  silentLogger,
+  testConfig,
+} from '../support/serve-fixtures.ts';
+
+const STATIC_KEY = 'static-test-key-0123456789';
+const auth = { authorization: `Bearer ${STATIC_KEY}` };
+
+let lakeDir: string;
+let source: MemorySnapshotSource;
+let holder: SnapshotHolder;
+let keyStore: KeyStore;
+let app: ZodApp;
+
+async function start(env: Record<string, string> = {}) {
+  const logger = silentLogger();
+  const config = testConfig({ LAKE_DIR: lakeDir, API_KEYS: STATIC_KEY, ...env });
+  const module = programsModule();
+  holder = new SnapshotHolder({ source, modules: [module.serving], pollMs: 60_000, logger });
+  await holder.start();
+  keyStore = await KeyStore.open({
+    file: keyFilePath(lakeDir),
+    staticKeys: config.API_KEYS,
+    pollMs: 60_000,
+    logger,
+  });
+  app = await buildApp({ config, logger, snapshots: holder, apiModules: [module], keyStore });
+  await app.ready();
+}
+
+beforeEach(async () => {
+  lakeDir = await mkdtemp(path.join(tmpdir(), 'serve-app-'));
+  source = new MemorySnapshotSource();
+});
+
+afterEach(async () => {
+  await app?.close();
+  holder?.close();
+  keyStore?.close();
+  await rm(lakeDir, { recursive: true, force: true });
+});
+
+describe('GET /spec.json', () => {
+  it('is a valid OpenAPI 3 document, served without a key, with the error schema and the routes', async () => {
+    await start();
+    const res = await app.inject({ method: 'GET', url: '/spec.json' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    const spec = res.json();
+    await SwaggerParser.validate(structuredClone(spec));
+    expect(spec.openapi).toBe('3.0.3');
+    expect(spec.components.schemas.Error).toMatchObject({
+      type: 'object',
+      required: ['statusCode', 'error', 'message'],
+      properties: { statusCode: { type: 'integer' }, error: { type: 'string' }, field: { type: 'string' } },
+    });
+    expect(spec.components.securitySchemes.bearerAuth).toEqual({ type: 'http', scheme: 'bearer' });
+    expect(Object.keys(spec.paths).sort()).toEqual([
+      '/healthz',
+      '/v1/broken',
+      '/v1/estimate',
+      '/v1/programs',
+    ]);
+    const programs = spec.paths['/v1/programs'].get;
+    expect(programs.parameters).toEqual([
+      expect.objectContaining({ name: 'minAmount', in: 'query', required: false }),
+    ]);
+    for (const status of ['400', '401', '429', '500', '503']) {
+      expect(programs.responses[status].content['application/json'].schema).toEqual({
+        $ref: '#/components/schemas/Error',
+      });
+    }
+    expect(spec.paths['/healthz'].get.security).toEqual([]);
+    expect(spec.paths['/healthz'].get.responses['401']).toBeUndefined();
+  });
+});
+
+describe('authentication', () => {
+  it('answers 401 with the error body when the key is missing', async () => {
+    await start();
+    source.publish(memoryReader('snap-a'));
+    await holder.refresh();
+    const res = await app.inject({ method: 'GET', url: '/v1/programs' });
+    expect(res.statusCode).toBe(401);
+    expect(res.headers['www-authenticate']).toBe('Bearer');
+    expect(res.json()).toEqual({
+      statusCode: 401,
+      error: 'Unauthorized',
+      message: 'Missing API key: send the header "Authorization: Bearer <key>"',
+    });
+  });
+
+  it('answers 401 for a wrong key and for a non-Bearer scheme', async () => {
+    await start();
+    for (const authorization of ['Bearer not-a-key-of-this-server', `Basic ${STATIC_KEY}`]) {
+      const res = await app.inject({ method: 'GET', url: '/v1/programs', headers: { authorization } });
+      expect(res.statusCode).toBe(401);
+      expect(res.json().error).toBe('Unauthorized');
+    }
+  });
+
+  it('accepts a stored key and refuses it once revoked, without a restart', async () => {
+    await start();
+    source.publish(memoryReader('snap-a'));
+    await holder.refresh();
+    const file = keyFilePath(lakeDir);
+    const created = addKey(await readKeyFile(file), 'partner', new Date('2026-11-21T10:00:00Z'));
+    await writeKeyFile(file, created.file);
+    await keyStore.reload();
+    const headers = { authorization: `Bearer ${created.key}` };
+    expect((await app.inject({ method: 'GET', url: '/v1/programs', headers })).statusCode).toBe(200);
+
+    await writeKeyFile(file, revokeKey(await readKeyFile(file), 'partner', new Date()).file);
+    await keyStore.reload();
+    const res = await app.inject({ method: 'GET', url: '/v1/programs', headers });
+    expect(res.statusCode).toBe(401);
+    expect(res.json().message).toBe('Invalid or revoked API key');
+  });
+
+  it('lets /healthz and /spec.json through without a key', async () => {
+    await start();
+    expect((await app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+    expect((await app.inject({ method: 'GET', url: '/spec.json' })).statusCode).toBe(200);
+  });
+});
+
+describe('GET /healthz', () => {
+  it('reports no snapshot before the first one is published, then the one being served', async () => {
+    await start();
+    expect((await app.inject({ method: 'GET', url: '/healthz' })).json()).toEqual({
+      status: 'no-snapshot',
+      snapshot: null,
+    });
+    source.publish(memoryReader('snap-a', undefined, '2026-11-20T08:30:00.000Z'));
+    await holder.refresh();
+    expect((await app.inject({ method: 'GET', url: '/healthz' })).json()).toEqual({
+      status: 'ok',
+      snapshot: { id: 'snap-a', createdAt: '2026-11-20T08:30:00.000Z' },
+    });
+  });
+});
+
+describe('data routes', () => {
+  it('answer 503 with the error body while no snapshot is published', async () => {
+    await start();
+    const res = await app.inject({ method: 'GET', url: '/v1/programs', headers: auth });
+    expect(res.statusCode).toBe(503);
+    expect(res.headers['retry-after']).toBe('5');
+    expect(res.json()).toEqual({
+      statusCode: 503,
+      error: 'Service Unavailable',
+      message: 'No data snapshot is published yet; retry shortly',
+    });
+  });
+
+  it('carry X-Snapshot-Id and a strong ETag, and answer a matching If-None-Match with 304', async () => {
+    await start();
+    source.publish(memoryReader('snap-a'));
+    await holder.refresh();
+    const res = await app.inject({ method: 'GET', url: '/v1/programs?minAmount=2000', headers: auth });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['x-snapshot-id']).toBe('snap-a');
+    expect(res.json()).toEqual({
+      snapshot: 'snap-a',
+      asOfDate: '2026-11-21',
+      programs: [
+        { snapshot: 'snap-a', program: 'program-1', amountUsd: 2000 },
+        { snapshot: 'snap-a', program: 'program-2', amountUsd: 3000 },
+      ],
+    });
+    const etag = res.headers.etag as string;
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+
+    const again = await app.inject({
+      method: 'GET',
+      url: '/v1/programs?minAmount=2000',
+      headers: { ...auth, 'if-none-match': `"other", ${etag}` },
+    });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    expect(again.headers.etag).toBe(etag);
+    expect(again.headers['x-snapshot-id']).toBe('snap-a');
+
+    const otherQuery = await app.inject({
+      method: 'GET',
+      url: '/v1/programs?minAmount=0',
+      headers: { ...auth, 'if-none-match': etag },
+    });
+    expect(otherQuery.statusCode).toBe(200);
+    expect(otherQuery.headers.etag).not.toBe(etag);
+  });
+
+  it('get a new ETag when a new snapshot changes the body', async () => {
+    await start();
+    source.publish(memoryReader('snap-a'));
+    await holder.refresh();
+    const first = await app.inject({ method: 'GET', url: '/v1/programs', headers: auth });
+    source.publish(memoryReader('snap-b'));
+    await holder.refresh();
+    const second = await app.inject({
+      method: 'GET',
+      url: '/v1/programs',
+      headers: { ...auth, 'if-none-match': first.headers.etag as string },
+    });
+    expect(second.statusCode).toBe(200);
+    expect(second.headers['x-snapshot-id']).toBe('snap-b');
+    expect(second.headers.etag).not.toBe(first.headers.etag);
+  });
+});
+
+describe('errors', () => {
+  beforeEach(async () => {
+    await start();
+    source.publish(memoryReader('snap-a'));
+    await holder.refresh();
+  });
+
+  it('a bad query value is a 400 naming the field', async () => {
+    const res = await app.inject({ method: 'GET', url: '/v1/programs?minAmount=-5', headers: auth });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      message: 'minAmount: Too small: expected number to be >=0',
+      field: 'minAmount',
+    });
+  });
+
+  it('a bad nested body field is a 400 naming its path', async () => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/v1/estimate',
+      headers: auth,
+      payload: { household: { income: 52000, zip: '1234' } },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ statusCode: 400, error: 'Bad Request', field: 'household.zip' });
+    expect(res.json().message).toMatch(/^household\.zip: /);
+  });
+
+  it('malformed JSON is a 400 in the same shape', async () => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/v1/estimate',
+      headers: { ...auth, 'content-type': 'application/json' },
+      payload: '{"household": ',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(Object.keys(res.json()).sort()).toEqual(['error', 'message', 'statusCode']);
+    expect(res.json().error).toBe('Bad Request');
+  });
+
+  it('an unknown route is a 404', async () => {
+    const res = await app.inject({ method: 'GET', url: '/v1/nothing-here?x=1', headers: auth });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({
+      statusCode: 404,
+      error: 'Not Found',
+      message: 'Route GET /v1/nothing-here not found',
+    });
+  });
+
+  it('a known path with another method is a 405 with Allow', async () => {
+    const res = await app.inject({ method: 'DELETE', url: '/v1/programs', headers: auth });
+    expect(res.statusCode).toBe(405);
+    expect(res.headers.allow).toBe('GET, HEAD');
+    expect(res.json()).toEqual({
+      statusCode: 405,
+      error: 'Method Not Allowed',
+      message: 'Method DELETE is not allowed on /v1/programs; allowed: GET, HEAD',
+    });
+  });
+
+  it('an internal failure is a generic 500 that does not leak the cause', async () => {
+    const res = await app.inject({ method: 'GET', url: '/v1/broken', headers: auth });
+    expect(res.statusCode).toBe(500);
+    expect(res.json()).toEqual({
+      statusCode: 500,
+      error: 'Internal Server Error',
+      message: 'Internal server error',
+    });
+    expect(res.body).not.toContain('hunter2');
+  });
+});
+
+describe('rate limit', () => {
+  it('answers 429 with Retry-After and the error body once a key exceeds its per-minute limit', async () => {
+    await start({ RATE_LIMIT_PER_MINUTE: '3' });
+    source.publish(memoryReader('snap-a'));
+    await holder.refresh();
+    const statuses = [];
+    for (let i = 0; i < 3; i++) {
+      statuses.push((await app.inject({ method: 'GET', url: '/v1/programs', headers: auth })).statusCode);
+    }
+    expect(statuses).toEqual([200, 200, 200]);
+    const limited = await app.inject({ method: 'GET', url: '/v1/programs', headers: auth });
+    expect(limited.statusCode).toBe(429);
+    const retryAfter = Number(limited.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(limited.json()).toEqual({
+      statusCode: 429,
+      error: 'Too Many Requests',
+      message: `Rate limit exceeded for this API key; retry in ${retryAfter} s`,
+    });
+    // The limit is per key: another key is unaffected, and public routes are never limited.
+    const file = keyFilePath(lakeDir);
+    const other = addKey(await readKeyFile(file), 'other', new Date());
+    await writeKeyFile(file, other.file);
+    await keyStore.reload();
+    const otherRes = await app.inject({
+      method: 'GET',
+      url: '/v1/programs',
+      headers: { authorization: `Bearer ${other.key}` },
+    });
+    expect(otherRes.statusCode).toBe(200);
+    expect((await app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+  });
+});
