@@ -87,7 +87,8 @@ describe('embedded event log after a crash', () => {
     await log.close();
     const bytes = await readFile(partitionFile());
     const secondFrame = encodeFrame(programRecord('program-0', 1)).length;
-    bytes[bytes.length - secondFrame + 20] ^= 0xff;
+    const flipped = bytes.length - secondFrame + 20;
+    bytes[flipped] = bytes[flipped]! ^ 0xff;
     await writeFile(partitionFile(), bytes);
 
     const records = await drainAll(await openLog(), 'lake');
