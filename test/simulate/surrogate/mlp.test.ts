@@ -1,0 +1,182 @@
+import { describe, expect, it } from 'vitest';
+import { datasetLoss, fit, type Dataset } from '../../../simulate/surrogate/fit.ts';
+import { weightedSquaredError } from '../../../simulate/surrogate/loss.ts';
+import { multiplyTransposed, transpose } from '../../../simulate/surrogate/matmul.ts';
+import {
+  backward,
+  createMlp,
+  createWorkspace,
+  forward,
+  mlpFromParams,
+  parameterCount,
+} from '../../../simulate/surrogate/mlp.ts';
+import { seededRandom, type Random } from '../../../simulate/surrogate/prng.ts';
+
+function uniform(length: number, random: Random, low = -1, high = 1): Float32Array {
+  return Float32Array.from({ length }, () => low + (high - low) * random.next());
+}
+
+describe('multiplyTransposed', () => {
+  it('matches the textbook product for shapes that leave remainders in both blocked dimensions', () => {
+    const random = seededRandom(3);
+    for (const [m, n, k] of [
+      [7, 5, 3],
+      [4, 2, 1],
+      [1, 1, 6],
+      [9, 4, 11],
+    ] as const) {
+      const a = uniform(m * k, random);
+      const b = uniform(n * k, random);
+      const c = new Float32Array(m * n);
+      multiplyTransposed(a, m, b, n, k, c);
+      for (let r = 0; r < m; r++) {
+        for (let j = 0; j < n; j++) {
+          let expected = 0;
+          for (let i = 0; i < k; i++) expected += a[r * k + i]! * b[j * k + i]!;
+          expect(c[r * n + j]).toBeCloseTo(expected, 5);
+        }
+      }
+    }
+  });
+
+  it('transposes a 2 × 3 matrix', () => {
+    const dst = new Float32Array(6);
+    transpose(Float32Array.of(1, 2, 3, 4, 5, 6), 2, 3, dst);
+    expect([...dst]).toEqual([1, 4, 2, 5, 3, 6]);
+  });
+});
+
+describe('Mlp', () => {
+  it('counts weights and biases of every layer', () => {
+    expect(parameterCount([3, 4, 2])).toBe(3 * 4 + 4 + 4 * 2 + 2);
+  });
+
+  it('rejects a parameter vector of the wrong length and degenerate layer sizes', () => {
+    expect(() => mlpFromParams([3, 4, 2], new Float32Array(10))).toThrow('expected 26 parameters');
+    expect(() => mlpFromParams([3], new Float32Array(0))).toThrow('invalid layer sizes');
+    expect(() => mlpFromParams([3, 0, 2], new Float32Array(0))).toThrow('invalid layer sizes');
+  });
+
+  it('computes ReLU(x·W₀ᵀ + b₀)·W₁ᵀ + b₁ for hand-set weights', () => {
+    // W0 = [[1, 2], [-1, 0]] (2 hidden × 2 inputs), b0 = [0, 0.5]; W1 = [[3, 1]], b1 = [-1].
+    const mlp = mlpFromParams([2, 2, 1], Float32Array.of(1, 2, -1, 0, 0, 0.5, 3, 1, -1));
+    const out = forward(mlp, Float32Array.of(1, 1, 2, -3), 2, createWorkspace(mlp.sizes, 2));
+    // Row 1: hidden = [3, -0.5 → 0] → 9 − 1 = 8. Row 2: hidden = [-4 → 0, -1.5 → 0] → −1.
+    expect([...out]).toEqual([8, -1]);
+  });
+
+  it('refuses a batch larger than its workspace', () => {
+    const mlp = createMlp([2, 3, 1], seededRandom(1));
+    expect(() => forward(mlp, new Float32Array(6), 3, createWorkspace(mlp.sizes, 2))).toThrow('exceeds');
+  });
+
+  it('has an analytic gradient that matches central finite differences', () => {
+    const random = seededRandom(11);
+    const sizes = [5, 7, 6, 3];
+    const rows = 9;
+    const mlp = createMlp(sizes, random);
+    for (const b of mlp.biases) b.set(uniform(b.length, random, -0.2, 0.2));
+    const input = uniform(rows * 5, random);
+    const targets = uniform(rows * 3, random);
+    const weights = uniform(rows * 3, random, 0, 2);
+    const workspace = createWorkspace(sizes, rows);
+    const outputGradient = new Float32Array(rows * 3);
+    const loss = () =>
+      weightedSquaredError(forward(mlp, input, rows, workspace), targets, weights, rows, 3, outputGradient);
+
+    loss();
+    const analytic = new Float32Array(mlp.params.length);
+    backward(mlp, input, rows, workspace, outputGradient, analytic);
+
+    const step = 1e-2;
+    let worst = 0;
+    for (let k = 0; k < mlp.params.length; k++) {
+      const saved = mlp.params[k]!;
+      mlp.params[k] = saved + step;
+      const up = loss();
+      mlp.params[k] = saved - step;
+      const down = loss();
+      mlp.params[k] = saved;
+      const numeric = (up - down) / (2 * step);
+      worst = Math.max(
+        worst,
+        Math.abs(numeric - analytic[k]!) / Math.max(1e-2, Math.abs(numeric) + Math.abs(analytic[k]!)),
+      );
+    }
+    expect(worst).toBeLessThan(2e-2);
+  });
+});
+
+describe('fit', () => {
+  // y = (x0·x1 + sin(2·x2), |x0 − x3|): smooth and kinked parts, both learnable by a small ReLU net.
+  function knownFunction(rows: number, random: Random): Dataset {
+    const inputs = uniform(rows * 4, random);
+    const targets = new Float32Array(rows * 2);
+    for (let r = 0; r < rows; r++) {
+      const [x0, x1, x2, x3] = inputs.subarray(r * 4, r * 4 + 4);
+      targets[r * 2] = x0! * x1! + Math.sin(2 * x2!);
+      targets[r * 2 + 1] = Math.abs(x0! - x3!);
+    }
+    return { rows, inputs, targets };
+  }
+  const options = { maxEpochs: 60, batchSize: 64, learningRate: 3e-3, learningRateDecay: 0.96, patience: 8 };
+
+  it('learns a known function to a small fraction of its variance, reproducibly', () => {
+    const data = knownFunction(3000, seededRandom(5));
+    const train = {
+      rows: 2400,
+      inputs: data.inputs.subarray(0, 2400 * 4),
+      targets: data.targets.subarray(0, 2400 * 2),
+    };
+    const validation = {
+      rows: 600,
+      inputs: data.inputs.subarray(2400 * 4),
+      targets: data.targets.subarray(2400 * 2),
+    };
+    const run = () => {
+      const mlp = createMlp([4, 32, 32, 2], seededRandom(7));
+      const before = datasetLoss(mlp, validation);
+      const result = fit(mlp, train, validation, options, seededRandom(8));
+      return { mlp, before, result };
+    };
+    const { mlp, before, result } = run();
+    // The targets' mean squared value is about 0.9; a good fit is well under 1% of that.
+    expect(result.bestValidationLoss).toBeLessThan(0.01);
+    expect(result.bestValidationLoss).toBeLessThan(before / 50);
+    // The network is left holding the best-validation weights.
+    expect(datasetLoss(mlp, validation)).toBeCloseTo(result.bestValidationLoss, 10);
+    // Same seeds, same weights.
+    expect(run().mlp.params).toEqual(mlp.params);
+  });
+
+  it('stops after `patience` epochs without improvement and keeps the starting weights', () => {
+    const data = knownFunction(200, seededRandom(5));
+    const mlp = createMlp([4, 8, 2], seededRandom(7));
+    const start = Float32Array.from(mlp.params);
+    const result = fit(mlp, data, data, { ...options, learningRate: 0, patience: 3 }, seededRandom(1));
+    expect(result).toMatchObject({ epochs: 3, bestEpoch: 0 });
+    expect(mlp.params).toEqual(start);
+  });
+
+  it('honours per-element weights: a zero weight masks that target out of the loss', () => {
+    const gradient = new Float32Array(4);
+    const loss = weightedSquaredError(
+      Float32Array.of(1, 5, 2, 2),
+      Float32Array.of(0, 0, 0, 0),
+      Float32Array.of(1, 0, 0.5, 0),
+      2,
+      2,
+      gradient,
+    );
+    expect(loss).toBe((1 + 0.5 * 4) / 2);
+    expect([...gradient]).toEqual([1, 0, 1, 0]);
+  });
+
+  it('rejects datasets whose arrays do not match the network', () => {
+    const mlp = createMlp([4, 8, 2], seededRandom(7));
+    const bad = { rows: 2, inputs: new Float32Array(8), targets: new Float32Array(3) };
+    expect(() => fit(mlp, bad, bad, options, seededRandom(1))).toThrow(
+      'train: targets must hold rows × 2 values',
+    );
+  });
+});
