@@ -1,4 +1,5 @@
 import type { LakeTable } from './lake-table.ts';
+import { incentivesLakeTables } from './incentives/index.ts';
 
 /** Every table of the lake; the pipeline orders builds by their declared inputs. */
-export const lakeTables: LakeTable[] = [];
+export const lakeTables: LakeTable[] = [...incentivesLakeTables];

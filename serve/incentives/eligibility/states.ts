@@ -1,0 +1,42 @@
+import { STATES_AND_TERRITORIES, type StateCode } from '../../../schemas/incentives/enums.ts';
+
+/**
+ * States whose incentives the reference service serves (its LAUNCHED_STATES at commit 16ad9bf4). Data
+ * exists for others too; those are served only with include_beta_states=true.
+ */
+export const LAUNCHED_STATES: ReadonlySet<string> = new Set([
+  'AK', 'AZ', 'CA', 'CO', 'CT', 'DC', 'DE', 'GA', 'HI', 'IA', 'IL', 'IN', 'MA', 'ME', 'MI', 'MN', 'MO',
+  'NC', 'NH', 'NJ', 'NM', 'NV', 'NY', 'OH', 'OR', 'PA', 'RI', 'TX', 'UT', 'VA', 'VT', 'WI', 'WY',
+]); // prettier-ignore
+
+export type StateStatus = 'launched' | 'beta' | 'none';
+
+/**
+ * The rollout status of every state and territory, in the reference's order. `beta` is reported for a
+ * state that is not launched but has incentive data: exactly the states include_beta_states adds.
+ * (The reference never says `beta`; with `betaStatus: false` this returns its answer exactly.)
+ */
+export function stateStatuses(
+  statesWithIncentives: ReadonlySet<string>,
+  options: { betaStatus: boolean },
+): Record<StateCode, { status: StateStatus }> {
+  return Object.fromEntries(
+    STATES_AND_TERRITORIES.map((state) => [
+      state,
+      {
+        status: LAUNCHED_STATES.has(state)
+          ? 'launched'
+          : options.betaStatus && statesWithIncentives.has(state)
+            ? 'beta'
+            : 'none',
+      },
+    ]),
+  ) as Record<StateCode, { status: StateStatus }>;
+}
+
+/** Whether a state's own incentives are candidates: launched, or with data when beta states are asked for. */
+export const stateIncentivesIncluded = (
+  state: string,
+  includeBeta: boolean,
+  hasIncentives: boolean,
+): boolean => LAUNCHED_STATES.has(state) || (includeBeta && hasIncentives);
