@@ -1,0 +1,78 @@
+/**
+ * A small seeded PRNG for the sampler and the synthetic weather year: SplitMix64 (Steele, Lea & Flood,
+ * "Fast splittable pseudorandom number generators", OOPSLA 2014), on BigInt-free 32-bit halves so it is
+ * fast in V8. The same seed gives the same sequence on every platform.
+ */
+export class SplitMix64 {
+  private hi: number;
+  private lo: number;
+
+  constructor(seed: number | bigint) {
+    const s = BigInt.asUintN(64, BigInt(seed));
+    this.hi = Number(s >> 32n) >>> 0;
+    this.lo = Number(s & 0xffffffffn) >>> 0;
+  }
+
+  /** The next 32 random bits. */
+  nextUint32(): number {
+    // state += 0x9E3779B97F4A7C15
+    const lo = (this.lo + 0x7f4a7c15) >>> 0;
+    const carry = lo < this.lo ? 1 : 0;
+    this.hi = (this.hi + 0x9e3779b9 + carry) >>> 0;
+    this.lo = lo;
+    // z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9; z = (z ^ (z >>> 27)) * 0x94D049BB133111EB; z ^ (z >>> 31)
+    let [h, l] = xorShiftRight(this.hi, this.lo, 30);
+    [h, l] = mul64(h, l, 0xbf58476d, 0x1ce4e5b9);
+    [h, l] = xorShiftRight(h, l, 27);
+    [h, l] = mul64(h, l, 0x94d049bb, 0x133111eb);
+    [h] = xorShiftRight(h, l, 31);
+    return h >>> 0;
+  }
+
+  /** Uniform in [0, 1) with 32 bits of resolution. */
+  next(): number {
+    return this.nextUint32() / 4294967296;
+  }
+
+  /** Standard normal (Box–Muller; the second variate is discarded to keep the stream simple). */
+  normal(): number {
+    const u = 1 - this.next();
+    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * this.next());
+  }
+}
+
+function xorShiftRight(hi: number, lo: number, n: number): [number, number] {
+  const shiftedHi = hi >>> n;
+  const shiftedLo = ((lo >>> n) | (hi << (32 - n))) >>> 0;
+  return [(hi ^ shiftedHi) >>> 0, (lo ^ shiftedLo) >>> 0];
+}
+
+function mul64(aHi: number, aLo: number, bHi: number, bLo: number): [number, number] {
+  // Low 64 bits of a 64×64 product, from 16-bit limbs so no partial product exceeds 2^53.
+  const a0 = aLo & 0xffff,
+    a1 = aLo >>> 16,
+    a2 = aHi & 0xffff,
+    a3 = aHi >>> 16;
+  const b0 = bLo & 0xffff,
+    b1 = bLo >>> 16,
+    b2 = bHi & 0xffff,
+    b3 = bHi >>> 16;
+  let c0 = a0 * b0;
+  let c1 = (c0 >>> 16) + a0 * b1 + a1 * b0;
+  c0 &= 0xffff;
+  let c2 = Math.floor(c1 / 65536) + a0 * b2 + a1 * b1 + a2 * b0;
+  c1 &= 0xffff;
+  const c3 = Math.floor(c2 / 65536) + a0 * b3 + a1 * b2 + a2 * b1 + a3 * b0;
+  c2 &= 0xffff;
+  return [(((c3 & 0xffff) << 16) | c2) >>> 0, ((c1 << 16) | c0) >>> 0];
+}
+
+/** A 64-bit FNV-1a hash of a string, for turning a request's text into a seed. */
+export function hashSeed(text: string): bigint {
+  let hash = 0xcbf29ce484222325n;
+  for (const byte of new TextEncoder().encode(text)) {
+    hash ^= BigInt(byte);
+    hash = BigInt.asUintN(64, hash * 0x100000001b3n);
+  }
+  return hash;
+}
