@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { scoreAccuracy } from '../../../simulate/surrogate/accuracy.ts';
+import { predictKwh } from '../../../simulate/surrogate/surrogate-model.ts';
+import { fuelWeights, trainSurrogate } from '../../../simulate/surrogate/train-surrogate.ts';
+import { buildTrainingSet, rowsOf } from '../../../simulate/surrogate/training-set.ts';
+import { toyPhysics, toyPlan } from './synthetic-physics.ts';
+
+describe('fuelWeights', () => {
+  it('weights each fuel by its share of the row total, floored', () => {
+    expect([...fuelWeights(Float32Array.of(900, 100, 0, 0, 0, 0, 0, 0), 4, 0.05)]).toEqual(
+      [0.9, 0.1, 0.05, 0.05, 0.05, 0.05, 0.05, 0.05].map(Math.fround),
+    );
+  });
+});
+
+describe('trainSurrogate', () => {
+  it('learns the toy physics from the train split and predicts the energy of held-out homes closely', () => {
+    const set = buildTrainingSet(toyPlan, toyPhysics);
+    const trained = trainSurrogate(set, {
+      seed: 1,
+      hidden: [32, 32],
+      targetTransform: 'log1p',
+      minimumFuelWeight: 0.05,
+      fit: { maxEpochs: 40, batchSize: 64, learningRate: 3e-3, learningRateDecay: 0.95, patience: 6 },
+    });
+    expect(trained.trainRows + trained.validationRows).toBeLessThan(set.rows);
+
+    const test = rowsOf(set, 'test');
+    const features = Float32Array.from(
+      [...test].flatMap((r) => [...set.features.subarray(r * 8, r * 8 + 8)]),
+    );
+    const accuracy = scoreAccuracy({
+      rows: test.length,
+      outputs: ['electricity', 'natural_gas', 'fuel_oil', 'propane'],
+      upgrades: toyPhysics.upgrades,
+      home: Int32Array.from([...test].map((r) => set.home[r]!)),
+      upgrade: Int32Array.from([...test].map((r) => set.upgrade[r]!)),
+      simulated: Float32Array.from([...test].flatMap((r) => [...set.kwh.subarray(r * 4, r * 4 + 4)])),
+      predicted: predictKwh(trained.model, features, test.length),
+    });
+    // A few seconds of training on ~1,100 rows: close, not perfect (the real model trains far longer).
+    expect(accuracy.r2_by_fuel.electricity).toBeGreaterThan(0.99);
+    for (const r2 of Object.values(accuracy.r2_by_fuel)) expect(r2).toBeGreaterThan(0.9);
+    expect(accuracy.median_ape_total).toBeLessThan(5);
+    expect(Object.keys(accuracy.median_ape_savings_by_upgrade)).toEqual(['weatherize', 'heat_pump']);
+  });
+});
