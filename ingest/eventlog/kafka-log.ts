@@ -1,0 +1,228 @@
+import {
+  Kafka,
+  logLevel,
+  type Admin,
+  type ICustomPartitioner,
+  type LogEntry,
+  type Message,
+  type Producer,
+} from 'kafkajs';
+import type { Logger } from '../../lib/log.ts';
+import type { EventEnvelope } from '../../schemas/envelope.ts';
+import { DEFAULT_PARTITIONS } from './embedded-log.ts';
+import type { ConsumedRecord, DrainOptions, EventLog, OutgoingRecord } from './event-log.ts';
+import { partitionForKey } from './partition-for-key.ts';
+
+export interface KafkaEventLogOptions {
+  brokers: string[];
+  clientId: string;
+  /** Prepended to every topic name (config KAFKA_TOPIC_PREFIX), so several deployments can share a cluster. */
+  topicPrefix: string;
+  /** Partitions of a topic created without a count. */
+  defaultPartitions?: number;
+  logger?: Logger;
+  /** Consumer session settings; the defaults keep group joins and shutdowns quick. */
+  sessionTimeoutMs?: number;
+  heartbeatIntervalMs?: number;
+  maxWaitTimeInMs?: number;
+}
+
+/** Kafka brokers refuse batches over message.max.bytes (1 MiB by default): publish in smaller sends. */
+const MAX_SEND_BYTES = 512 * 1024;
+
+/** The same murmur2 partitioner as the embedded log, so a key lands on the same partition in both. */
+const keyPartitioner: ICustomPartitioner =
+  () =>
+  ({ partitionMetadata, message }) =>
+    partitionForKey(String(message.key), partitionMetadata.length);
+
+/**
+ * The event log on Kafka (kafkajs): topics carry the envelope as a JSON value under the record's natural
+ * key; consumer groups keep their committed offsets in Kafka.
+ */
+export class KafkaEventLog implements EventLog {
+  private readonly knownTopics = new Set<string>();
+
+  private constructor(
+    private readonly kafka: Kafka,
+    private readonly admin: Admin,
+    private readonly producer: Producer,
+    private readonly options: KafkaEventLogOptions,
+  ) {}
+
+  static async open(options: KafkaEventLogOptions): Promise<KafkaEventLog> {
+    const kafka = new Kafka({
+      clientId: options.clientId,
+      brokers: options.brokers,
+      logLevel: logLevel.WARN,
+      logCreator: () => (entry) => forwardLog(options.logger, entry),
+    });
+    const admin = kafka.admin();
+    const producer = kafka.producer({ createPartitioner: keyPartitioner, allowAutoTopicCreation: false });
+    await admin.connect();
+    try {
+      await producer.connect();
+    } catch (error) {
+      await admin.disconnect();
+      throw error;
+    }
+    return new KafkaEventLog(kafka, admin, producer, options);
+  }
+
+  async ensureTopic(topic: string, partitions?: number): Promise<void> {
+    const name = this.topicName(topic);
+    if (this.knownTopics.has(name)) return;
+    await this.admin.createTopics({
+      topics: [
+        { topic: name, numPartitions: partitions ?? this.options.defaultPartitions ?? DEFAULT_PARTITIONS },
+      ],
+      waitForLeaders: true,
+    });
+    this.knownTopics.add(name);
+  }
+
+  async publish(topic: string, records: OutgoingRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    await this.ensureTopic(topic);
+    let messages: Message[] = [];
+    let bytes = 0;
+    const send = async () => {
+      await this.producer.send({ topic: this.topicName(topic), messages, acks: -1 });
+      messages = [];
+      bytes = 0;
+    };
+    for (const { key, value } of records) {
+      const message = { key, value: JSON.stringify(value) };
+      if (messages.length > 0 && bytes + message.value.length > MAX_SEND_BYTES) await send();
+      messages.push(message);
+      bytes += message.value.length;
+    }
+    await send();
+  }
+
+  async drain({ groupId, topics, onBatch }: DrainOptions): Promise<number> {
+    const existing = new Set(await this.admin.listTopics());
+    const names = topics.map((topic) => this.topicName(topic)).filter((name) => existing.has(name));
+    if (names.length === 0) return 0;
+    const pending = await this.pendingPartitions(groupId, names);
+    if (pending.size === 0) return 0;
+
+    const consumer = this.kafka.consumer({
+      groupId,
+      sessionTimeout: this.options.sessionTimeoutMs ?? 6000,
+      heartbeatInterval: this.options.heartbeatIntervalMs ?? 500,
+      maxWaitTimeInMs: this.options.maxWaitTimeInMs ?? 100,
+      allowAutoTopicCreation: false,
+    });
+    let delivered = 0;
+    let failure: unknown;
+    let finish!: () => void;
+    const finished = new Promise<void>((resolve) => (finish = resolve));
+    const fail = (error: unknown) => {
+      failure ??= error;
+      finish();
+    };
+    consumer.on(consumer.events.CRASH, ({ payload }) => {
+      if (!payload.restart) fail(payload.error);
+    });
+    try {
+      await consumer.connect();
+      await consumer.subscribe({ topics: names, fromBeginning: true });
+      await consumer.run({
+        autoCommit: false,
+        eachBatch: async ({ batch, heartbeat }) => {
+          const id = `${batch.topic}/${batch.partition}`;
+          const end = pending.get(id);
+          if (failure !== undefined || end === undefined) return;
+          // Records past the end captured at the start belong to the next drain.
+          const messages = batch.messages.filter((m) => Number(m.offset) < end);
+          if (messages.length > 0) {
+            try {
+              await onBatch(messages.map((m) => this.consumed(batch.topic, batch.partition, m)));
+            } catch (error) {
+              fail(error);
+              return;
+            }
+            const next = Number(messages.at(-1)!.offset) + 1;
+            await consumer.commitOffsets([
+              { topic: batch.topic, partition: batch.partition, offset: String(next) },
+            ]);
+            delivered += messages.length;
+            if (next < end) return heartbeat();
+          }
+          pending.delete(id);
+          consumer.pause([{ topic: batch.topic, partitions: [batch.partition] }]);
+          if (pending.size === 0) finish();
+        },
+      });
+      await finished;
+    } finally {
+      await consumer.disconnect();
+    }
+    if (failure !== undefined) throw failure;
+    return delivered;
+  }
+
+  async resetGroup(groupId: string, topics: string[]): Promise<void> {
+    const existing = new Set(await this.admin.listTopics());
+    for (const name of topics.map((topic) => this.topicName(topic))) {
+      if (existing.has(name)) await this.admin.resetOffsets({ groupId, topic: name, earliest: true });
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.producer.disconnect();
+    await this.admin.disconnect();
+  }
+
+  /** `topic/partition` → the end offset, for every partition with records the group has not committed. */
+  private async pendingPartitions(groupId: string, names: string[]): Promise<Map<string, number>> {
+    const committed = await this.admin.fetchOffsets({ groupId, topics: names });
+    const pending = new Map<string, number>();
+    for (const name of names) {
+      const offsets = await this.admin.fetchTopicOffsets(name);
+      const ofTopic = committed.find((c) => c.topic === name)?.partitions ?? [];
+      for (const { partition, high, low } of offsets) {
+        const commit = Number(ofTopic.find((p) => p.partition === partition)?.offset ?? -1);
+        // Negative offsets mean "none" (-1) or "reset to earliest" (-2, written by resetOffsets).
+        const next = commit < 0 ? Number(low) : commit;
+        if (next < Number(high)) pending.set(`${name}/${partition}`, Number(high));
+      }
+    }
+    return pending;
+  }
+
+  private consumed(
+    topic: string,
+    partition: number,
+    message: { offset: string; key: Buffer | null; value: Buffer | null },
+  ): ConsumedRecord {
+    let value: EventEnvelope;
+    try {
+      value = JSON.parse(message.value?.toString('utf8') ?? '') as EventEnvelope;
+    } catch {
+      throw new Error(`${topic}/${partition} offset ${message.offset}: value is not a JSON event envelope`);
+    }
+    return {
+      topic: topic.slice(this.options.topicPrefix.length),
+      partition,
+      offset: message.offset,
+      key: message.key?.toString('utf8') ?? '',
+      value,
+    };
+  }
+
+  private topicName(topic: string): string {
+    return `${this.options.topicPrefix}${topic}`;
+  }
+}
+
+function forwardLog(logger: Logger | undefined, { namespace, level, log }: LogEntry): void {
+  if (!logger) return;
+  const { message, timestamp: _timestamp, ...details } = log;
+  const fields = { kafka: namespace, ...details };
+  if (level === logLevel.ERROR) logger.error(fields, message);
+  else if (level === logLevel.WARN) logger.warn(fields, message);
+  else if (level === logLevel.INFO) logger.info(fields, message);
+  else logger.debug(fields, message);
+}
