@@ -1,0 +1,217 @@
+import { z } from 'zod';
+import {
+  amountTypeSchema,
+  amountUnitSchema,
+  authorityTypeSchema,
+  filingStatusSchema,
+  itemSchema,
+  languageSchema,
+  ownerStatusSchema,
+  paymentMethodSchema,
+} from './enums.ts';
+
+/**
+ * Requests and responses of the incentives API. Request schemas validate (after `coerceQuery`) and, with
+ * the response schemas, describe the API in /spec.json. Responses are assembled from pre-serialised
+ * fragments rather than validated per request (see serve/incentives), so they must match these shapes.
+ */
+
+const uniqueList = <T extends z.ZodType>(item: T) =>
+  z
+    .array(item)
+    .min(1)
+    .refine((list) => new Set(list).size === list.length, { message: 'must not repeat a value' });
+
+const location = {
+  zip: z.string().length(5).optional().describe('Five-digit ZIP code. Give either zip or address.'),
+  address: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('A US street address (geocoded to a ZIP and state). Give either zip or address.'),
+};
+const language = languageSchema.default('en').describe('Language of names and descriptions (en or es)');
+const utility = z
+  .string()
+  .min(1)
+  .optional()
+  .describe('Electric utility id, e.g. ri-rhode-island-energy (see /utilities)');
+const gasUtility = z
+  .string()
+  .min(1)
+  .optional()
+  .describe('Gas utility id, or "none" for a home without gas service');
+const authorityTypes = uniqueList(authorityTypeSchema)
+  .optional()
+  .describe('Only incentives of these authority types; a list: comma-separated or repeated');
+
+const exactlyOneLocation = (query: { zip?: string | undefined; address?: string | undefined }) =>
+  (query.zip === undefined) !== (query.address === undefined);
+const locationRule = { message: 'give exactly one of zip and address', path: ['zip'] };
+
+export const calculatorQuerySchema = z
+  .object({
+    ...location,
+    owner_status: ownerStatusSchema.describe('Whether the household owns or rents its home'),
+    household_income: z.number().int().min(0).max(100_000_000).describe('Annual household income in dollars'),
+    household_size: z.number().int().min(1).max(8).describe('People in the household (1–8)'),
+    tax_filing: filingStatusSchema.optional().describe('Federal income tax filing status'),
+    authority_types: authorityTypes,
+    utility,
+    gas_utility: gasUtility,
+    items: uniqueList(itemSchema)
+      .optional()
+      .describe('Only incentives for these items; comma-separated or repeated'),
+    language,
+    include_beta_states: z
+      .boolean()
+      .default(false)
+      .describe('Also offer the incentives of states whose data is not launched yet'),
+  })
+  .refine(exactlyOneLocation, locationRule);
+export type CalculatorQuery = z.infer<typeof calculatorQuerySchema>;
+
+export const locationQuerySchema = z
+  .object({ ...location, language })
+  .refine(exactlyOneLocation, locationRule);
+export type LocationQuery = z.infer<typeof locationQuerySchema>;
+
+export const programsQuerySchema = z
+  .object({ ...location, authority_types: authorityTypes, utility, gas_utility: gasUtility, language })
+  .refine(exactlyOneLocation, locationRule);
+export type ProgramsQuery = z.infer<typeof programsQuerySchema>;
+
+export const statesQuerySchema = z.object({
+  include_beta_states: z
+    .boolean()
+    .default(false)
+    .describe(
+      'Report "beta" for states with incentive data that are not launched (the reference never does)',
+    ),
+});
+
+const logoSchema = z.object({ src: z.string(), width: z.number(), height: z.number() });
+const namedSchema = z.object({ name: z.string(), logo: logoSchema.optional() });
+const responseLocation = z.object({
+  state: z.string(),
+  city: z.string().optional(),
+  county_fips: z.string().optional(),
+});
+
+export const apiIncentiveSchema = z
+  .object({
+    payment_methods: z.array(paymentMethodSchema).min(1),
+    authority_type: authorityTypeSchema,
+    authority: z.string().optional().describe('Absent for federal incentives'),
+    program: z.string().describe('The program’s name'),
+    program_url: z.string(),
+    more_info_url: z.string().optional(),
+    paused: z.boolean().optional(),
+    items: z.array(itemSchema),
+    amount: z.object({
+      type: amountTypeSchema,
+      number: z.number(),
+      maximum: z.number().optional(),
+      minimum: z.number().optional().describe('Not in the reference response'),
+      representative: z.number().optional(),
+      unit: amountUnitSchema.optional(),
+    }),
+    owner_status: z.array(ownerStatusSchema).min(1),
+    start_date: z.string().optional(),
+    end_date: z.string().optional(),
+    short_description: z.string().optional(),
+    id: z.string().describe('Stable incentive id (not in the reference response)'),
+  })
+  .meta({ id: 'APIIncentive' });
+
+export const calculatorResponseSchema = z
+  .object({
+    is_under_80_ami: z.boolean(),
+    is_under_150_ami: z.boolean(),
+    is_over_150_ami: z.boolean(),
+    authorities: z.record(z.string(), namedSchema),
+    coverage: z.object({ state: z.string().nullable(), utility: z.string().nullable() }),
+    location: responseLocation,
+    data_partners: z.record(z.string(), namedSchema),
+    incentives: z.array(apiIncentiveSchema),
+  })
+  .meta({ id: 'APICalculatorResponse' });
+
+export const utilitiesResponseSchema = z
+  .object({
+    location: z.object({ state: z.string() }),
+    utilities: z.record(z.string(), z.object({ name: z.string() })),
+    gas_utilities: z
+      .record(z.string(), z.object({ name: z.string() }))
+      .optional()
+      .describe('Absent where the data has no gas utility territories for the state'),
+    gas_utility_affects_incentives: z.boolean().optional(),
+  })
+  .meta({ id: 'APIUtilitiesResponse' });
+
+export const programsResponseSchema = z
+  .object({
+    authorities: z.record(z.string(), namedSchema),
+    coverage: z.object({ state: z.string().nullable(), utility: z.string().nullable() }),
+    location: z.object({ state: z.string() }),
+    programs: z.record(
+      z.string(),
+      z.object({
+        name: z.string(),
+        url: z.string(),
+        authority_type: authorityTypeSchema,
+        authority: z.string().optional(),
+        items: z.array(itemSchema).optional(),
+      }),
+    ),
+  })
+  .meta({ id: 'APIProgramsResponse' });
+
+const nullableNumber = z.number().nullable();
+export const loanProgramsResponseSchema = z
+  .array(
+    z.object({
+      id: z.number().int(),
+      loan_program_key: z.string(),
+      name: z.string(),
+      description: z.string(),
+      description_langs: z.record(z.string(), z.string()).nullable(),
+      website_url: z.string(),
+      status: z.string(),
+      financial_authority_id: z.number().int(),
+      financial_authority: z.object({
+        id: z.number().int(),
+        authority_type: z.string(),
+        name: z.string(),
+        description: z.string().nullable(),
+        state: z.string().nullable(),
+        city: z.string().nullable(),
+        image_id: z.number().int().nullable(),
+        Image: logoSchema.nullable(),
+        created_at: z.string(),
+        updated_at: z.string(),
+      }),
+      eligible_project_types: z.array(z.object({ type: z.string() })),
+      state: z.string().nullable(),
+      is_national: z.boolean(),
+      loan_program_terms: z.object({
+        id: z.number().int(),
+        min_credit_score: nullableNumber,
+        max_debt_to_income: nullableNumber,
+        min_loan_amount: nullableNumber,
+        max_loan_amount: nullableNumber,
+        min_interest_rate: nullableNumber,
+        max_interest_rate: nullableNumber,
+        max_repayment_months: nullableNumber,
+        created_at: z.string(),
+        updated_at: z.string(),
+      }),
+      created_at: z.string(),
+      updated_at: z.string(),
+    }),
+  )
+  .meta({ id: 'APILoanProgramsResponse' });
+
+export const statesResponseSchema = z
+  .record(z.string(), z.object({ status: z.enum(['launched', 'beta', 'none']) }))
+  .meta({ id: 'APIStatesResponse' });

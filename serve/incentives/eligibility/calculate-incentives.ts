@@ -1,0 +1,104 @@
+import type { AuthorityType, FilingStatus, Item, OwnerStatus } from '../../../schemas/incentives/enums.ts';
+import type { IncentivesData, Location, PreparedCandidate, StateCatalog } from '../incentives-data.ts';
+import { amiFlags, type AmiFlags } from './ami.ts';
+import { isCandidateEligible, type RuleContext } from './incentive-rules.ts';
+import { applyMassSave } from './mass-save.ts';
+import { applyRelationships } from './relationships.ts';
+import { compareIncentives } from './sorting.ts';
+import { stateIncentivesIncluded } from './states.ts';
+import { estimateFederalTax, estimateStateTax } from './tax.ts';
+
+export interface CalculationRequest {
+  ownerStatus: OwnerStatus;
+  householdIncome: number;
+  householdSize: number;
+  taxFiling?: FilingStatus | undefined;
+  authorityTypes?: readonly AuthorityType[] | undefined;
+  items?: readonly Item[] | undefined;
+  includeBetaStates: boolean;
+  /** Geography ids of the requested electric / gas utility territories (already validated). */
+  utilityGeographyIds: readonly number[];
+  /** Echoed in `coverage.utility`. */
+  utility?: string | undefined;
+}
+
+export interface Calculation extends AmiFlags {
+  /** The catalogue whose incentives were candidates, if the state's were included. */
+  coveredState: StateCatalog | null;
+  /** The state catalogue (authorities, data partners), whether or not its incentives were included. */
+  catalog: StateCatalog | undefined;
+  incentives: PreparedCandidate[];
+  /** Authorities of the returned non-federal incentives, in first-seen order, de-duplicated by id. */
+  authorityEntries: string[];
+}
+
+/**
+ * The calculator: candidate incentives (federal, then the state's if included), each tested by the
+ * per-incentive rules, then the Mass Save rule (MA) and the relationships over everything eligible, and
+ * only then the caller's authority-type and item filters, then the sort.
+ */
+export function calculateIncentives(
+  data: IncentivesData,
+  location: Location,
+  request: CalculationRequest,
+  today: string,
+): Calculation {
+  const size = request.householdSize;
+  const ami80 = location.ami80![size - 1]!;
+  const ami150 = location.ami150![size - 1]!;
+  const catalog = data.states.get(location.state);
+  const coveredState =
+    catalog &&
+    stateIncentivesIncluded(location.state, request.includeBetaStates, catalog.candidates.length > 0)
+      ? catalog
+      : null;
+  const filing = request.taxFiling;
+  const ctx: RuleContext = {
+    state: location.state,
+    geographyIds: [...request.utilityGeographyIds, ...location.geographyIds],
+    ownerStatus: request.ownerStatus,
+    household: { income: request.householdIncome, size, taxFiling: filing },
+    incomeLocation: { state: location.state, countyFips: location.counties, ami80, ami150 },
+    evChargerEligible: location.evChargerEligible === true,
+    federalTaxOwed: filing
+      ? estimateFederalTax(data.taxBrackets, location.state, filing, request.householdIncome)
+      : null,
+    stateTaxOwed: filing ? estimateStateTax(location.state, filing, request.householdIncome) : null,
+    today,
+    thresholds: data.thresholds,
+    povertyLevels: data.povertyLevels,
+  };
+
+  const eligible = new Map<string, PreparedCandidate>();
+  const ineligible = new Map<string, PreparedCandidate>();
+  const candidates = coveredState
+    ? [data.federal.candidates, coveredState.candidates]
+    : [data.federal.candidates];
+  for (const list of candidates) {
+    for (const candidate of list) {
+      (isCandidateEligible(candidate, ctx) ? eligible : ineligible).set(candidate.id, candidate);
+    }
+  }
+  if (location.state === 'MA') applyMassSave(eligible, ineligible);
+  if (coveredState) applyRelationships(eligible, ineligible, coveredState.relationships);
+
+  const types = request.authorityTypes;
+  const items = request.items;
+  const selected = [...eligible.values()].filter(
+    (c) =>
+      (!types || types.includes(c.authorityType)) && (!items || c.items.some((item) => items.includes(item))),
+  );
+  const authorityEntries = new Map<string, string>();
+  for (const c of selected) {
+    if (c.authority === null || c.authorityType === 'federal') continue;
+    const authority = catalog?.authorities.get(c.authorityType)?.get(c.authority);
+    if (authority) authorityEntries.set(c.authority, authority.entry);
+  }
+  return {
+    ...amiFlags(request.householdIncome, ami80, ami150),
+    coveredState,
+    catalog,
+    incentives: selected.sort(compareIncentives),
+    authorityEntries: [...authorityEntries.values()],
+  };
+}

@@ -1,0 +1,26 @@
+import type { Amount } from '../../../schemas/incentives/records.ts';
+import type { PaymentMethod } from '../../../schemas/incentives/enums.ts';
+
+export interface Sortable {
+  paymentMethods: readonly PaymentMethod[];
+  amount: Amount;
+}
+
+/** Performance rebates are shown with point-of-sale rebates. */
+const paymentGroup = (s: Sortable) =>
+  s.paymentMethods[0] === 'performance_rebate' ? 'pos_rebate' : s.paymentMethods[0]!;
+
+const ascending = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * The reference's order: by first payment method (alphabetically, so account credits first and tax
+ * credits last), then amount type descending (percent, dollars per unit, dollar amount), then amount
+ * descending. Stable, so ties keep their eligibility order.
+ */
+export function compareIncentives(a: Sortable, b: Sortable): number {
+  return (
+    ascending(paymentGroup(a), paymentGroup(b)) ||
+    ascending(b.amount.type, a.amount.type) ||
+    b.amount.number - a.amount.number
+  );
+}

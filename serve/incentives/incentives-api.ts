@@ -1,0 +1,219 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import {
+  calculatorQuerySchema,
+  calculatorResponseSchema,
+  loanProgramsResponseSchema,
+  locationQuerySchema,
+  programsQuerySchema,
+  programsResponseSchema,
+  statesQuerySchema,
+  statesResponseSchema,
+  utilitiesResponseSchema,
+} from '../../schemas/incentives/api.ts';
+import type { ApiModule, ApiModuleContext, ZodApp } from '../api-module.ts';
+import { HttpError } from '../errors.ts';
+import type { Geocoder } from '../geocoding/geocoder.ts';
+import { openGeocoder } from '../geocoding/open-geocoder.ts';
+import { calculateIncentives } from './eligibility/calculate-incentives.ts';
+import { programsForLocation } from './eligibility/programs-for-location.ts';
+import { utilitiesForLocation } from './eligibility/utilities-for-location.ts';
+import type { IncentivesData } from './incentives-data.ts';
+import { incentivesServingModule } from './incentives-serving-module.ts';
+import { languageOf, messages } from './messages.ts';
+import { parseQueryString, rawQuery } from './query-string.ts';
+import { validateQuery } from './query-validation.ts';
+import { calculatorBody, programsBody } from './response-bodies.ts';
+import { resolveLocation, resolveUtilities } from './resolve-location.ts';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * Queries are parsed here from the raw URL with the reference's qs rules (comma lists included) and
+ * validated by `validateQuery`, which localizes its 400s; the route schemas only document them.
+ */
+const documentOnly = { validatorCompiler: () => (value: unknown) => ({ value }) };
+
+const send = (reply: FastifyReply, body: string) => reply.type(JSON_TYPE).send(body);
+const queryOf = (request: FastifyRequest) => parseQueryString(rawQuery(request.url));
+
+export interface IncentivesApiOptions {
+  /** Defaults to the geocoder the configuration names. */
+  geocoder?: Geocoder;
+}
+
+/** The incentives API: calculator, utilities, programs, loan programs, states, and the retired v0 routes. */
+export function createIncentivesApi(options: IncentivesApiOptions = {}): ApiModule<IncentivesData> {
+  return {
+    serving: incentivesServingModule,
+    register(app: ZodApp, ctx: ApiModuleContext<IncentivesData>) {
+      const geocoder = options.geocoder ?? openGeocoder(ctx.config);
+
+      app.get(
+        '/api/v1/calculator',
+        {
+          ...documentOnly,
+          schema: {
+            summary: 'Incentives a household is eligible for at a location',
+            description:
+              'Federal, state, utility and local incentives, filtered by the household and location, sorted by ' +
+              'payment method and amount. Arrays accept `a=x,y`, repeated keys, `a[]=` and `a[0]=`.',
+            operationId: 'getCalculatedIncentives',
+            querystring: calculatorQuerySchema,
+            response: { 200: calculatorResponseSchema },
+          },
+        },
+        async (request, reply) => {
+          const data = ctx.data(request);
+          const query = validateQuery(calculatorQuerySchema, queryOf(request));
+          const text = messages[query.language];
+          const location = await resolveLocation(data, query, geocoder, text);
+          const catalog = data.states.get(location.state);
+          const { electric, gas } = resolveUtilities(catalog, location, query, text);
+          if (location.ami80 === null || location.ami150 === null || location.evChargerEligible === null) {
+            throw new HttpError(404, 'NOT_FOUND', text.noDataForLocation, 'location');
+          }
+          const types = query.authority_types;
+          if (types?.includes('utility') && query.utility === undefined) {
+            throw new HttpError(400, 'BAD_REQUEST', text.utilityRequired, 'utility');
+          }
+          if (
+            types?.includes('gas_utility') &&
+            (query.gas_utility === undefined || query.gas_utility === 'none')
+          ) {
+            throw new HttpError(400, 'BAD_REQUEST', text.gasUtilityRequired, 'gas_utility');
+          }
+          const calculation = calculateIncentives(
+            data,
+            location,
+            {
+              ownerStatus: query.owner_status,
+              householdIncome: query.household_income,
+              householdSize: query.household_size,
+              taxFiling: query.tax_filing,
+              authorityTypes: types,
+              items: query.items,
+              includeBetaStates: query.include_beta_states,
+              utilityGeographyIds: [electric, gas].flatMap((u) => (u ? [u.id] : [])),
+            },
+            ctx.asOfDate(request),
+          );
+          return send(reply, calculatorBody(calculation, location, query.utility, query.language));
+        },
+      );
+
+      app.get(
+        '/api/v1/utilities',
+        {
+          ...documentOnly,
+          schema: {
+            summary: 'Electric and gas utilities serving a location',
+            operationId: 'getUtilities',
+            querystring: locationQuerySchema,
+            response: { 200: utilitiesResponseSchema },
+          },
+        },
+        async (request, reply) => {
+          const data = ctx.data(request);
+          const query = validateQuery(locationQuerySchema, queryOf(request));
+          const location = await resolveLocation(data, query, geocoder, messages[query.language]);
+          return send(reply, JSON.stringify(utilitiesForLocation(location, data.states.get(location.state))));
+        },
+      );
+
+      app.get(
+        '/api/v1/incentives/programs',
+        {
+          ...documentOnly,
+          schema: {
+            summary: 'Incentive programs offered at a location',
+            operationId: 'getProgramsForLocation',
+            querystring: programsQuerySchema,
+            response: { 200: programsResponseSchema },
+          },
+        },
+        async (request, reply) => {
+          const data = ctx.data(request);
+          const query = validateQuery(programsQuerySchema, queryOf(request));
+          const text = messages[query.language];
+          const location = await resolveLocation(data, query, geocoder, text);
+          const catalog = data.states.get(location.state);
+          const { electric, gas } = resolveUtilities(catalog, location, query, text);
+          const types = query.authority_types;
+          if (types?.includes('utility') && query.utility === undefined) {
+            throw new HttpError(400, 'BAD_REQUEST', text.utilityProgramsRequired, 'utility');
+          }
+          if (
+            types?.includes('gas_utility') &&
+            (query.gas_utility === undefined || query.gas_utility === 'none')
+          ) {
+            throw new HttpError(400, 'BAD_REQUEST', text.gasUtilityRequired, 'gas_utility');
+          }
+          const geographyIds = [
+            ...[electric, gas].flatMap((u) => (u ? [u.id] : [])),
+            ...location.geographyIds,
+          ];
+          const { programs, authorityEntries } = catalog
+            ? programsForLocation(catalog, geographyIds, types)
+            : { programs: [], authorityEntries: [] };
+          return send(
+            reply,
+            programsBody(programs, authorityEntries, location, query.utility, query.language),
+          );
+        },
+      );
+
+      app.get(
+        '/api/v1/finance/loan-programs',
+        {
+          ...documentOnly,
+          schema: {
+            summary: 'Energy loan programs available in a location’s state (beta)',
+            operationId: 'getLoanProgramsForLocation',
+            querystring: locationQuerySchema,
+            response: { 200: loanProgramsResponseSchema },
+          },
+        },
+        async (request, reply) => {
+          const data = ctx.data(request);
+          const query = validateQuery(locationQuerySchema, queryOf(request));
+          const location = await resolveLocation(data, query, geocoder, messages[query.language]);
+          return send(
+            reply,
+            data.states.get(location.state)?.loanProgramsJson ?? data.nationalLoanProgramsJson,
+          );
+        },
+      );
+
+      app.get(
+        '/api/v1/states',
+        {
+          ...documentOnly,
+          schema: {
+            summary: 'Rollout status of every state and territory',
+            operationId: 'getStateStatus',
+            querystring: statesQuerySchema,
+            response: { 200: statesResponseSchema },
+          },
+        },
+        async (request, reply) => {
+          const { statesJson } = ctx.data(request);
+          const query = validateQuery(statesQuerySchema, queryOf(request));
+          return send(reply, query.include_beta_states ? statesJson.withBeta : statesJson.reference);
+        },
+      );
+
+      for (const [path, operationId] of [
+        ['/api/v0/calculator', 'calculator-get'],
+        ['/api/v0/incentives', 'incentives-get'],
+      ] as const) {
+        app.get(
+          path,
+          { schema: { summary: 'Retired: use /api/v1', operationId, deprecated: true } },
+          async (request) => {
+            throw new HttpError(400, 'BAD_REQUEST', messages[languageOf(queryOf(request))].endpointGone);
+          },
+        );
+      }
+    },
+  };
+}

@@ -1,0 +1,266 @@
+import type { AuthorityType, Language } from '../../schemas/incentives/enums.ts';
+import { LANGUAGES } from '../../schemas/incentives/enums.ts';
+import type {
+  LoanProgramRecord,
+  LowIncomeThresholdRecord,
+  PovertyLevelRecord,
+  Prerequisite,
+  TaxBracketRecord,
+} from '../../schemas/incentives/records.ts';
+import type { ServingLocationRow } from '../../transform/tables/incentives/serving-locations.ts';
+import { FEDERAL_SCOPE, type ServingStateRow } from '../../transform/tables/incentives/serving-states.ts';
+import type { Candidate } from './eligibility/candidate.ts';
+import { lastDayOf } from './eligibility/dates.ts';
+import { tr } from './eligibility/localization.ts';
+import { compileRelationships, type RelationshipRules } from './eligibility/relationships.ts';
+import { stateStatuses } from './eligibility/states.ts';
+
+export type Fragments = Readonly<Record<Language, string>>;
+
+export interface Location {
+  zip: string;
+  zcta: string;
+  state: string;
+  city: string;
+  countyFips: string | null;
+  geographyIds: readonly number[];
+  /** FIPS of the county geographies the ZCTA overlaps (for county income limits). */
+  counties: readonly string[];
+  /** Geography id of each of those counties, by FIPS. */
+  countyGeographyIds: ReadonlyMap<string, number>;
+  ami80: readonly number[] | null;
+  ami150: readonly number[] | null;
+  evChargerEligible: boolean | null;
+  electricUtilities: readonly string[];
+  gasUtilities: readonly string[];
+  /** `{"state":…,"city":…,"county_fips":…}`, serialised once. */
+  json: string;
+}
+
+export interface PreparedCandidate extends Candidate {
+  /** The incentive as the API shows it, per language. */
+  fragment: Fragments;
+}
+
+export interface Utility {
+  id: number;
+  name: string;
+}
+
+export interface Authority {
+  name: string;
+  geographyIds: ReadonlySet<number>;
+  /** `"<id>":{"name":…,"logo":…}` for the response's authorities map. */
+  entry: string;
+}
+
+export interface Program {
+  id: string;
+  authority: string | null;
+  authorityType: AuthorityType;
+  /** `"<id>":{name,url,authority_type,authority?,items?}` per language, for the programs endpoint. */
+  entry: Fragments;
+}
+
+export interface StateCatalog {
+  state: string;
+  candidates: readonly PreparedCandidate[];
+  programs: readonly Program[];
+  authorities: ReadonlyMap<AuthorityType, ReadonlyMap<string, Authority>>;
+  electricUtilities: ReadonlyMap<string, Utility>;
+  gasUtilities: ReadonlyMap<string, Utility>;
+  relationships: RelationshipRules;
+  /** The state's data partners, serialised (`{}` when none). */
+  dataPartnersJson: string;
+  gasUtilityAffectsIncentives: boolean;
+  /** The loan programs offered in the state (or nationally), serialised as the endpoint's array. */
+  loanProgramsJson: string;
+}
+
+/** Everything the incentives routes answer from, built once per snapshot. */
+export interface IncentivesData {
+  locations: ReadonlyMap<string, Location>;
+  federal: StateCatalog;
+  states: ReadonlyMap<string, StateCatalog>;
+  thresholds: ReadonlyMap<string, LowIncomeThresholdRecord>;
+  povertyLevels: ReadonlyMap<string, PovertyLevelRecord>;
+  taxBrackets: readonly TaxBracketRecord[];
+  /** The states endpoint's two possible bodies: as the reference answers, and with `beta` reported. */
+  statesJson: { reference: string; withBeta: string };
+  /** Loan programs of states without a catalogue row: national ones only. */
+  nationalLoanProgramsJson: string;
+}
+
+export interface IncentivesTables {
+  locations: ServingLocationRow[];
+  states: ServingStateRow[];
+  thresholds: LowIncomeThresholdRecord[];
+  povertyLevels: PovertyLevelRecord[];
+  taxBrackets: TaxBracketRecord[];
+  loanPrograms: LoanProgramRecord[];
+}
+
+const json = JSON.stringify;
+const perLanguage = (render: (language: Language) => string): Fragments =>
+  Object.fromEntries(LANGUAGES.map((language) => [language, render(language)])) as Record<Language, string>;
+
+function prepareLocation(row: ServingLocationRow): Location {
+  return {
+    zip: row.zip,
+    zcta: row.zcta,
+    state: row.state,
+    city: row.city,
+    countyFips: row.county_fips,
+    geographyIds: row.geographies.map((g) => g.id),
+    counties: row.geographies.flatMap((g) => (g.type === 'county' && g.county_fips ? [g.county_fips] : [])),
+    countyGeographyIds: new Map(
+      row.geographies.flatMap((g) =>
+        g.type === 'county' && g.county_fips ? [[g.county_fips, g.id] as const] : [],
+      ),
+    ),
+    ami80: row.ami_80,
+    ami150: row.ami_150,
+    evChargerEligible: row.ev_charger_eligible,
+    electricUtilities: row.electric_utilities,
+    gasUtilities: row.gas_utilities,
+    json: json({ state: row.state, city: row.city, county_fips: row.county_fips ?? undefined }),
+  };
+}
+
+type ServingIncentive = ServingStateRow['incentives'][number];
+
+/** The incentive in the reference's field order, plus its stable `id` (which the reference drops). */
+function incentiveFragment(
+  incentive: ServingIncentive,
+  program: ServingStateRow['programs'][string],
+  language: Language,
+): string {
+  const { amount } = incentive;
+  return json({
+    payment_methods: incentive.payment_methods,
+    authority_type: program.authority_type,
+    authority: program.authority ?? undefined,
+    program: tr(program.name, language),
+    program_url: tr(incentive.url, language),
+    more_info_url: incentive.more_info_url && tr(incentive.more_info_url, language),
+    paused: incentive.paused,
+    items: incentive.items,
+    amount: {
+      type: amount.type,
+      number: amount.number,
+      maximum: amount.maximum,
+      minimum: amount.minimum,
+      representative: amount.representative,
+      unit: amount.unit,
+    },
+    owner_status: incentive.owner_status,
+    start_date: incentive.start_date,
+    end_date: incentive.end_date,
+    short_description: tr(incentive.short_description, language),
+    id: incentive.id,
+  });
+}
+
+function prepareCatalog(row: ServingStateRow, loanProgramsJson: string): StateCatalog {
+  const authorities = new Map<AuthorityType, Map<string, Authority>>();
+  for (const [type, byId] of Object.entries(row.authorities)) {
+    authorities.set(
+      type as AuthorityType,
+      new Map(
+        Object.entries(byId).map(([id, a]) => [
+          id,
+          {
+            name: a.name,
+            geographyIds: new Set(a.geography_ids),
+            entry: `${json(id)}:${json({ name: a.name, logo: a.logo })}`,
+          },
+        ]),
+      ),
+    );
+  }
+  const geoGroups = new Map(Object.entries(row.geo_groups).map(([id, ids]) => [id, new Set(ids)]));
+  const candidates: PreparedCandidate[] = [];
+  for (const incentive of row.incentives) {
+    const program = row.programs[incentive.program];
+    // A dangling program reference is an audit error, so a published snapshot has none; skip defensively.
+    if (program === undefined) continue;
+    candidates.push({
+      id: incentive.id,
+      programId: incentive.program,
+      authorityType: program.authority_type,
+      authority: program.authority,
+      authorityGeographies:
+        program.authority === null
+          ? null
+          : (authorities.get(program.authority_type)?.get(program.authority)?.geographyIds ?? new Set()),
+      geoGroup: incentive.eligible_geo_group
+        ? (geoGroups.get(incentive.eligible_geo_group) ?? new Set())
+        : null,
+      items: incentive.items,
+      paymentMethods: incentive.payment_methods,
+      ownerStatus: incentive.owner_status,
+      amount: incentive.amount,
+      lowIncome: incentive.low_income ?? null,
+      lastDay: incentive.end_date ? lastDayOf(incentive.end_date) : null,
+      fragment: perLanguage((language) => incentiveFragment(incentive, program, language)),
+    });
+  }
+  const utilities = (byKey: ServingStateRow['electric_utilities']) => new Map(Object.entries(byKey));
+  return {
+    state: row.state,
+    candidates,
+    programs: Object.entries(row.programs).map(([id, p]) => ({
+      id,
+      authority: p.authority,
+      authorityType: p.authority_type,
+      entry: perLanguage(
+        (language) =>
+          `${json(id)}:${json({
+            name: tr(p.name, language),
+            url: tr(p.url, language),
+            authority_type: p.authority_type,
+            authority: p.authority ?? undefined,
+            items: p.items,
+          })}`,
+      ),
+    })),
+    authorities,
+    electricUtilities: utilities(row.electric_utilities),
+    gasUtilities: utilities(row.gas_utilities),
+    relationships: compileRelationships(row.prerequisites as Record<string, Prerequisite>, row.exclusions),
+    dataPartnersJson: json(row.data_partners),
+    gasUtilityAffectsIncentives: row.gas_utility_affects_incentives,
+    loanProgramsJson,
+  };
+}
+
+/** The loan program exactly as the reference lists it (its internal `position` removed). */
+const loanProgramJson = ({ position: _position, ...loan }: LoanProgramRecord) => json(loan);
+
+export function prepareIncentivesData(tables: IncentivesTables): IncentivesData {
+  const loans = [...tables.loanPrograms].sort((a, b) => a.position - b.position);
+  const loansFor = (state: string | null) =>
+    `[${loans
+      .filter((l) => l.is_national || l.state === state)
+      .map(loanProgramJson)
+      .join(',')}]`;
+  const catalogs = tables.states.map((row) => prepareCatalog(row, loansFor(row.state)));
+  const federal = catalogs.find((c) => c.state === FEDERAL_SCOPE);
+  if (federal === undefined) throw new Error('incentives_serving_states has no federal (US) row');
+  const statesWithIncentives = new Set(
+    catalogs.filter((c) => c !== federal && c.candidates.length > 0).map((c) => c.state),
+  );
+  return {
+    locations: new Map(tables.locations.map((row) => [row.zip, prepareLocation(row)])),
+    federal,
+    states: new Map(catalogs.filter((c) => c !== federal).map((c) => [c.state, c])),
+    thresholds: new Map(tables.thresholds.map((t) => [t.id, t])),
+    povertyLevels: new Map(tables.povertyLevels.map((p) => [p.table, p])),
+    taxBrackets: tables.taxBrackets,
+    statesJson: {
+      reference: json(stateStatuses(statesWithIncentives, { betaStatus: false })),
+      withBeta: json(stateStatuses(statesWithIncentives, { betaStatus: true })),
+    },
+    nationalLoanProgramsJson: loansFor(null),
+  };
+}

@@ -1,0 +1,85 @@
+import type { z } from 'zod';
+import { HttpError } from '../errors.ts';
+import { languageOf, messages, type Messages } from './messages.ts';
+
+/** The zod type a field is at heart (optional, default and refinement wrappers removed). */
+function baseType(schema: z.core.$ZodType): string {
+  const def = schema._zod.def as { type: string; innerType?: z.core.$ZodType };
+  return def.innerType && (def.type === 'optional' || def.type === 'default' || def.type === 'nullable')
+    ? baseType(def.innerType)
+    : def.type;
+}
+
+/** A string that reads as a number the way the reference's validator coerces (`x == +x`, not empty). */
+const numericText = (value: string) => value.trim() !== '' && !Number.isNaN(Number(value));
+
+function coerce(value: unknown, type: string): unknown {
+  if (type === 'array') return typeof value === 'string' ? [value] : value;
+  // A scalar field given once as a list (`zip[]=02903`) is that value; given twice it stays a list and fails.
+  const single = Array.isArray(value) && value.length === 1 ? value[0] : value;
+  if (type === 'number' && typeof single === 'string' && numericText(single)) return Number(single);
+  if (type === 'boolean' && (single === 'true' || single === 'false')) return single === 'true';
+  return single;
+}
+
+/**
+ * Coerces query values to the schema's field types with the reference's rules (a lone value is a
+ * one-element list, a one-element list is a scalar, numeric text is a number, "true"/"false" are
+ * booleans), so each schema is the only statement of what a parameter accepts. Unknown keys pass through
+ * and are dropped by the schema, as upstream.
+ */
+export function coerceQuery(query: Record<string, unknown>, schema: z.ZodObject): Record<string, unknown> {
+  const coerced: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(schema.shape as Record<string, z.core.$ZodType>)) {
+    if (query[key] !== undefined) coerced[key] = coerce(query[key], baseType(field));
+  }
+  return coerced;
+}
+
+function describeIssue(issue: z.core.$ZodIssue, text: Messages): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      if (issue.input === undefined) return text.required;
+      return text.mustBe(
+        issue.expected === 'int' || issue.expected === 'number'
+          ? issue.expected === 'int'
+            ? text.integer
+            : text.number
+          : issue.expected === 'boolean'
+            ? text.boolean
+            : issue.expected === 'array'
+              ? text.list
+              : text.text,
+      );
+    case 'invalid_value':
+      return text.oneOf(issue.values);
+    case 'too_small':
+      if (issue.origin === 'array') return text.notEmpty;
+      if (issue.origin === 'string') return issue.exact ? text.length(issue.minimum) : text.notEmpty;
+      return text.atLeast(issue.minimum);
+    case 'too_big':
+      if (issue.origin === 'string') return text.length(issue.maximum);
+      return text.atMost(issue.maximum);
+    case 'custom':
+      return issue.message === 'must not repeat a value'
+        ? text.unique
+        : issue.path[0] === 'zip'
+          ? text.oneLocation
+          : text.invalid;
+    default:
+      return text.invalid;
+  }
+}
+
+/**
+ * Validates a parsed query with a request schema. Failure is a 400 naming the first field at fault (its
+ * message in the request's language); success gives the typed query with defaults applied.
+ */
+export function validateQuery<S extends z.ZodObject>(schema: S, query: Record<string, unknown>): z.infer<S> {
+  const result = schema.safeParse(coerceQuery(query, schema));
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  const field = issue.path.length > 0 ? String(issue.path[0]) : 'query';
+  const text = messages[languageOf(query)];
+  throw new HttpError(400, 'VALIDATION_FAILED', `${field}: ${describeIssue(issue, text)}`, field);
+}

@@ -1,0 +1,80 @@
+import { HttpError } from '../errors.ts';
+import { GeocoderUnavailableError, type Geocoder } from '../geocoding/geocoder.ts';
+import type { IncentivesData, Location, StateCatalog, Utility } from './incentives-data.ts';
+import type { Messages } from './messages.ts';
+
+const notFound = (message: string) => new HttpError(404, 'NOT_FOUND', message, 'location');
+
+/**
+ * The location of a request: a ZIP from the precomputed table, or an address through the geocoder and
+ * then its ZIP. When the geocoder names the county, only that county of the ZIP's area counts (a ZIP can
+ * straddle counties). 404 (field "location") when nothing covers it; 503 when the geocoder is down.
+ */
+export async function resolveLocation(
+  data: IncentivesData,
+  query: { zip?: string | undefined; address?: string | undefined },
+  geocoder: Geocoder,
+  text: Messages,
+): Promise<Location> {
+  if (query.zip !== undefined) {
+    const location = data.locations.get(query.zip);
+    if (!location) throw notFound(text.zipNotFound(query.zip));
+    return location;
+  }
+  let geocoded;
+  try {
+    geocoded = await geocoder.locate(query.address!);
+  } catch (error) {
+    if (error instanceof GeocoderUnavailableError) {
+      throw new HttpError(503, 'INTERNAL', text.geocoderUnavailable, 'address', { 'retry-after': '30' });
+    }
+    throw error;
+  }
+  const location = geocoded ? data.locations.get(geocoded.zip) : undefined;
+  if (!geocoded || !location) throw notFound(text.addressNotFound);
+  return narrowToCounty(location, geocoded.countyFips);
+}
+
+function narrowToCounty(location: Location, countyFips: string | undefined): Location {
+  if (countyFips === undefined || !location.counties.includes(countyFips) || location.counties.length === 1) {
+    return location;
+  }
+  const otherCounties = new Set(
+    [...location.countyGeographyIds].filter(([fips]) => fips !== countyFips).map(([, id]) => id),
+  );
+  return {
+    ...location,
+    countyFips,
+    counties: [countyFips],
+    geographyIds: location.geographyIds.filter((id) => !otherCounties.has(id)),
+  };
+}
+
+/** The requested utility territories, checked against the location's state: 400 naming the field if unknown. */
+export function resolveUtilities(
+  catalog: StateCatalog | undefined,
+  location: Location,
+  query: { utility?: string | undefined; gas_utility?: string | undefined },
+  text: Messages,
+): { electric: Utility | undefined; gas: Utility | undefined } {
+  let electric: Utility | undefined;
+  let gas: Utility | undefined;
+  if (query.utility !== undefined) {
+    electric = catalog?.electricUtilities.get(query.utility);
+    if (!electric) {
+      throw new HttpError(400, 'BAD_REQUEST', text.unknownUtility(query.utility, location.state), 'utility');
+    }
+  }
+  if (query.gas_utility !== undefined && query.gas_utility !== 'none') {
+    gas = catalog?.gasUtilities.get(query.gas_utility);
+    if (!gas) {
+      throw new HttpError(
+        400,
+        'BAD_REQUEST',
+        text.unknownGasUtility(query.gas_utility, location.state),
+        'gas_utility',
+      );
+    }
+  }
+  return { electric, gas };
+}

@@ -1,0 +1,45 @@
+import type { Language } from '../../schemas/incentives/enums.ts';
+import type { Calculation } from './eligibility/calculate-incentives.ts';
+import type { Location, Program } from './incentives-data.ts';
+
+/*
+ * Bodies are assembled from fragments serialised at snapshot load: a calculator answer is mostly
+ * incentives, and stringifying 20–40 KB per request would cap throughput far below the target.
+ */
+
+const json = JSON.stringify;
+
+export function calculatorBody(
+  calculation: Calculation,
+  location: Location,
+  utility: string | undefined,
+  language: Language,
+): string {
+  const covered = calculation.coveredState !== null && calculation.coveredState.candidates.length > 0;
+  const coverage = covered
+    ? `{"state":${json(location.state)},"utility":${json(utility ?? null)}}`
+    : '{"state":null,"utility":null}';
+  const dataPartners = calculation.coveredState ? calculation.coveredState.dataPartnersJson : '{}';
+  let incentives = '';
+  for (const candidate of calculation.incentives) {
+    incentives += (incentives === '' ? '' : ',') + candidate.fragment[language];
+  }
+  return (
+    `{"is_under_80_ami":${calculation.is_under_80_ami},"is_under_150_ami":${calculation.is_under_150_ami},` +
+    `"is_over_150_ami":${calculation.is_over_150_ami},"authorities":{${calculation.authorityEntries.join(',')}},` +
+    `"coverage":${coverage},"location":${location.json},"data_partners":${dataPartners},"incentives":[${incentives}]}`
+  );
+}
+
+export function programsBody(
+  programs: readonly Program[],
+  authorityEntries: readonly string[],
+  location: Location,
+  utility: string | undefined,
+  language: Language,
+): string {
+  return (
+    `{"authorities":{${authorityEntries.join(',')}},"coverage":{"state":${json(location.state)},"utility":${json(utility ?? null)}},` +
+    `"location":{"state":${json(location.state)}},"programs":{${programs.map((p) => p.entry[language]).join(',')}}}`
+  );
+}
