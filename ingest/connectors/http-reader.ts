@@ -55,14 +55,18 @@ type Attempt =
   | { done: true; body: Buffer | null }
   | { done: false; reason: string; retryAfterMs?: number; cause?: unknown };
 
-const DEFAULTS = { timeoutMs: 30_000, retries: 4, backoffMs: 500, maxDelayMs: 30_000 };
-
 /**
  * Reads an http(s) file (path "" is the URL itself) or the files under a base URL (GET base/path).
  * Unchanged files come back as 304 against the cached ETag and are served from the cache; 404 is null.
  */
 export function createHttpReader(location: string, options: HttpReaderOptions = {}): SourceReader {
-  const settings = { ...DEFAULTS, ...options };
+  const settings = {
+    cacheDir: options.cacheDir,
+    timeoutMs: options.timeoutMs ?? 30_000,
+    retries: options.retries ?? 4,
+    backoffMs: options.backoffMs ?? 500,
+    maxDelayMs: options.maxDelayMs ?? 30_000,
+  };
   const sleep = options.sleep ?? ((ms: number) => delay(ms));
   const random = options.random ?? Math.random;
   const base = new URL(location);

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -101,6 +101,19 @@ describe('HTTP reader', () => {
       { url: '/ra-data/data/KY/authorities.json', ifNoneMatch: '"v1"' },
     ]);
     expect(second.filesRead()).toEqual(first.filesRead());
+  });
+
+  it('asks without the ETag when the cached body was damaged', async () => {
+    server.answer(ok(authorities, '"v1"'));
+    await createHttpReader(`${base}/a.json`, { cacheDir, ...retryOptions() }).read('');
+    for (const file of await readdir(cacheDir)) {
+      if (file.endsWith('.body')) await writeFile(path.join(cacheDir, file), '{"trunc');
+    }
+
+    const body = await createHttpReader(`${base}/a.json`, { cacheDir, ...retryOptions() }).read('');
+
+    expect(body?.toString()).toBe(authorities);
+    expect(server.requests.map((r) => r.ifNoneMatch)).toEqual([undefined, undefined]);
   });
 
   it('takes the new body when the ETag no longer matches', async () => {
