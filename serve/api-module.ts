@@ -20,6 +20,8 @@ export interface PinnedRequest {
   snapshot: LoadedSnapshot;
   /** The date the request treats as today (YYYY-MM-DD). */
   asOfDate: string;
+  /** The ETag a successful answer gets (GET and HEAD only). */
+  etag: string | null;
 }
 
 declare module 'fastify' {
@@ -47,7 +49,9 @@ export interface ApiModuleContext<T> {
 /**
  * A group of data routes: what it needs loaded from each snapshot, and how it registers its routes.
  * Each module is registered in its own encapsulated context, after authentication, rate limiting and
- * snapshot pinning; its responses get X-Snapshot-Id and (for GET) an ETag with 304 handling.
+ * snapshot pinning; its responses get X-Snapshot-Id and (for GET) an ETag with 304 handling. A GET's
+ * 200 body must depend only on the snapshot data, the as-of date and the request URL: the ETag is derived
+ * from those, so a matching If-None-Match is answered 304 without calling the handler.
  */
 export interface ApiModule<T> {
   serving: ServingModule<T>;

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyReply, type FastifyRequest, type RouteOptions } from 'fastify';
+import Fastify, { type FastifyRequest, type RouteOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import rateLimit from '@fastify/rate-limit';
 import {
@@ -16,7 +16,7 @@ import type { ApiModule, ApiModuleContext, ZodApp } from './api-module.ts';
 import type { KeyAuthenticator } from './auth/key-store.ts';
 import { bearerToken } from './auth/bearer-token.ts';
 import { errorBodySchema, errors, toHttpError } from './errors.ts';
-import { ifNoneMatchMatches, strongEtag } from './http/etag.ts';
+import { dataEtag, ifNoneMatchMatches } from './http/etag.ts';
 import type { LoadedSnapshot } from './snapshot/snapshot-holder.ts';
 
 export interface AppDeps {
@@ -147,12 +147,25 @@ export async function buildApp(deps: AppDeps): Promise<ZodApp> {
 
   await app.register(async (scope) => {
     scope.addHook('onRoute', (route) => documentErrors(route, true));
-    scope.addHook('onRequest', async (request) => {
+    scope.addHook('onRequest', async (request, reply) => {
       const snapshot = snapshots.current();
       if (snapshot === null) throw errors.snapshotUnavailable();
-      request.pinned = { snapshot, asOfDate: asOfDate(config.AS_OF_DATE, now()) };
+      const date = asOfDate(config.AS_OF_DATE, now());
+      const conditional = request.method === 'GET' || request.method === 'HEAD';
+      const etag = conditional ? dataEtag(snapshot.id, date, request.url) : null;
+      request.pinned = { snapshot, asOfDate: date, etag };
+      if (etag !== null && ifNoneMatchMatches(request.headers['if-none-match'], etag)) {
+        return reply.code(304).header('etag', etag).send();
+      }
     });
-    scope.addHook('onSend', async (request, reply, payload) => tagDataResponse(request, reply, payload));
+    scope.addHook('onSend', async (request, reply, payload) => {
+      if (request.pinned === null) return payload;
+      reply.header('x-snapshot-id', request.pinned.snapshot.id);
+      if (request.pinned.etag !== null && reply.statusCode === 200) {
+        reply.header('etag', request.pinned.etag).header('cache-control', 'private, no-cache');
+      }
+      return payload;
+    });
     for (const module of deps.apiModules) {
       await scope.register(async (child) => module.register(child, moduleContext(module, config)));
     }
@@ -178,22 +191,4 @@ function moduleContext<T>(module: ApiModule<T>, config: Config): ApiModuleContex
     },
     asOfDate: (request) => pinned(request).asOfDate,
   };
-}
-
-/**
- * X-Snapshot-Id on every data response; on a successful GET/HEAD, a strong ETag from the body and a 304
- * when If-None-Match already holds it.
- */
-function tagDataResponse(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
-  if (request.pinned !== null) reply.header('x-snapshot-id', request.pinned.snapshot.id);
-  const cacheable =
-    (request.method === 'GET' || request.method === 'HEAD') &&
-    reply.statusCode === 200 &&
-    (typeof payload === 'string' || Buffer.isBuffer(payload));
-  if (!cacheable) return payload;
-  const etag = strongEtag(payload);
-  reply.header('etag', etag);
-  if (!ifNoneMatchMatches(request.headers['if-none-match'], etag)) return payload;
-  reply.code(304).removeHeader('content-type');
-  return '';
 }

@@ -1,12 +1,32 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 /**
- * A strong ETag derived from the exact bytes sent: equal bodies share a tag whichever snapshot produced
- * them, and a tag can never vouch for a body it was not computed from. SHA-1 is used for speed, not
- * secrecy; 160 bits make an accidental collision irrelevant.
+ * Distinguishes this server process: a restart (possibly with new code) must not validate tags issued
+ * before it, since the same snapshot and request could then produce different bytes.
  */
-export function strongEtag(body: string | Buffer): string {
-  return `"${createHash('sha1').update(body).digest('base64url')}"`;
+const serverInstance = randomBytes(8).toString('hex');
+
+/** The path with its query parameters sorted by name (values of one name keep their order). */
+export function canonicalUrl(url: string): string {
+  const mark = url.indexOf('?');
+  if (mark === -1) return url;
+  const params = new URLSearchParams(url.slice(mark + 1));
+  params.sort();
+  const query = params.toString();
+  return query === '' ? url.slice(0, mark) : `${url.slice(0, mark)}?${query}`;
+}
+
+/**
+ * The ETag of a data GET. A data response is a function of the snapshot, the as-of date and the request
+ * (the service answers from an immutable in-memory snapshot), so the tag is derived from those instead of
+ * the body: a conditional GET is answered 304 before the handler runs, and no response body is ever
+ * hashed. It is strong because, within one server process, equal inputs give byte-equal bodies.
+ */
+export function dataEtag(snapshotId: string, asOfDate: string, url: string): string {
+  const digest = createHash('sha1')
+    .update(`${serverInstance}\n${snapshotId}\n${asOfDate}\n${canonicalUrl(url)}`)
+    .digest('base64url');
+  return `"${digest}"`;
 }
 
 /**

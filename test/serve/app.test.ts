@@ -184,6 +184,7 @@ describe('data routes', () => {
     });
     const etag = res.headers.etag as string;
     expect(etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+    expect(res.headers['cache-control']).toBe('private, no-cache');
 
     const again = await app.inject({
       method: 'GET',
@@ -204,7 +205,40 @@ describe('data routes', () => {
     expect(otherQuery.headers.etag).not.toBe(etag);
   });
 
-  it('get a new ETag when a new snapshot changes the body', async () => {
+  it('answer 304 for the same request written differently (a trailing "&")', async () => {
+    await start();
+    source.publish(memoryReader('snap-a'));
+    await holder.refresh();
+    const url = '/v1/programs?minAmount=1000';
+    const first = await app.inject({ method: 'GET', url, headers: auth });
+    const reordered = await app.inject({
+      method: 'GET',
+      url: '/v1/programs?minAmount=1000&',
+      headers: { ...auth, 'if-none-match': first.headers.etag as string },
+    });
+    expect(reordered.statusCode).toBe(304);
+  });
+
+  it('tag a POST with X-Snapshot-Id but no ETag, and give errors no ETag', async () => {
+    await start();
+    source.publish(memoryReader('snap-a'));
+    await holder.refresh();
+    const post = await app.inject({
+      method: 'POST',
+      url: '/v1/estimate',
+      headers: auth,
+      payload: { household: { income: 52000, zip: '80212' } },
+    });
+    expect(post.statusCode).toBe(200);
+    expect(post.json()).toEqual({ total: 6000 });
+    expect(post.headers['x-snapshot-id']).toBe('snap-a');
+    expect(post.headers.etag).toBeUndefined();
+    const invalid = await app.inject({ method: 'GET', url: '/v1/programs?minAmount=x', headers: auth });
+    expect(invalid.statusCode).toBe(400);
+    expect(invalid.headers.etag).toBeUndefined();
+  });
+
+  it('get a new ETag from a new snapshot', async () => {
     await start();
     source.publish(memoryReader('snap-a'));
     await holder.refresh();

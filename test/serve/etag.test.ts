@@ -1,12 +1,29 @@
 import { describe, expect, it } from 'vitest';
-import { ifNoneMatchMatches, strongEtag } from '../../serve/http/etag.ts';
+import { canonicalUrl, dataEtag, ifNoneMatchMatches } from '../../serve/http/etag.ts';
 
-describe('strongEtag', () => {
-  it('is a quoted base64url SHA-1 of the exact bytes, equal for a string and its UTF-8 buffer', () => {
-    const body = '{"total":6000}';
-    expect(strongEtag(body)).toBe('"DWqftrwDsLXgkvsh31wu2z0VZkY"');
-    expect(strongEtag(Buffer.from(body))).toBe(strongEtag(body));
-    expect(strongEtag('{"total":6001}')).not.toBe(strongEtag(body));
+describe('canonicalUrl', () => {
+  it('sorts parameters by name, keeping the order of repeated names', () => {
+    expect(canonicalUrl('/v1/calc?zip=80212&items=b&owner=homeowner&items=a')).toBe(
+      '/v1/calc?items=b&items=a&owner=homeowner&zip=80212',
+    );
+  });
+  it('normalises encodings and drops an empty query', () => {
+    expect(canonicalUrl('/v1/x?name=a%20b')).toBe(canonicalUrl('/v1/x?name=a+b'));
+    expect(canonicalUrl('/v1/x?')).toBe('/v1/x');
+    expect(canonicalUrl('/v1/x')).toBe('/v1/x');
+  });
+});
+
+describe('dataEtag', () => {
+  const tag = dataEtag('snap-a', '2026-11-21', '/v1/calc?zip=80212&owner=renter');
+  it('is a quoted base64url SHA-1, equal for the same request in another parameter order', () => {
+    expect(tag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+    expect(dataEtag('snap-a', '2026-11-21', '/v1/calc?owner=renter&zip=80212')).toBe(tag);
+  });
+  it('changes with the snapshot, the as-of date and the request', () => {
+    expect(dataEtag('snap-b', '2026-11-21', '/v1/calc?zip=80212&owner=renter')).not.toBe(tag);
+    expect(dataEtag('snap-a', '2026-11-22', '/v1/calc?zip=80212&owner=renter')).not.toBe(tag);
+    expect(dataEtag('snap-a', '2026-11-21', '/v1/calc?zip=80212&owner=homeowner')).not.toBe(tag);
   });
 });
 

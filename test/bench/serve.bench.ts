@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { buildApp } from '../../serve/app.ts';
+import type { ApiModule } from '../../serve/api-module.ts';
+import { SnapshotHolder } from '../../serve/snapshot/snapshot-holder.ts';
+import { MemorySnapshotSource, memoryReader, silentLogger, testConfig } from '../support/serve-fixtures.ts';
+import type { Bench, BenchResult } from './bench.ts';
+import { measureLoad, measureStaticBaseline, type LoadFigures } from './static-baseline.ts';
+
+const KEY = 'bench-key-0123456789abcdef';
+
+/** ≈ 20 KB of JSON shaped like an incentives answer: the size the service's data routes return. */
+function sampleBody(): string {
+  const incentives = Array.from({ length: 60 }, (_, i) => ({
+    id: `incentive-${i}`,
+    program: `State Heat Pump Rebate Program ${i}`,
+    authority: i % 2 === 0 ? 'state' : 'utility',
+    items: ['heat_pump_air_conditioner_heater', 'heat_pump_water_heater'],
+    amount: { type: 'dollar_amount', number: 500 + i * 25, maximum: 8000 },
+    start_date: '2025-01-01',
+    end_date: '2027-12-31',
+  }));
+  return JSON.stringify({ is_under_80_ami: true, is_under_150_ami: true, incentives });
+}
+
+/** Serves a pre-serialised body from the pinned snapshot, so the measured difference is the shell alone. */
+function staticBodyModule(body: string): ApiModule<string> {
+  return {
+    serving: { name: 'static-body', tables: ['programs'], load: async () => body },
+    register(app, ctx) {
+      app.get('/v1/static', { schema: { querystring: z.object({}) } }, (request, reply) => {
+        reply.type('application/json; charset=utf-8').send(ctx.data(request));
+      });
+    },
+  };
+}
+
+function figures(name: string, f: LoadFigures, note?: string): BenchResult[] {
+  return [
+    {
+      name: `${name} throughput`,
+      value: Math.round(f.requestsPerSecond),
+      unit: 'req/s',
+      ...(note ? { note } : {}),
+    },
+    { name: `${name} p99 latency`, value: f.p99Ms, unit: 'ms' },
+    { name: `${name} failed requests`, value: f.failed, unit: 'requests', target: { op: '<=', value: 0 } },
+  ];
+}
+
+export const bench: Bench = {
+  title: 'Serving shell: bare static route vs. the same body through auth, rate limit, pinning and ETag',
+  async run() {
+    const body = sampleBody();
+    const baseline = await measureStaticBaseline(body);
+
+    const logger = silentLogger();
+    const module = staticBodyModule(body);
+    const source = new MemorySnapshotSource();
+    source.publish(memoryReader('bench'));
+    const holder = new SnapshotHolder({ source, modules: [module.serving], pollMs: 60_000, logger });
+    await holder.start();
+    const app = await buildApp({
+      config: testConfig({ API_KEYS: KEY, RATE_LIMIT_PER_MINUTE: '100000000' }),
+      logger,
+      snapshots: holder,
+      apiModules: [module],
+      keyStore: { authenticate: (key) => (key === KEY ? { id: 'bench', name: 'bench' } : null) },
+    });
+    const base = await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const headers = { authorization: `Bearer ${KEY}` };
+      const shell = await measureLoad(`${base}/v1/static`, { headers });
+      const etag = (await fetch(`${base}/v1/static`, { headers })).headers.get('etag')!;
+      const notModified = await measureLoad(`${base}/v1/static`, {
+        headers: { ...headers, 'if-none-match': etag },
+        alsoOk: [304],
+      });
+      return [
+        ...figures('bare static 20 KB', baseline, 'autocannon -c 50, 5 s, same process'),
+        ...figures('through the shell 20 KB', shell),
+        {
+          name: 'shell / bare static throughput',
+          value: shell.requestsPerSecond / baseline.requestsPerSecond,
+          unit: 'ratio',
+          target: { op: '>=', value: 0.5 },
+        },
+        ...figures('conditional GET answered 304', notModified),
+      ];
+    } finally {
+      await app.close();
+      holder.close();
+    }
+  },
+};

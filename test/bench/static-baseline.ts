@@ -1,0 +1,61 @@
+import autocannon from 'autocannon';
+import Fastify from 'fastify';
+
+/** What one autocannon run measured. */
+export interface LoadFigures {
+  requestsPerSecond: number;
+  p99Ms: number;
+  /** Requests that failed at the socket or got an answer other than 2xx or `alsoOk`: a run with any is void. */
+  failed: number;
+}
+
+export interface LoadOptions {
+  headers?: Record<string, string>;
+  method?: 'GET' | 'POST';
+  body?: string;
+  /** Defaults: 50 connections for 5 s, the set-up STACK.md's fastify figures were measured with. */
+  connections?: number;
+  durationSeconds?: number;
+  /** Status codes that count as success besides 2xx (e.g. 304 for a conditional GET). */
+  alsoOk?: number[];
+}
+
+/** Runs autocannon against a URL (same process as the server, so compare ratios, not absolute figures). */
+export async function measureLoad(url: string, options: LoadOptions = {}): Promise<LoadFigures> {
+  const result = await autocannon({
+    url,
+    method: options.method ?? 'GET',
+    headers: options.headers,
+    body: options.body,
+    connections: options.connections ?? 50,
+    duration: options.durationSeconds ?? 5,
+    successStatusCodes: [200, ...(options.alsoOk ?? [])],
+  } as autocannon.Options);
+  return {
+    requestsPerSecond: result.requests.average,
+    p99Ms: result.latency.p99,
+    failed:
+      result.errors +
+      result.timeouts +
+      Object.entries(result.statusCodeStats ?? {})
+        .filter(([code]) => !(code.startsWith('2') || (options.alsoOk ?? []).includes(Number(code))))
+        .reduce((sum, [, stats]) => sum + (stats.count ?? 0), 0),
+  };
+}
+
+/**
+ * The ceiling any route of this service can reach on this machine: a bare Fastify route answering a
+ * pre-serialised body of the same bytes, with no hooks. A route's target is stated as a ratio of this.
+ */
+export async function measureStaticBaseline(body: string, options: LoadOptions = {}): Promise<LoadFigures> {
+  const app = Fastify({ logger: false });
+  app.get('/static', (_request, reply) => {
+    reply.type('application/json; charset=utf-8').send(body);
+  });
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  try {
+    return await measureLoad(`${url}/static`, options);
+  } finally {
+    await app.close();
+  }
+}
