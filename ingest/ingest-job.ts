@@ -86,14 +86,14 @@ export async function ingestSources(options: IngestOptions): Promise<SourceInges
 
   const summaries: SourceIngestSummary[] = [];
   for (const source of parsed) {
-    const { version, contentHash, recordCounts, source: name } = source.versionEvent;
+    const { version, contentHash: hash, recordCounts, source: name } = source.versionEvent;
     if (options.lastVersions[name] === version) {
       options.logger.info({ source: name, version }, `source ${name} unchanged at version ${version}`);
       summaries.push({
         source: name,
         status: 'unchanged',
         version,
-        contentHash,
+        contentHash: hash,
         recordCounts,
         durationMs: Math.round(source.readMs),
       });
@@ -115,7 +115,14 @@ export async function ingestSources(options: IngestOptions): Promise<SourceInges
       { source: name, version, recordCounts, durationMs },
       `source ${name} published version ${version}`,
     );
-    summaries.push({ source: name, status: 'published', version, contentHash, recordCounts, durationMs });
+    summaries.push({
+      source: name,
+      status: 'published',
+      version,
+      contentHash: hash,
+      recordCounts,
+      durationMs,
+    });
   }
   return summaries;
 }
