@@ -1,7 +1,7 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import {
   decodeFrames,
-  encodeFrame,
+  encodeFrames,
   frameBodyLength,
   frameIsIntact,
   FRAME_PREFIX_BYTES,
@@ -60,8 +60,7 @@ export class PartitionFile {
 
   /** Appends records and fsyncs; they are in the index (readable) only once they are durable. */
   async append(records: StoredRecord[]): Promise<void> {
-    const frames = records.map(encodeFrame);
-    const bytes = Buffer.concat(frames);
+    const { bytes, frameStarts } = encodeFrames(records);
     try {
       // A+ mode appends at the end whatever the position; the size we track is that end.
       await writeFully(this.handle, bytes);
@@ -71,12 +70,8 @@ export class PartitionFile {
       await this.handle.truncate(this.size).catch(() => undefined);
       throw error;
     }
-    let position = this.size;
-    for (const frame of frames) {
-      this.frameStarts.push(position);
-      position += frame.length;
-    }
-    this.size = position;
+    for (const start of frameStarts) this.frameStarts.push(this.size + start);
+    this.size += bytes.length;
   }
 
   /**

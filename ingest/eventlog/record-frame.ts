@@ -21,22 +21,36 @@ export const MIN_FRAME_BODY_BYTES = KEY_LENGTH_BYTES;
 /** Larger bodies can only be a garbled length field: refuse them instead of allocating gigabytes. */
 export const MAX_FRAME_BODY_BYTES = 64 * 1024 * 1024;
 
-export function encodeFrame(record: StoredRecord): Buffer {
-  const key = Buffer.from(record.key, 'utf8');
-  const value = Buffer.from(JSON.stringify(record.value), 'utf8');
-  const bodyLength = KEY_LENGTH_BYTES + key.length + value.length;
-  if (bodyLength > MAX_FRAME_BODY_BYTES) {
-    throw new RangeError(
-      `record with key "${record.key}" is ${bodyLength} bytes; the limit is ${MAX_FRAME_BODY_BYTES}`,
-    );
+/** Encodes records as consecutive frames in one buffer; `frameStarts` are their positions in it. */
+export function encodeFrames(records: readonly StoredRecord[]): { bytes: Buffer; frameStarts: number[] } {
+  const keys = records.map((r) => r.key);
+  const values = records.map((r) => JSON.stringify(r.value));
+  const frameStarts: number[] = new Array<number>(records.length);
+  let size = 0;
+  const keyLengths = keys.map((key, i) => {
+    const keyLength = Buffer.byteLength(key, 'utf8');
+    const bodyLength = KEY_LENGTH_BYTES + keyLength + Buffer.byteLength(values[i]!, 'utf8');
+    if (bodyLength > MAX_FRAME_BODY_BYTES) {
+      throw new RangeError(
+        `record with key "${key}" is ${bodyLength} bytes; the limit is ${MAX_FRAME_BODY_BYTES}`,
+      );
+    }
+    frameStarts[i] = size;
+    size += FRAME_PREFIX_BYTES + bodyLength;
+    return keyLength;
+  });
+  const bytes = Buffer.allocUnsafe(size);
+  for (let i = 0; i < records.length; i++) {
+    const start = frameStarts[i]!;
+    const end = i + 1 < records.length ? frameStarts[i + 1]! : size;
+    const keyStart = start + FRAME_PREFIX_BYTES + KEY_LENGTH_BYTES;
+    bytes.writeUInt32BE(end - start - FRAME_PREFIX_BYTES, start + 4);
+    bytes.writeUInt32BE(keyLengths[i]!, start + 8);
+    bytes.write(keys[i]!, keyStart, 'utf8');
+    bytes.write(values[i]!, keyStart + keyLengths[i]!, 'utf8');
+    bytes.writeUInt32BE(crc32(bytes.subarray(start + 4, end)), start);
   }
-  const frame = Buffer.allocUnsafe(FRAME_PREFIX_BYTES + bodyLength);
-  frame.writeUInt32BE(bodyLength, 4);
-  frame.writeUInt32BE(key.length, 8);
-  key.copy(frame, 12);
-  value.copy(frame, 12 + key.length);
-  frame.writeUInt32BE(crc32(frame.subarray(4)), 0);
-  return frame;
+  return { bytes, frameStarts };
 }
 
 /** The body length a frame declares, read from its prefix at `position`. */

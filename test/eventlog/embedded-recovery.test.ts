@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DirectoryLockedError } from '../../ingest/eventlog/directory-lock.ts';
 import { EmbeddedEventLog } from '../../ingest/eventlog/embedded-log.ts';
 import type { ConsumedRecord } from '../../ingest/eventlog/event-log.ts';
-import { encodeFrame } from '../../ingest/eventlog/record-frame.ts';
+import { encodeFrames } from '../../ingest/eventlog/record-frame.ts';
 import { interleavedRecords, programRecord, sequenceOf } from './envelopes.ts';
 
 const childScript = fileURLToPath(new URL('./fixtures/drain-without-committing.ts', import.meta.url));
@@ -64,7 +64,7 @@ describe('embedded event log after a crash', () => {
     await log.publish('programs', interleavedRecords('program', 1, 3));
     await log.close();
     const acknowledgedBytes = (await stat(partitionFile())).size;
-    const torn = encodeFrame(programRecord('program-0', 3));
+    const torn = encodeFrames([programRecord('program-0', 3)]).bytes;
     await appendFile(partitionFile(), torn.subarray(0, torn.length - 7));
 
     const reopened = await openLog();
@@ -86,7 +86,7 @@ describe('embedded event log after a crash', () => {
     await log.publish('programs', interleavedRecords('program', 1, 2));
     await log.close();
     const bytes = await readFile(partitionFile());
-    const secondFrame = encodeFrame(programRecord('program-0', 1)).length;
+    const secondFrame = encodeFrames([programRecord('program-0', 1)]).bytes.length;
     const flipped = bytes.length - secondFrame + 20;
     bytes[flipped] = bytes[flipped]! ^ 0xff;
     await writeFile(partitionFile(), bytes);
