@@ -65,7 +65,8 @@ function matrixValue(name: string, width: number): ValueInfoProto {
  * Serialises the surrogate as an ONNX model (IR 8, opset 17) whose one input `features` is
  * rows × inputs raw features and whose one output `kwh` is rows × outputs kWh ≥ 0. The graph is
  * Sub/Mul (input standardisation) → Gemm+Relu per hidden layer → Gemm → Div/Add (output
- * de-standardisation) → Exp/Sub (inverse log1p, if used) → Relu, so callers need no side files.
+ * de-standardisation) → Exp/Sub (inverse log1p, if used) → Relu → Mul by the output gates (if any),
+ * so callers need no side files.
  */
 export function exportOnnx(model: SurrogateModel, metadata: Record<string, string>): Uint8Array {
   const { mlp } = model;
@@ -105,7 +106,27 @@ export function exportOnnx(model: SurrogateModel, metadata: Record<string, strin
     nodes.push(node('Exp', [current], 'exp'), node('Sub', ['exp', 'one'], 'expm1'));
     current = 'expm1';
   }
-  nodes.push(node('Relu', [current], ONNX_OUTPUT));
+  if (model.outputGates.every((gate) => gate === null)) {
+    nodes.push(node('Relu', [current], ONNX_OUTPUT));
+  } else {
+    // gate = features · G + g, where G picks each output's 0/1 gate feature and g is 1 for ungated outputs.
+    const pick = new Float32Array(inputs * outputs);
+    const always = new Float32Array(outputs);
+    model.outputGates.forEach((gate, f) => {
+      if (gate === null) always[f] = 1;
+      else pick[gate * outputs + f] = 1;
+    });
+    initializer.push(
+      floatTensor('gate_pick', [inputs, outputs], pick),
+      floatTensor('gate_always', [outputs], always),
+    );
+    nodes.push(
+      node('Relu', [current], 'ungated'),
+      node('MatMul', [ONNX_INPUT, 'gate_pick'], 'gate_sum'),
+      node('Add', ['gate_sum', 'gate_always'], 'gate'),
+      node('Mul', ['ungated', 'gate'], ONNX_OUTPUT),
+    );
+  }
 
   const proto = create(ModelProtoSchema, {
     irVersion: IR_VERSION,

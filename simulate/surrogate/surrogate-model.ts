@@ -14,26 +14,48 @@ export interface Standardizer {
 
 /**
  * The whole surrogate: raw features → standardise → MLP → de-standardise → inverse target transform →
- * clip at 0. The ONNX export writes exactly this chain, and `predictKwh` is its reference in TypeScript.
+ * clip at 0 → gate. The ONNX export writes exactly this chain, and `predictKwh` is its reference in
+ * TypeScript.
  */
 export interface SurrogateModel {
   readonly mlp: Mlp;
   readonly input: Standardizer;
   readonly output: Standardizer;
   readonly targetTransform: TargetTransform;
+  /**
+   * Per output, the index of a 0/1 feature that must be 1 for the output to be non-zero (e.g. "has a
+   * natural-gas appliance" for natural gas), or null for an output that is never gated. A fuel the home
+   * does not use is then exactly 0, and the network never has to learn that.
+   */
+  readonly outputGates: readonly (number | null)[];
+}
+
+/** 1 when the row's gate feature for `output` is set (or the output has no gate), else 0. */
+export function gateOf(model: SurrogateModel, features: Float32Array, row: number, output: number): number {
+  const gate = model.outputGates[output];
+  return gate === null || gate === undefined ? 1 : features[row * model.mlp.sizes[0]! + gate]!;
 }
 
 /**
- * Column means and 1/std over `rows` rows of a row-major matrix. A constant column gets scale 1 so it
- * maps to 0 instead of dividing by zero.
+ * Column means and 1/std over `rows` rows of a row-major matrix, counting only elements whose `mask`
+ * entry is non-zero when a mask is given. A constant (or empty) column gets scale 1 so it maps to a
+ * finite value instead of dividing by zero.
  */
-export function fitStandardizer(values: Float32Array, rows: number, width: number): Standardizer {
+export function fitStandardizer(
+  values: Float32Array,
+  rows: number,
+  width: number,
+  mask?: Float32Array,
+): Standardizer {
   if (rows === 0) throw new Error('cannot standardise zero rows');
+  const count = new Float64Array(width);
   const sum = new Float64Array(width);
   const squares = new Float64Array(width);
   for (let r = 0; r < rows; r++) {
     for (let c = 0; c < width; c++) {
+      if (mask && mask[r * width + c] === 0) continue;
       const v = values[r * width + c]!;
+      count[c] = count[c]! + 1;
       sum[c] = sum[c]! + v;
       squares[c] = squares[c]! + v * v;
     }
@@ -41,8 +63,9 @@ export function fitStandardizer(values: Float32Array, rows: number, width: numbe
   const mean = new Float32Array(width);
   const scale = new Float32Array(width);
   for (let c = 0; c < width; c++) {
-    const m = sum[c]! / rows;
-    const variance = Math.max(0, squares[c]! / rows - m * m);
+    const n = Math.max(1, count[c]!);
+    const m = sum[c]! / n;
+    const variance = Math.max(0, squares[c]! / n - m * m);
     const std = Math.sqrt(variance);
     mean[c] = m;
     scale[c] = std > 1e-6 * Math.max(1, Math.abs(m)) ? 1 / std : 1;
@@ -82,7 +105,7 @@ export function predictKwh(model: SurrogateModel, features: Float32Array, rows: 
     const c = k % outputs;
     const transformed = Math.fround(Math.fround(raw[k]! / scale[c]!) + mean[c]!);
     const value = model.targetTransform === 'log1p' ? Math.fround(Math.exp(transformed)) - 1 : transformed;
-    kwh[k] = value > 0 ? value : 0;
+    kwh[k] = value > 0 ? value * gateOf(model, features, Math.floor(k / outputs), c) : 0;
   }
   return kwh;
 }

@@ -20,6 +20,8 @@ export interface SurrogateTrainingOptions {
    * the loss tracks error in total energy, floored so small loads (a gas range) are still learnt.
    */
   readonly minimumFuelWeight: number;
+  /** See SurrogateModel.outputGates; gated-off targets get zero loss weight (they are 0 by construction). */
+  readonly outputGates: readonly (number | null)[];
   readonly fit: Omit<FitOptions, 'onEpoch'>;
 }
 
@@ -36,13 +38,25 @@ function gather(values: Float32Array, width: number, rows: Int32Array): Float32A
   return out;
 }
 
-/** Loss weight per target element: the fuel's share of the row's total, at least `minimum`. */
-export function fuelWeights(kwh: Float32Array, outputs: number, minimum: number): Float32Array {
+/**
+ * Loss weight per target element: the fuel's share of the row's total, at least `minimum`; zero where
+ * the output's gate feature is 0 (the model outputs exactly 0 there whatever the network says).
+ */
+export function fuelWeights(
+  kwh: Float32Array,
+  features: Float32Array,
+  featureCount: number,
+  outputGates: readonly (number | null)[],
+  minimum: number,
+): Float32Array {
+  const outputs = outputGates.length;
   const weights = new Float32Array(kwh.length);
   for (let r = 0; r * outputs < kwh.length; r++) {
     let total = 0;
     for (let f = 0; f < outputs; f++) total += kwh[r * outputs + f]!;
     for (let f = 0; f < outputs; f++) {
+      const gate = outputGates[f];
+      if (gate !== null && gate !== undefined && features[r * featureCount + gate] === 0) continue;
       const share = total > 0 ? kwh[r * outputs + f]! / total : 0;
       weights[r * outputs + f] = Math.max(minimum, share);
     }
@@ -55,21 +69,16 @@ function dataset(
   rows: Int32Array,
   input: Standardizer,
   output: Standardizer,
-  transform: TargetTransform,
-  minimumFuelWeight: number,
+  options: SurrogateTrainingOptions,
 ): Dataset {
   const raw = gather(set.features, set.featureCount, rows);
   const inputs = new Float32Array(raw.length);
   standardize(input, raw, inputs);
   const kwh = gather(set.kwh, set.outputCount, rows);
   const targets = new Float32Array(kwh.length);
-  standardize(output, transformTargets(transform, kwh), targets);
-  return {
-    rows: rows.length,
-    inputs,
-    targets,
-    weights: fuelWeights(kwh, set.outputCount, minimumFuelWeight),
-  };
+  standardize(output, transformTargets(options.targetTransform, kwh), targets);
+  const weights = fuelWeights(kwh, raw, set.featureCount, options.outputGates, options.minimumFuelWeight);
+  return { rows: rows.length, inputs, targets, weights };
 }
 
 /**
@@ -86,23 +95,26 @@ export function trainSurrogate(
   if (trainRows.length === 0 || validationRows.length === 0) {
     throw new Error('the training set needs rows in both the train and validation splits');
   }
-  const input = fitStandardizer(
-    gather(set.features, set.featureCount, trainRows),
-    trainRows.length,
-    set.featureCount,
-  );
+  if (options.outputGates.length !== set.outputCount) {
+    throw new Error(`outputGates must have one entry per output (${set.outputCount})`);
+  }
+  const trainFeatures = gather(set.features, set.featureCount, trainRows);
+  const trainKwh = gather(set.kwh, set.outputCount, trainRows);
+  const input = fitStandardizer(trainFeatures, trainRows.length, set.featureCount);
+  // Target statistics over the elements the loss sees, so gated-off zeros do not skew them.
+  const used = fuelWeights(trainKwh, trainFeatures, set.featureCount, options.outputGates, 1);
   const output = fitStandardizer(
-    transformTargets(options.targetTransform, gather(set.kwh, set.outputCount, trainRows)),
+    transformTargets(options.targetTransform, trainKwh),
     trainRows.length,
     set.outputCount,
+    used,
   );
-  const make = (rows: Int32Array) =>
-    dataset(set, rows, input, output, options.targetTransform, options.minimumFuelWeight);
+  const make = (rows: Int32Array) => dataset(set, rows, input, output, options);
   const random = seededRandom(options.seed);
   const mlp = createMlp([set.featureCount, ...options.hidden, set.outputCount], random);
   const result = fit(mlp, make(trainRows), make(validationRows), { ...options.fit, onEpoch }, random);
   return {
-    model: { mlp, input, output, targetTransform: options.targetTransform },
+    model: { mlp, input, output, targetTransform: options.targetTransform, outputGates: options.outputGates },
     fit: result,
     trainRows: trainRows.length,
     validationRows: validationRows.length,

@@ -30,11 +30,18 @@ function randomModel(targetTransform: TargetTransform, seed: number): SurrogateM
         ? { mean: uniform(OUTPUTS, random, 6, 9), scale: uniform(OUTPUTS, random, 0.5, 2) }
         : { mean: uniform(OUTPUTS, random, 1000, 9000), scale: uniform(OUTPUTS, random, 1e-4, 1e-3) },
     targetTransform,
+    // The log1p model gates outputs 1 and 3 on the 0/1 feature 5, as fuels are gated on "has a gas appliance".
+    outputGates:
+      targetTransform === 'log1p' ? [null, GATE_FEATURE, null, GATE_FEATURE] : [null, null, null, null],
   };
 }
 
+const GATE_FEATURE = 5;
+
 function features(rows: number, seed: number): Float32Array {
-  return uniform(rows * INPUTS, seededRandom(seed), 0, 4000);
+  const x = uniform(rows * INPUTS, seededRandom(seed), 0, 4000);
+  for (let r = 0; r < rows; r++) x[r * INPUTS + GATE_FEATURE] = r % 2;
+  return x;
 }
 
 // Float32 sums in a different order differ in the last bits; 1e-5 of each output's own magnitude
@@ -67,6 +74,17 @@ describe.each(['log1p', 'linear'] as const)('ONNX export (%s targets)', (transfo
     expectClose(await surrogate.predict(x, 1001), expected, model);
     // Outputs are kWh: the final ReLU keeps them non-negative, and a random net does produce zeros.
     expect(expected.every((v) => v >= 0)).toBe(true);
+  });
+
+  it('outputs exactly 0 for a gated output whose gate feature is 0, and only then', async () => {
+    const x = features(200, 7);
+    const out = await surrogate.predict(x, 200);
+    const gated = model.outputGates.flatMap((gate, f) => (gate === null ? [] : [f]));
+    for (let r = 0; r < 200; r++) {
+      for (const f of gated) if (r % 2 === 0) expect(out[r * OUTPUTS + f]).toBe(0);
+    }
+    const open = [...out].filter((v, k) => Math.floor(k / OUTPUTS) % 2 === 1 && gated.includes(k % OUTPUTS));
+    expect(open.some((v) => v > 0)).toBe(gated.length > 0);
   });
 
   it('gives one row the same answer alone as inside a larger batch', async () => {
