@@ -1,0 +1,228 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readCurrent } from '../../transform/lake/current-pointer.ts';
+import { sha256OfFile } from '../../transform/lake/parquet-file.ts';
+import { openSnapshot } from '../../transform/lake/snapshot-reader.ts';
+import { AuditFailedError } from '../../transform/pipeline/audit-failed-error.ts';
+import { createDemoLake, type DemoLake } from '../support/demo-source/demo-lake.ts';
+
+let lake: DemoLake;
+beforeEach(async () => {
+  lake = await createDemoLake();
+});
+afterEach(async () => {
+  await lake.remove();
+});
+
+async function snapshotDirs(): Promise<string[]> {
+  return (await readdir(path.join(lake.lakeDir, 'snapshots'))).sort();
+}
+
+describe('runPipeline over the demo source', () => {
+  it('writes, audits and publishes a first snapshot with its manifest', async () => {
+    const result = await lake.run({ now: () => new Date('2026-11-21T16:00:00.000Z') });
+
+    expect(result.status).toBe('published');
+    if (result.status !== 'published') return;
+    expect(result.snapshotId).toMatch(/^20261121T160000000Z-[0-9a-f]{8}$/);
+    expect(result.previous).toBeNull();
+    expect(await readCurrent(lake.lakeDir)).toBe(result.snapshotId);
+    expect(await snapshotDirs()).toEqual([result.snapshotId]);
+
+    const { manifest } = result;
+    expect(manifest).toMatchObject({
+      id: result.snapshotId,
+      createdAt: '2026-11-21T16:00:00.000Z',
+      parent: null,
+      codeVersion: 'test',
+      audit: [],
+    });
+    expect(manifest.fingerprint).toMatch(/^[0-9a-f]{64}$/);
+    expect(Object.keys(manifest.tables).sort()).toEqual(['demo_prices', 'demo_region_summary', 'quarantine']);
+    expect(manifest.tables.demo_prices).toMatchObject({
+      file: 'demo_prices.parquet',
+      rows: 6,
+      schemaVersion: 1,
+      description: 'Appliance price quotes of the demo source',
+      inputs: { records: ['demo-price'], tables: [] },
+    });
+    expect(manifest.tables.demo_region_summary).toMatchObject({
+      rows: 2,
+      inputs: { records: [], tables: ['demo_prices'] },
+    });
+    expect(manifest.tables.quarantine).toMatchObject({
+      rows: 0,
+      inputs: { records: ['demo-price'], tables: [] },
+    });
+    expect(manifest.sources.demo).toMatchObject({
+      kind: 'demo-prices',
+      location: lake.sourceDir,
+      records: { 'demo-price': { accepted: 6, quarantined: 0 } },
+    });
+    const dir = path.join(lake.lakeDir, 'snapshots', result.snapshotId);
+    for (const table of Object.values(manifest.tables)) {
+      expect(await sha256OfFile(path.join(dir, table.file))).toBe(table.sha256);
+    }
+    expect(JSON.parse(await readFile(path.join(dir, 'manifest.json'), 'utf8'))).toEqual(manifest);
+  });
+
+  it('serves the built rows back with integers as numbers and JSON columns as values', async () => {
+    const result = await lake.run();
+    const snapshot = await openSnapshot(lake.lakeDir, result.snapshotId);
+
+    expect(await snapshot.rows('demo_prices')).toEqual([
+      {
+        item: 'heat-pump-water-heater',
+        region: 'CA',
+        price_usd: 4200,
+        price_cents: 420000,
+        labels: ['heat', 'pump', 'water', 'heater'],
+        note: null,
+      },
+      {
+        item: 'heat-pump-water-heater',
+        region: 'NY',
+        price_usd: 3990.75,
+        price_cents: 399075,
+        labels: ['heat', 'pump', 'water', 'heater'],
+        note: null,
+      },
+      {
+        item: 'heat-pump',
+        region: 'CA',
+        price_usd: 14250.5,
+        price_cents: 1425050,
+        labels: ['heat', 'pump'],
+        note: 'major appliance',
+      },
+      {
+        item: 'heat-pump',
+        region: 'NY',
+        price_usd: 13100,
+        price_cents: 1310000,
+        labels: ['heat', 'pump'],
+        note: 'major appliance',
+      },
+      {
+        item: 'induction-stove',
+        region: 'CA',
+        price_usd: 1899.99,
+        price_cents: 189999,
+        labels: ['induction', 'stove'],
+        note: null,
+      },
+      {
+        item: 'induction-stove',
+        region: 'NY',
+        price_usd: 1750,
+        price_cents: 175000,
+        labels: ['induction', 'stove'],
+        note: null,
+      },
+    ]);
+    expect(await snapshot.rows('demo_region_summary')).toEqual([
+      { region: 'CA', items: 3, average_price_usd: 6783.5 },
+      { region: 'NY', items: 3, average_price_usd: 6280.25 },
+    ]);
+  });
+
+  it('quarantines invalid records with the zod reason and counts them, without blocking the rest', async () => {
+    await lake.writePrices([
+      'heat-pump,CA,14250.50',
+      'heat-pump,TX,n/a',
+      'induction-stove,california,1899',
+      'induction-stove,NY,1750',
+    ]);
+    const result = await lake.run();
+    if (result.status !== 'published') throw new Error('expected a publish');
+
+    expect(result.manifest.sources.demo!.records).toEqual({ 'demo-price': { accepted: 2, quarantined: 2 } });
+    expect(result.manifest.tables.demo_prices!.rows).toBe(2);
+    const snapshot = await openSnapshot(lake.lakeDir, result.snapshotId);
+    expect(await snapshot.rows('quarantine')).toEqual([
+      {
+        source: 'demo',
+        schema: 'demo-price',
+        key: 'heat-pump/TX',
+        reason: 'priceUsd: Invalid input: expected number, received string',
+        payload: { item: 'heat-pump', region: 'TX', priceUsd: 'n/a' },
+      },
+      {
+        source: 'demo',
+        schema: 'demo-price',
+        key: 'induction-stove/california',
+        reason: 'region: must be a two-letter state code',
+        payload: { item: 'induction-stove', region: 'california', priceUsd: 1899 },
+      },
+    ]);
+  });
+
+  it('records audit warnings in the manifest and still publishes', async () => {
+    await lake.writePrices(['heat-pump,CA,14000', 'heat-pump,NY,13000', 'induction-stove,NY,1750']);
+    const result = await lake.run();
+    if (result.status !== 'published') throw new Error('expected a publish');
+    expect(result.manifest.audit).toEqual([
+      {
+        table: 'demo_region_summary',
+        check: 'thin-region',
+        severity: 'warning',
+        message: 'regions with a single quote',
+        count: 1,
+        examples: ['CA'],
+      },
+    ]);
+  });
+
+  it('blocks the publish on an audit error, names table, check and examples, and leaves CURRENT alone', async () => {
+    const first = await lake.run();
+    await lake.writePrices([
+      'heat-pump,CA,900000',
+      'heat-pump,NY,13100',
+      'induction-stove,CA,1899.99',
+      'induction-stove,NY,1750',
+    ]);
+
+    const failure = await lake.run().catch((error: unknown) => error);
+
+    expect(failure).toBeInstanceOf(AuditFailedError);
+    expect((failure as Error).message).toBe(
+      [
+        'audit blocked the publish: 1 error finding',
+        '  - table demo_region_summary, check price-ceiling (1): average price above 100000 USD',
+        '      e.g. CA: 450950',
+      ].join('\n'),
+    );
+    expect(await readCurrent(lake.lakeDir)).toBe(first.snapshotId);
+    expect(await snapshotDirs()).toEqual([first.snapshotId]);
+  });
+
+  it('publishes nothing new when sources, tables and code are unchanged', async () => {
+    const first = await lake.run();
+    const second = await lake.run();
+
+    expect(second).toEqual({ status: 'unchanged', snapshotId: first.snapshotId });
+    expect(await snapshotDirs()).toEqual([first.snapshotId]);
+  });
+
+  it('publishes a new snapshot whose parent is the previous one when a source changes', async () => {
+    const first = await lake.run();
+    await lake.writePrices([
+      'heat-pump,CA,14000',
+      'heat-pump,NY,13000',
+      'induction-stove,CA,1800',
+      'induction-stove,NY,1700',
+    ]);
+    const second = await lake.run();
+
+    if (second.status !== 'published') throw new Error('expected a publish');
+    expect(second.previous).toBe(first.snapshotId);
+    expect(second.manifest.parent).toBe(first.snapshotId);
+    expect(second.manifest.fingerprint).not.toBe(
+      (first as { manifest: { fingerprint: string } }).manifest.fingerprint,
+    );
+    expect(await readCurrent(lake.lakeDir)).toBe(second.snapshotId);
+    expect(second.manifest.tables.demo_prices!.rows).toBe(4);
+    expect(await snapshotDirs()).toEqual([first.snapshotId, second.snapshotId].sort());
+  });
+});

@@ -1,0 +1,19 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { PipelineCatalog } from '../../../transform/catalog.ts';
+import { demoPriceParser, demoPriceRecordSchema } from './demo-records.ts';
+import { demoPricesTable, demoRegionSummaryTable } from './demo-tables.ts';
+import type { LakeTable } from '../../../transform/tables/lake-table.ts';
+
+/** The demo source's files as committed; tests copy them to a temporary directory before changing them. */
+export const DEMO_DATA_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'data');
+
+/** A catalog with the demo source at `location` (a directory holding prices.csv). */
+export function demoCatalog(location: string): PipelineCatalog {
+  return {
+    parsers: [demoPriceParser],
+    recordSchemas: [demoPriceRecordSchema],
+    tables: [demoRegionSummaryTable, demoPricesTable] as unknown as LakeTable[],
+    sources: [{ name: 'demo', kind: demoPriceParser.kind, location }],
+  };
+}

@@ -1,0 +1,43 @@
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../../../lib/config.ts';
+import { createLogger } from '../../../lib/log.ts';
+import type { Config } from '../../../schemas/config.ts';
+import {
+  runPipeline,
+  type RunPipelineOptions,
+  type PipelineResult,
+} from '../../../transform/pipeline/run-pipeline.ts';
+import { demoCatalog, DEMO_DATA_DIR } from './demo-catalog.ts';
+
+/** A throwaway lake and a writable copy of the demo source, for one test. */
+export interface DemoLake {
+  lakeDir: string;
+  sourceDir: string;
+  config: Config;
+  /** Replaces prices.csv with a header and these lines. */
+  writePrices(lines: string[]): Promise<void>;
+  /** One pipeline run over the demo catalog, quiet, with a fixed code version. */
+  run(overrides?: Partial<RunPipelineOptions>): Promise<PipelineResult>;
+  remove(): Promise<void>;
+}
+
+export async function createDemoLake(): Promise<DemoLake> {
+  const root = await mkdtemp(path.join(tmpdir(), 'demo-lake-'));
+  const lakeDir = path.join(root, 'lake');
+  const sourceDir = path.join(root, 'source');
+  await cp(DEMO_DATA_DIR, sourceDir, { recursive: true });
+  const config = loadConfig({ LAKE_DIR: lakeDir, LOG_LEVEL: 'silent' });
+  const logger = createLogger('silent');
+  return {
+    lakeDir,
+    sourceDir,
+    config,
+    writePrices: (lines) =>
+      writeFile(path.join(sourceDir, 'prices.csv'), ['item,region,price_usd', ...lines, ''].join('\n')),
+    run: (overrides = {}) =>
+      runPipeline({ config, logger, catalog: demoCatalog(sourceDir), codeVersion: 'test', ...overrides }),
+    remove: () => rm(root, { recursive: true, force: true }),
+  };
+}

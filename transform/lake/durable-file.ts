@@ -1,0 +1,62 @@
+import { randomBytes } from 'node:crypto';
+import { open, readdir, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+
+/** Flushes a file's or a directory's contents (a directory's: its entries, so a rename survives power loss). */
+export async function fsyncPath(target: string): Promise<void> {
+  const handle = await open(target, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Flushes every file below a directory, then the directories themselves, deepest first. */
+export async function fsyncTree(dir: string): Promise<void> {
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const child = path.join(dir, entry.name);
+    if (entry.isDirectory()) await fsyncTree(child);
+    else if (entry.isFile()) await fsyncPath(child);
+  }
+  await fsyncPath(dir);
+}
+
+/** Temporary files of atomic writes carry this marker, so a crashed writer's leftovers can be found. */
+export const TEMP_MARKER = '.tmp-';
+
+/**
+ * Replaces a file so that a reader sees either the old or the new content, never a mix, even if the
+ * process dies: write a temporary file beside it, fsync, rename over the target, fsync the directory.
+ */
+export async function writeFileAtomically(target: string, data: string | Uint8Array): Promise<void> {
+  const temp = `${target}${TEMP_MARKER}${process.pid}-${randomBytes(4).toString('hex')}`;
+  const handle = await open(temp, 'w');
+  try {
+    await handle.writeFile(data);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await rename(temp, target);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+  await fsyncPath(path.dirname(target));
+}
+
+/** Deletes temporary files that crashed atomic writes left in a directory (not recursive). */
+export async function removeTempFiles(dir: string): Promise<string[]> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const leftovers = names.filter((name) => name.includes(TEMP_MARKER));
+  await Promise.all(leftovers.map((name) => rm(path.join(dir, name), { force: true, recursive: true })));
+  return leftovers;
+}

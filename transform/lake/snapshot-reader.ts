@@ -1,0 +1,72 @@
+import path from 'node:path';
+import { DuckDBInstance, DuckDBTypeId, type DuckDBType } from '@duckdb/node-api';
+import type { Manifest } from '../../schemas/lake.ts';
+import type { SnapshotReader } from '../../serve/snapshot/serving-module.ts';
+import { readCurrent } from './current-pointer.ts';
+import { snapshotDir } from './lake-paths.ts';
+import { readManifest } from './manifest-file.ts';
+import { quoteLiteral } from './sql-quote.ts';
+
+export { readCurrent };
+
+/** Opens a snapshot of the lake by id; its manifest is read and validated now, its tables on demand. */
+export async function openSnapshot(lakeDir: string, id: string): Promise<SnapshotReader> {
+  const dir = snapshotDir(lakeDir, id);
+  return new ParquetSnapshotReader(id, dir, await readManifest(dir));
+}
+
+/** The published snapshot, or null when CURRENT names none yet. */
+export async function openCurrentSnapshot(lakeDir: string): Promise<SnapshotReader | null> {
+  const id = await readCurrent(lakeDir);
+  return id === null ? null : openSnapshot(lakeDir, id);
+}
+
+class ParquetSnapshotReader implements SnapshotReader {
+  constructor(
+    readonly id: string,
+    readonly dir: string,
+    readonly manifest: Manifest,
+  ) {}
+
+  /** Reads one table's Parquet file; BIGINT columns come back as numbers and JSON columns as values. */
+  async rows<T = Record<string, unknown>>(table: string): Promise<T[]> {
+    const entry = this.manifest.tables[table];
+    if (!entry) throw new Error(`snapshot ${this.id} has no table "${table}"`);
+    // A short-lived in-memory instance per read: readers are held for a snapshot's whole serving life
+    // and DuckDB instances are native resources that nothing else would close.
+    const instance = await DuckDBInstance.create(':memory:');
+    try {
+      const db = await instance.connect();
+      try {
+        const file = path.join(this.dir, entry.file);
+        const result = await db.runAndReadAll(`SELECT * FROM read_parquet(${quoteLiteral(file)})`);
+        const convert = result.columnTypes().map((type, i) => converterFor(type, result.columnName(i)));
+        const names = result.columnNames();
+        return result.getRows().map((values) => {
+          const row: Record<string, unknown> = {};
+          for (let i = 0; i < names.length; i++) row[names[i]!] = convert[i]!(values[i]);
+          return row as T;
+        });
+      } finally {
+        db.closeSync();
+      }
+    } finally {
+      instance.closeSync();
+    }
+  }
+}
+
+function converterFor(type: DuckDBType, column: string): (value: unknown) => unknown {
+  if (type.typeId === DuckDBTypeId.BIGINT) {
+    return (value) => {
+      if (value === null) return null;
+      const number = Number(value as bigint);
+      if (!Number.isSafeInteger(number)) throw new Error(`column ${column}: ${String(value)} is too large`);
+      return number;
+    };
+  }
+  if (type.typeId === DuckDBTypeId.VARCHAR && type.alias === 'JSON') {
+    return (value) => (value === null ? null : JSON.parse(value as string));
+  }
+  return (value) => value;
+}

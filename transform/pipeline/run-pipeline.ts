@@ -1,0 +1,306 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import type { EventLog } from '../../ingest/eventlog/event-log.ts';
+import { openEventLog } from '../../ingest/eventlog/open-event-log.ts';
+import { ingestSources } from '../../ingest/ingest-job.ts';
+import type { Logger } from '../../lib/log.ts';
+import { createProgress, type Progress } from '../../lib/progress.ts';
+import type { Config } from '../../schemas/config.ts';
+import type { Manifest } from '../../schemas/lake.ts';
+import type { PipelineCatalog } from '../catalog.ts';
+import { readCurrent, writeCurrent } from '../lake/current-pointer.ts';
+import { acquireLakeLock } from '../lake/lake-lock.ts';
+import { lakePaths, snapshotDir } from '../lake/lake-paths.ts';
+import { readManifest } from '../lake/manifest-file.ts';
+import { removeRunLeftovers } from '../lake/snapshot-store.ts';
+import { promotePartialSnapshot, writePartialSnapshot } from '../lake/snapshot-writer.ts';
+import { StagingStore, type StagedVersion } from '../lake/staging-store.ts';
+import type { LakeTable } from '../tables/lake-table.ts';
+import { AuditFailedError } from './audit-failed-error.ts';
+import { buildTables } from './build-tables.ts';
+import { resolveCodeVersion } from './code-version.ts';
+import { snapshotFingerprint } from './fingerprint.ts';
+import type { PipelineStep } from './pipeline-step.ts';
+import { quarantineTable, type QuarantineRow } from './quarantine-table.ts';
+import { selectSourceVersions, type UsableVersion } from './select-source-versions.ts';
+import { orderTables } from './table-order.ts';
+import { consumeToStaging } from './transform-consumer.ts';
+
+export interface RunPipelineOptions {
+  config: Config;
+  logger: Logger;
+  catalog: PipelineCatalog;
+  /** Opens the event log; by default the configured one (Kafka, or the embedded log in LAKE_DIR/log). */
+  openLog?: (config: Config, logger: Logger) => Promise<EventLog>;
+  progress?: Progress;
+  /** How long to wait for another run to finish before refusing (default: refuse at once). */
+  lockWaitMs?: number;
+  /** Overrides the git commit / package version recorded in the manifest and the fingerprint. */
+  codeVersion?: string;
+  now?: () => Date;
+  /** Called as the run passes each step (see PipelineStep). */
+  onStep?: (step: PipelineStep) => Promise<void> | void;
+}
+
+export type PipelineResult =
+  | { status: 'published'; snapshotId: string; previous: string | null; manifest: Manifest }
+  | { status: 'unchanged'; snapshotId: string };
+
+export class IncompleteSourcesError extends Error {
+  constructor(
+    readonly sources: string[],
+    notices: string[],
+  ) {
+    super(
+      `no complete version of source${sources.length === 1 ? '' : 's'} ${sources.join(', ')} has been staged` +
+        (notices.length > 0 ? `: ${notices.join('; ')}` : ''),
+    );
+    this.name = 'IncompleteSourcesError';
+  }
+}
+
+/**
+ * One pipeline run: ingest every source onto the event log, stage and validate the new records, then
+ * build, audit and publish a snapshot if anything it is built from changed. Only the final rename of
+ * CURRENT publishes, so a run that fails or dies anywhere leaves what is served as it was.
+ */
+export async function runPipeline(options: RunPipelineOptions): Promise<PipelineResult> {
+  const { config, logger, catalog } = options;
+  const lakeDir = config.LAKE_DIR;
+  const paths = lakePaths(lakeDir);
+  const progress = options.progress ?? createProgress({ logger });
+  const step = async (name: PipelineStep) => {
+    logger.debug({ step: name }, `pipeline step ${name}`);
+    await options.onStep?.(name);
+  };
+  const tables = orderTables(
+    catalog.tables,
+    catalog.recordSchemas.map((schema) => schema.name),
+  );
+  await mkdir(paths.snapshots, { recursive: true });
+  await mkdir(paths.staging, { recursive: true });
+
+  const lock = await acquireLakeLock(lakeDir, { purpose: 'pipeline run', waitMs: options.lockWaitMs ?? 0 });
+  try {
+    await step('locked');
+    const staging = new StagingStore(paths.staging);
+    const leftovers = await removeRunLeftovers(lakeDir);
+    await staging.removeLeftovers();
+    if (leftovers.length > 0) logger.info({ leftovers }, 'removed leftovers of an interrupted run');
+
+    await stageSources(options, staging, progress, step);
+    const selection = selectSourceVersions(
+      await staging.versions(),
+      catalog.sources.map((source) => source.name),
+    );
+    for (const notice of selection.notices) logger.warn(notice);
+    if (selection.missing.length > 0) throw new IncompleteSourcesError(selection.missing, selection.notices);
+
+    const chosen = [...selection.chosen.values()].sort((a, b) => compare(a.source, b.source));
+    const codeVersion = options.codeVersion ?? (await resolveCodeVersion());
+    const quarantine = quarantineTable(
+      await quarantineRows(staging, chosen),
+      catalog.recordSchemas.map((schema) => schema.name).sort(),
+    );
+    const allTables: LakeTable[] = [...tables, quarantine as unknown as LakeTable];
+    const fingerprint = snapshotFingerprint({
+      sources: chosen.map((v) => ({ name: v.source, version: v.version, contentHash: v.event.contentHash })),
+      tables: allTables.map((t) => ({ name: t.name, schemaVersion: t.schemaVersion })),
+      codeVersion,
+    });
+
+    const current = await readCurrent(lakeDir);
+    const currentManifest =
+      current === null ? null : await readManifest(snapshotDir(lakeDir, current)).catch(() => null);
+    if (current !== null && currentManifest?.fingerprint === fingerprint) {
+      logger.info({ snapshot: current }, `no changes: snapshot ${current} is built from the same inputs`);
+      return { status: 'unchanged', snapshotId: current };
+    }
+
+    const now = (options.now ?? (() => new Date()))();
+    const id = snapshotId(now, fingerprint);
+    const instance = await DuckDBInstance.create(':memory:');
+    const db = await instance.connect();
+    try {
+      const { tables: built, findings } = await buildTables({
+        db,
+        tables: allTables,
+        records: recordReader(staging, chosen),
+        progress,
+      });
+      for (const warning of findings.filter((f) => f.severity === 'warning')) {
+        logger.warn(
+          { finding: warning },
+          `audit warning: table ${warning.table}, ${warning.check}: ${warning.message}`,
+        );
+      }
+      if (findings.some((f) => f.severity === 'error')) throw new AuditFailedError(findings);
+      await step('built');
+
+      const manifest = await writePartialSnapshot(lakeDir, db, {
+        id,
+        createdAt: now.toISOString(),
+        parent: current,
+        fingerprint,
+        codeVersion,
+        sources: Object.fromEntries(chosen.map((v) => [v.source, manifestSource(v)])),
+        audit: findings,
+        tables: built.map(({ table, rows }) => ({
+          name: table.name,
+          rows: rows.length,
+          schemaVersion: table.schemaVersion,
+          description: table.description,
+          inputs: { records: table.inputs.records ?? [], tables: table.inputs.tables ?? [] },
+        })),
+      });
+      await step('snapshot-written');
+      await promotePartialSnapshot(lakeDir, id);
+      await step('snapshot-promoted');
+      await writeCurrent(lakeDir, id);
+      await step('published');
+      logger.info(
+        { snapshot: id, parent: current, tables: Object.keys(manifest.tables).length },
+        `published snapshot ${id}`,
+      );
+      await pruneSupersededVersions(staging, chosen);
+      return { status: 'published', snapshotId: id, previous: current, manifest };
+    } finally {
+      db.closeSync();
+      instance.closeSync();
+    }
+  } finally {
+    await lock.release();
+  }
+}
+
+/**
+ * Catches staging up with the log, ingests the sources (skipping those whose version staging already
+ * has), then stages what ingest published. Catching up first is what lets ingest know the last versions.
+ */
+async function stageSources(
+  options: RunPipelineOptions,
+  staging: StagingStore,
+  progress: Progress,
+  step: (name: PipelineStep) => Promise<void>,
+): Promise<void> {
+  const { config, logger, catalog } = options;
+  const log = await (options.openLog ?? openEventLog)(config, logger);
+  try {
+    const consume = async () => {
+      const summary = await consumeToStaging({
+        log,
+        staging,
+        recordSchemas: catalog.recordSchemas,
+        logger,
+        progress,
+        afterBatchStaged: () => step('batch-staged'),
+      });
+      await staging.compact();
+      return summary;
+    };
+    await consume();
+    await ingestSources({
+      log,
+      sources: catalog.sources,
+      parsers: catalog.parsers,
+      recordSchemas: catalog.recordSchemas,
+      lastVersions: lastAnnouncedVersions(await staging.versions()),
+      progress,
+      logger,
+      cacheDir: path.join(lakePaths(config.LAKE_DIR).root, 'cache', 'http'),
+    });
+    await step('ingested');
+    const summary = await consume();
+    logger.info({ ...summary }, `staged ${summary.accepted} records, quarantined ${summary.quarantined}`);
+    await step('staged');
+  } finally {
+    await log.close();
+  }
+}
+
+/** Per source, the version of its latest source-version event on the log. */
+function lastAnnouncedVersions(staged: readonly StagedVersion[]): Record<string, string> {
+  const latest = new Map<string, StagedVersion>();
+  for (const version of staged) {
+    if (version.eventOffset === null) continue;
+    const seen = latest.get(version.source);
+    if (seen === undefined || seen.eventOffset! < version.eventOffset) latest.set(version.source, version);
+  }
+  return Object.fromEntries([...latest].map(([source, v]) => [source, v.version]));
+}
+
+function recordReader(
+  staging: StagingStore,
+  chosen: readonly UsableVersion[],
+): (schema: string) => Promise<unknown[]> {
+  const cache = new Map<string, Promise<unknown[]>>();
+  return (schema) => {
+    let records = cache.get(schema);
+    if (records === undefined) {
+      records = Promise.all(
+        chosen
+          .filter((v) => schema in v.event.recordCounts)
+          .map(async (v) => (await staging.accepted(v.source, v.version, schema)).map((r) => r.payload)),
+      ).then((lists) => lists.flat());
+      cache.set(schema, records);
+    }
+    return records;
+  };
+}
+
+async function quarantineRows(
+  staging: StagingStore,
+  chosen: readonly UsableVersion[],
+): Promise<QuarantineRow[]> {
+  const rows: QuarantineRow[] = [];
+  for (const version of chosen) {
+    for (const schema of Object.keys(version.counts).sort()) {
+      if (version.counts[schema]!.quarantined === 0) continue;
+      for (const record of await staging.quarantined(version.source, version.version, schema)) {
+        rows.push({ source: version.source, schema, ...record });
+      }
+    }
+  }
+  return rows;
+}
+
+function manifestSource(version: UsableVersion): Manifest['sources'][string] {
+  const { event } = version;
+  return {
+    kind: event.kind,
+    location: event.location,
+    version: version.version,
+    contentHash: event.contentHash,
+    fetchedAt: event.fetchedAt,
+    records: Object.fromEntries(
+      Object.keys(event.recordCounts)
+        .sort()
+        .map((schema) => [schema, version.counts[schema] ?? { accepted: 0, quarantined: 0 }]),
+    ),
+  };
+}
+
+/** Staged versions older than the ones just published are never needed again (the log still has them). */
+async function pruneSupersededVersions(
+  staging: StagingStore,
+  chosen: readonly UsableVersion[],
+): Promise<void> {
+  const used = new Map(chosen.map((v) => [v.source, v.eventOffset]));
+  for (const version of await staging.versions()) {
+    const usedOffset = used.get(version.source);
+    if (usedOffset !== undefined && version.eventOffset !== null && version.eventOffset < usedOffset) {
+      await staging.removeVersion(version.source, version.version);
+    }
+  }
+}
+
+/** Sortable by creation time, and unique per run: e.g. 20261121T161654123Z-3f2a9c1e. */
+function snapshotId(now: Date, fingerprint: string): string {
+  const stamp = now.toISOString().replace(/[-:.]/g, '');
+  return `${stamp}-${fingerprint.slice(0, 8)}`;
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
