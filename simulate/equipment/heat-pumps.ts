@@ -1,11 +1,13 @@
 import type { HeatPump } from '../../schemas/rem.ts';
 
 /**
- * Heat-pump performance at 47 / 17 / 5 °F outdoor dry-bulb. The ducted rows are the ResStock options the
- * project's REM notes (§2.6) read from rewiringamerica/surrogate_modeling's upgrade fixtures; the COP is the
- * mean of the listed minimum- and maximum-speed COPs. The two ductless variants have no row there: they keep
- * the ducted curve's capacity retention and scale its COPs by the HSPF ratio (10.5 / 10 and 14 / 13;
- * derived, approx.).
+ * Heat-pump performance at 47 / 17 / 5 °F outdoor dry-bulb. Capacity retention and the shape of the COP
+ * curve are the ResStock options the project's REM notes (§2.6) read from rewiringamerica/
+ * surrogate_modeling's upgrade fixtures (COP shape = mean of the listed minimum- and maximum-speed COPs).
+ * Those steady-state COPs leave out defrost, cycling and fan losses, so the curve is scaled until its
+ * 17–47 °F midpoint equals HSPF / 3.412 (HSPF is a seasonal heating COP in Btu/Wh, AHRI 210/240): the
+ * rating then carries those losses. The two ductless variants have no fixture row: they use the ducted
+ * curve's shape with their own HSPF (derived, approx.).
  */
 interface Curve {
   retention: [number, number, number];
@@ -29,9 +31,13 @@ const MSHP_SEER24_HSPF13: Curve = {
   copMinSpeed: [5.72, 3.66, 3.26],
 };
 
-function meanCop(curve: Curve, scale = 1): [number, number, number] {
-  const at = (i: 0 | 1 | 2): number => round3(((curve.copMaxSpeed[i] + curve.copMinSpeed[i]) / 2) * scale);
-  return [at(0), at(1), at(2)];
+/** HSPF is in Btu/Wh; one W delivers 3.412 Btu/h. */
+const BTU_PER_WH = 3.412;
+
+function ratedCop(curve: Curve, hspf: number): [number, number, number] {
+  const shape = (i: 0 | 1 | 2): number => (curve.copMaxSpeed[i] + curve.copMinSpeed[i]) / 2;
+  const scale = hspf / BTU_PER_WH / ((shape(0) + shape(1)) / 2);
+  return [round3(shape(0) * scale), round3(shape(1) * scale), round3(shape(2) * scale)];
 }
 
 const round3 = (x: number): number => Math.round(x * 1000) / 1000;
@@ -47,7 +53,7 @@ export const HEAT_PUMPS = {
       seer: 15,
       hspf: 9,
       capacityRetention: ASHP_SEER15_HSPF9.retention,
-      cop: meanCop(ASHP_SEER15_HSPF9),
+      cop: ratedCop(ASHP_SEER15_HSPF9, 9),
     },
     ductless: {
       model: 'ASHP, SEER 15, 9 HSPF',
@@ -55,7 +61,7 @@ export const HEAT_PUMPS = {
       seer: 15,
       hspf: 9,
       capacityRetention: ASHP_SEER15_HSPF9.retention,
-      cop: meanCop(ASHP_SEER15_HSPF9),
+      cop: ratedCop(ASHP_SEER15_HSPF9, 9),
     },
   },
   seer18Hspf10: {
@@ -65,7 +71,7 @@ export const HEAT_PUMPS = {
       seer: 18,
       hspf: 10,
       capacityRetention: ASHP_SEER18_HSPF10.retention,
-      cop: meanCop(ASHP_SEER18_HSPF10),
+      cop: ratedCop(ASHP_SEER18_HSPF10, 10),
     },
     ductless: {
       model: 'ASHP, SEER 18, 10.5 HSPF',
@@ -73,7 +79,7 @@ export const HEAT_PUMPS = {
       seer: 18,
       hspf: 10.5,
       capacityRetention: ASHP_SEER18_HSPF10.retention,
-      cop: meanCop(ASHP_SEER18_HSPF10, 10.5 / 10),
+      cop: ratedCop(ASHP_SEER18_HSPF10, 10.5),
     },
   },
   seer24Hspf13: {
@@ -83,7 +89,7 @@ export const HEAT_PUMPS = {
       seer: 24,
       hspf: 13,
       capacityRetention: MSHP_SEER24_HSPF13.retention,
-      cop: meanCop(MSHP_SEER24_HSPF13),
+      cop: ratedCop(MSHP_SEER24_HSPF13, 13),
     },
     ductless: {
       model: 'MSHP, SEER 29.3, 14 HSPF',
@@ -91,7 +97,7 @@ export const HEAT_PUMPS = {
       seer: 29.3,
       hspf: 14,
       capacityRetention: MSHP_SEER24_HSPF13.retention,
-      cop: meanCop(MSHP_SEER24_HSPF13, 14 / 13),
+      cop: ratedCop(MSHP_SEER24_HSPF13, 14),
     },
   },
 } as const satisfies Record<string, { ducted: Rating; ductless: Rating }>;

@@ -47,8 +47,12 @@ describe('synthetic weather year', () => {
       const { hdd, cdd } = dailyDegreeDays(year.hourlyTempF);
       expect(Math.abs(hdd - climate.hdd65), climate.id).toBeLessThanOrEqual(0.01 * climate.hdd65 + 1);
       expect(Math.abs(cdd - climate.cdd65), climate.id).toBeLessThanOrEqual(0.05 * climate.cdd65 + 30);
-      expect(Math.abs(percentile(year.hourlyTempF, 0.01) - climate.heatingDesignF), climate.id).toBeLessThan(6);
-      expect(Math.abs(percentile(year.hourlyTempF, 0.99) - climate.coolingDesignF), climate.id).toBeLessThan(12);
+      expect(Math.abs(percentile(year.hourlyTempF, 0.01) - climate.heatingDesignF), climate.id).toBeLessThan(
+        6,
+      );
+      expect(Math.abs(percentile(year.hourlyTempF, 0.99) - climate.coolingDesignF), climate.id).toBeLessThan(
+        12,
+      );
     }
   });
 
@@ -79,7 +83,10 @@ describe('synthetic weather year', () => {
     const meanFromBins = bins.tempF.reduce((s, t, i) => s + t * bins.hours[i]!, 0) / hours;
     expect(meanFromBins).toBeCloseTo(year.hourlyTempF.reduce((s, t) => s + t, 0) / 8760, 6);
     const ghiFromBins = bins.ghiWm2.reduce((s, g, i) => s + g * bins.hours[i]!, 0);
-    expect(ghiFromBins).toBeCloseTo(year.hourlyGhiWm2.reduce((s, g) => s + g, 0), 3);
+    expect(ghiFromBins).toBeCloseTo(
+      year.hourlyGhiWm2.reduce((s, g) => s + g, 0),
+      3,
+    );
     expect(weatherBins(climate)).toBe(weatherBins(climate));
   });
 });
@@ -88,7 +95,10 @@ describe('location → climate table', () => {
   it("gives every state zone shares summing to 1, each zone matching its station's zone", () => {
     expect(Object.keys(STATE_CLIMATES)).toHaveLength(49);
     for (const [state, zones] of Object.entries(STATE_CLIMATES)) {
-      expect(zones.reduce((s, [, share]) => s + share, 0), state).toBeCloseTo(1, 9);
+      expect(
+        zones.reduce((s, [, share]) => s + share, 0),
+        state,
+      ).toBeCloseTo(1, 9);
       for (const [zone, , stationId] of zones) expect(climateById(stationId).climateZone, state).toBe(zone);
     }
   });

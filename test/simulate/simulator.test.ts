@@ -33,8 +33,12 @@ describe('envelope', () => {
   });
 
   it('loses more through leaky attic ducts than through sealed basement ducts', () => {
-    const attic = ductEfficiency(gasHeatedHome({ ductLocation: 'attic', ductLeakage: 0.25, ductInsulationR: 0 }));
-    const basement = ductEfficiency(gasHeatedHome({ ductLocation: 'basement', ductLeakage: 0.1, ductInsulationR: 8 }));
+    const attic = ductEfficiency(
+      gasHeatedHome({ ductLocation: 'attic', ductLeakage: 0.25, ductInsulationR: 0 }),
+    );
+    const basement = ductEfficiency(
+      gasHeatedHome({ ductLocation: 'basement', ductLeakage: 0.1, ductInsulationR: 8 }),
+    );
     expect(attic).toBeCloseTo(0.55, 9);
     expect(basement).toBeCloseTo(0.965, 9);
     expect(ductEfficiency(gasHeatedHome({ ductLocation: 'conditioned_space' }))).toBe(1);
@@ -107,7 +111,9 @@ describe('simulateHome', () => {
   it('gets more from a more efficient heat pump', () => {
     const electricity = (upgrade: Parameters<typeof applyUpgrade>[1]): number =>
       simulateHome(upgraded(gasHeatedHome(), upgrade), chicago).byEndUse.heating.electricity;
-    expect(electricity('hvac__heat_pump_seer24_hspf13')).toBeLessThan(electricity('hvac__heat_pump_seer15_hspf9'));
+    expect(electricity('hvac__heat_pump_seer24_hspf13')).toBeLessThan(
+      electricity('hvac__heat_pump_seer15_hspf9'),
+    );
   });
 
   it('falls back on resistance heat in deep cold: a heat pump saves less, relatively, in Duluth', () => {

@@ -1,0 +1,164 @@
+import type { Home, HeatPump, Upgrade } from '../../schemas/rem.ts';
+import { EER_PER_SEER, HEAT_PUMPS, type HeatPumpTier } from '../equipment/heat-pumps.ts';
+
+/**
+ * The API's upgrades as changes to a home's features, following the reference surrogate's rules (project REM
+ * notes §2.6, from rewiringamerica/surrogate_modeling `apply_upgrades`). A home on which an upgrade changes
+ * nothing is not applicable (the API counts it in `num_excluded_samples`): it is never silently kept.
+ */
+
+export type UpgradeResult = { applicable: true; home: Home } | { applicable: false; reason: string };
+
+/** Attic-floor insulation by IECC temperature zone: upgrade when R ≤ `upTo`, to R-`to` (2021 IECC levels). */
+const ATTIC_INSULATION: Record<number, { upTo: number; to: number }> = {
+  1: { upTo: 13, to: 30 },
+  2: { upTo: 30, to: 49 },
+  3: { upTo: 30, to: 49 },
+  4: { upTo: 38, to: 60 },
+  5: { upTo: 38, to: 60 },
+  6: { upTo: 38, to: 60 },
+  7: { upTo: 38, to: 60 },
+};
+/** Air sealing applies to leaky homes only and removes 30 % of their leakage. */
+const AIR_SEALING_THRESHOLD_ACH50 = 15;
+const AIR_SEALING_FACTOR = 0.7;
+const SEALED_DUCT_LEAKAGE = 0.1;
+const SEALED_DUCT_R = 8;
+/** Drill-and-fill dense-pack insulation for uninsulated wood-stud walls. */
+const DRILL_AND_FILL_R = 13;
+/** Heat pump dryer combined energy factor of the whole-home package, lb/kWh (REM notes §1.2). */
+export const HEAT_PUMP_DRYER_CEF = 5.2;
+
+function weatherize(home: Home): Home {
+  const attic = ATTIC_INSULATION[Number(home.climateZone[0])]!;
+  const hasDucts = home.ductLocation !== 'none';
+  return {
+    ...home,
+    ceilingInsulationR:
+      home.atticType === 'vented_attic' && home.ceilingInsulationR <= attic.upTo
+        ? attic.to
+        : home.ceilingInsulationR,
+    ach50: home.ach50 >= AIR_SEALING_THRESHOLD_ACH50 ? home.ach50 * AIR_SEALING_FACTOR : home.ach50,
+    ductLeakage: hasDucts ? Math.min(home.ductLeakage, SEALED_DUCT_LEAKAGE) : home.ductLeakage,
+    ductInsulationR: hasDucts ? Math.max(home.ductInsulationR, SEALED_DUCT_R) : home.ductInsulationR,
+    wallInsulationR: home.wallInsulationR === 0 ? DRILL_AND_FILL_R : home.wallInsulationR,
+  };
+}
+
+interface HeatPumpPlan {
+  tier: HeatPumpTier;
+  sizing: HeatPump['sizing'];
+  /** HERS-sized packages also drop thermostat setbacks (REM notes §2.6, upgrades 11.x / 13.x). */
+  removeSetbacks: boolean;
+}
+
+function installHeatPump(home: Home, plan: HeatPumpPlan): Home {
+  const ducted = home.ductLocation !== 'none';
+  const rating = HEAT_PUMPS[plan.tier][ducted ? 'ducted' : 'ductless'];
+  const heatPump: HeatPump = {
+    ...rating,
+    capacityRetention: [...rating.capacityRetention],
+    cop: [...rating.cop],
+    sizing: plan.sizing,
+  };
+  return {
+    ...home,
+    heatingFuel: 'electricity',
+    heatingType: 'heat_pump',
+    heatingAfue: 1,
+    heatPump,
+    coolingType: 'heat_pump',
+    coolingEer: Math.round(rating.seer * EER_PER_SEER * 1000) / 1000,
+    cooledFraction: 1,
+    heatingSetbackF: plan.removeSetbacks ? 0 : home.heatingSetbackF,
+    coolingSetupF: plan.removeSetbacks ? 0 : home.coolingSetupF,
+  };
+}
+
+/** Electric tankless heaters are left alone (REM notes §2.6); every other heater becomes a HPWH. */
+function installHeatPumpWaterHeater(home: Home): Home {
+  if (home.waterHeaterType === 'tankless' && home.waterHeaterFuel === 'electricity') return home;
+  const [tankGal, uef] = home.bedrooms <= 3 ? [50, 3.45] : home.bedrooms === 4 ? [66, 3.35] : [80, 3.45];
+  return {
+    ...home,
+    waterHeaterFuel: 'electricity',
+    waterHeaterType: 'heat_pump',
+    waterHeaterUef: uef,
+    waterHeaterTankGal: tankGal,
+  };
+}
+
+function electrifyAppliances(home: Home): Home {
+  return {
+    ...home,
+    dryerFuel: 'electricity',
+    dryerHeatPump: true,
+    rangeFuel: 'electricity',
+    rangeInduction: true,
+  };
+}
+
+const SEER15: HeatPumpPlan = { tier: 'seer15Hspf9', sizing: 'acca', removeSetbacks: false };
+const SEER18: HeatPumpPlan = { tier: 'seer18Hspf10', sizing: 'hers', removeSetbacks: true };
+const SEER24: HeatPumpPlan = { tier: 'seer24Hspf13', sizing: 'acca', removeSetbacks: false };
+
+const MEASURES: Record<Upgrade, { change: (home: Home) => Home; unchanged: string }> = {
+  baseline: { change: (home) => home, unchanged: '' },
+  weatherization__insulation_air_duct_sealing: {
+    change: weatherize,
+    unchanged: 'the attic, air tightness, ducts and walls already meet the weatherization levels',
+  },
+  hvac__heat_pump_seer15_hspf9: {
+    change: (home) => installHeatPump(home, SEER15),
+    unchanged: 'the home already has this heat pump',
+  },
+  hvac__heat_pump_seer18_hspf10: {
+    change: (home) => installHeatPump(home, SEER18),
+    unchanged: 'the home already has this heat pump',
+  },
+  hvac__heat_pump_seer24_hspf13: {
+    change: (home) => installHeatPump(home, SEER24),
+    unchanged: 'the home already has this heat pump',
+  },
+  'water_heater__heat_pump_uef3.35': {
+    change: installHeatPumpWaterHeater,
+    unchanged: 'the home has an electric tankless water heater or already has this heat pump water heater',
+  },
+  combination__hvac_seer18_hspf10__weatherization: {
+    change: (home) => weatherize(installHeatPump(home, SEER18)),
+    unchanged: 'the home already has this heat pump and meets the weatherization levels',
+  },
+  combination__all_electric__hvac_seer24_hspf13__weatherization: {
+    change: (home) =>
+      electrifyAppliances(installHeatPumpWaterHeater(weatherize(installHeatPump(home, SEER24)))),
+    unchanged: 'the home is already all-electric at this efficiency and meets the weatherization levels',
+  },
+};
+
+/** The home after `upgrade`, or why the upgrade does not apply to it. `baseline` always applies. */
+export function applyUpgrade(home: Home, upgrade: Upgrade): UpgradeResult {
+  const measure = MEASURES[upgrade];
+  if (upgrade === 'baseline') return { applicable: true, home };
+  const upgraded = measure.change(home);
+  if (sameFeatures(home, upgraded)) return { applicable: false, reason: measure.unchanged };
+  return { applicable: true, home: upgraded };
+}
+
+function sameFeatures(a: Home, b: Home): boolean {
+  return (Object.keys(a) as (keyof Home)[]).every((key) =>
+    key === 'heatPump' ? sameHeatPump(a.heatPump, b.heatPump) : a[key] === b[key],
+  );
+}
+
+function sameHeatPump(a: HeatPump | null, b: HeatPump | null): boolean {
+  if (a === null || b === null) return a === b;
+  return (
+    a.model === b.model &&
+    a.ducted === b.ducted &&
+    a.seer === b.seer &&
+    a.hspf === b.hspf &&
+    a.sizing === b.sizing &&
+    a.capacityRetention.every((v, i) => v === b.capacityRetention[i]) &&
+    a.cop.every((v, i) => v === b.cop[i])
+  );
+}
