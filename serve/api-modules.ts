@@ -1,4 +1,7 @@
 import type { ApiModule } from './api-module.ts';
+import { createIncentivesApi } from './incentives/incentives-api.ts';
 
 /** Every API module the server mounts; the snapshot holder loads each one's ServingModule. */
-export const apiModules: ApiModule<unknown>[] = [];
+export function createApiModules(): ApiModule<unknown>[] {
+  return [createIncentivesApi()];
+}

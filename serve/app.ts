@@ -109,8 +109,9 @@ export async function buildApp(deps: AppDeps): Promise<ZodApp> {
     errorResponseBuilder: (_request, context) => errors.rateLimited(Math.ceil(context.ttl / 1000)),
   });
 
+  // Public routes, and paths no route serves (answered 404 or 405), need no key.
   app.addHook('onRequest', async (request) => {
-    if (request.routeOptions.config.public) return;
+    if (request.routeOptions.config.public || request.is404) return;
     const token = bearerToken(request.headers.authorization);
     if (token === null) throw errors.missingKey();
     const key = keyStore.authenticate(token);

@@ -30,15 +30,13 @@ export function dataEtag(snapshotId: string, asOfDate: string, url: string): str
 }
 
 /**
- * Whether an If-None-Match header matches the current ETag (RFC 9110 §13.1.2: weak comparison, a list of
- * tags or "*").
+ * Whether an If-None-Match header names the current ETag (RFC 9110 §13.1.2: weak comparison, a list of
+ * tags). "*" is not taken as a match: it is checked before the handler runs, when whether the request
+ * has a representation at all (rather than a 404) is not known yet, and a full answer is always correct.
  */
 export function ifNoneMatchMatches(header: string | undefined, etag: string): boolean {
   if (header === undefined) return false;
   const opaque = (tag: string) => (tag.startsWith('W/') ? tag.slice(2) : tag);
   const current = opaque(etag);
-  return header.split(',').some((candidate) => {
-    const tag = candidate.trim();
-    return tag === '*' || opaque(tag) === current;
-  });
+  return header.split(',').some((candidate) => opaque(candidate.trim()) === current);
 }

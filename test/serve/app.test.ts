@@ -203,6 +203,13 @@ describe('data routes', () => {
     });
     expect(otherQuery.statusCode).toBe(200);
     expect(otherQuery.headers.etag).not.toBe(etag);
+
+    const star = await app.inject({
+      method: 'GET',
+      url: '/v1/programs?minAmount=2000',
+      headers: { ...auth, 'if-none-match': '*' },
+    });
+    expect(star.statusCode).toBe(200);
   });
 
   it('answer 304 for the same request written differently (a trailing "&")', async () => {
@@ -298,7 +305,9 @@ describe('errors', () => {
     expect(res.json().error).toBe('Bad Request');
   });
 
-  it('an unknown route is a 404', async () => {
+  it('an unknown route is a 404, with or without a key', async () => {
+    const withoutKey = await app.inject({ method: 'GET', url: '/v1/nothing-here' });
+    expect(withoutKey.statusCode).toBe(404);
     const res = await app.inject({ method: 'GET', url: '/v1/nothing-here?x=1', headers: auth });
     expect(res.statusCode).toBe(404);
     expect(res.json()).toEqual({
@@ -306,6 +315,12 @@ describe('errors', () => {
       error: 'Not Found',
       message: 'Route GET /v1/nothing-here not found',
     });
+  });
+
+  it('a public path with another method is a 405 without a key', async () => {
+    const res = await app.inject({ method: 'PUT', url: '/healthz' });
+    expect(res.statusCode).toBe(405);
+    expect(res.headers.allow).toBe('GET, HEAD');
   });
 
   it('a known path with another method is a 405 with Allow', async () => {

@@ -29,13 +29,13 @@ describe('dataEtag', () => {
 
 describe('ifNoneMatchMatches', () => {
   const etag = '"abc"';
-  it('matches the same tag, a list containing it, its weak form and "*"', () => {
+  it('matches the same tag, a list containing it and its weak form', () => {
     expect(ifNoneMatchMatches('"abc"', etag)).toBe(true);
     expect(ifNoneMatchMatches('"x", "abc" ,"y"', etag)).toBe(true);
     expect(ifNoneMatchMatches('W/"abc"', etag)).toBe(true);
-    expect(ifNoneMatchMatches('*', etag)).toBe(true);
   });
-  it('does not match no header, another tag or an unquoted value', () => {
+  it('does not match no header, another tag, an unquoted value or "*"', () => {
+    expect(ifNoneMatchMatches('*', etag)).toBe(false);
     expect(ifNoneMatchMatches(undefined, etag)).toBe(false);
     expect(ifNoneMatchMatches('"abd"', etag)).toBe(false);
     expect(ifNoneMatchMatches('abc', etag)).toBe(false);
