@@ -1,19 +1,82 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createFileReader } from '../../ingest/connectors/file-reader.ts';
 import { rewiringAmericaOpenDataParser } from '../../ingest/parsers/rewiring-america-open-data.ts';
+import { loadConfig } from '../../lib/config.ts';
+import { createLogger } from '../../lib/log.ts';
+import { createIncentivesApi } from '../../serve/incentives/incentives-api.ts';
+import { startService } from '../../serve/service.ts';
+import { lakeSnapshotSource } from '../../serve/snapshot/lake-snapshot-source.ts';
+import { defaultCatalog } from '../../transform/catalog.ts';
+import { runPipeline } from '../../transform/pipeline/run-pipeline.ts';
 import { loadCases, type ConformanceCase } from './cases.ts';
 import { checkCase } from './check-case.ts';
 import { IN_PROCESS_KEY, inProcessApp } from './in-process-app.ts';
 
+/*
+ * npm run test:conformance [-- <source dir>] [--in-process]
+ *
+ * Runs the pipeline on the source (default ../shared/ra-data, or INCENTIVES_SOURCE) into a temporary lake
+ * with the reference's clock (2025-01-25), starts the real server on 127.0.0.1 on a free port with a key,
+ * sends every case of <source>/conformance/cases.json over HTTP and compares as its README says.
+ * --in-process skips the lake and the socket (tables built in memory, requests injected): for iterating.
+ */
+
 const AS_OF_DATE = '2025-01-25';
+const KEY = `conformance-${Date.now()}-key`;
 
-type Send = (url: string) => Promise<{ status: number; body: string }>;
+interface Target {
+  send(url: string): Promise<{ status: number; body: string }>;
+  close(): Promise<void>;
+}
 
-async function inProcess(source: string): Promise<{ send: Send; close: () => Promise<void> }> {
+async function overHttp(source: string): Promise<Target> {
+  const lakeDir = await mkdtemp(path.join(tmpdir(), 'conformance-lake-'));
+  const env = { ...process.env, INCENTIVES_SOURCE: source };
+  const config = loadConfig({
+    ...env,
+    LAKE_DIR: lakeDir,
+    AS_OF_DATE,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    API_KEYS: KEY,
+    RATE_LIMIT_PER_MINUTE: '1000000',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+    KAFKA_BROKERS: '',
+  });
+  const logger = createLogger(config.LOG_LEVEL, 'conformance');
+  const started = performance.now();
+  const result = await runPipeline({ config, logger, catalog: await defaultCatalog(config, env) });
+  console.log(
+    `pipeline: ${result.status} ${result.snapshotId} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
+  const service = await startService({
+    config,
+    logger,
+    apiModules: [createIncentivesApi() as never],
+    source: lakeSnapshotSource(lakeDir),
+    publishFirstSnapshot: async () => {},
+    print: () => {},
+  });
+  console.log(`server: ${service.url}`);
+  return {
+    async send(url) {
+      const response = await fetch(`${service.url}${url}`, { headers: { authorization: `Bearer ${KEY}` } });
+      return { status: response.status, body: await response.text() };
+    },
+    async close() {
+      await service.stop();
+      await rm(lakeDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function inProcess(source: string): Promise<Target> {
   const records = await rewiringAmericaOpenDataParser.parse(createFileReader(source));
   const app = await inProcessApp(records, { asOfDate: AS_OF_DATE });
   return {
-    send: async (url) => {
+    async send(url) {
       const response = await app.inject({
         method: 'GET',
         url,
@@ -31,7 +94,7 @@ async function run(): Promise<number> {
     args.find((a) => !a.startsWith('--')) ?? process.env.INCENTIVES_SOURCE ?? '../shared/ra-data',
   );
   const cases: ConformanceCase[] = await loadCases(path.join(source, 'conformance'));
-  const target = await inProcess(source);
+  const target = args.includes('--in-process') ? await inProcess(source) : await overHttp(source);
   let failed = 0;
   try {
     for (const testCase of cases) {
