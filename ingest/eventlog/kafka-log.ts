@@ -125,6 +125,20 @@ export class KafkaEventLog implements EventLog {
     consumer.on(consumer.events.CRASH, ({ payload }) => {
       if (!payload.restart) fail(payload.error);
     });
+    // A partition assigned to another member of the group would never reach its end here: say so instead.
+    consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
+      const assigned = new Set(
+        Object.entries(payload.memberAssignment).flatMap(([topic, partitions]) =>
+          partitions.map((partition) => `${topic}/${partition}`),
+        ),
+      );
+      const elsewhere = [...pending.keys()].filter((id) => !assigned.has(id));
+      if (elsewhere.length > 0) {
+        fail(
+          new Error(`consumer group ${groupId} has another active member holding ${elsewhere.join(', ')}`),
+        );
+      }
+    });
     try {
       await consumer.connect();
       await consumer.subscribe({ topics: names, fromBeginning: true });
