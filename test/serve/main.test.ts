@@ -1,0 +1,70 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+/** `npm start` without npm: the same entry point, with only the given variables besides PATH. */
+function startMain(env: Record<string, string>) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'serve/main.ts'], {
+    cwd: root,
+    env: { PATH: process.env.PATH, LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output = { stdout: '', stderr: '' };
+  child.stdout!.on('data', (d: Buffer) => (output.stdout += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (output.stderr += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, output, exited };
+}
+
+let running: ChildProcess | undefined;
+let lakeDir: string | undefined;
+afterEach(async () => {
+  if (running && running.exitCode === null) running.kill('SIGKILL');
+  running = undefined;
+  if (lakeDir) await rm(lakeDir, { recursive: true, force: true });
+  lakeDir = undefined;
+});
+
+describe('npm start (serve/main.ts)', () => {
+  it('exits 1 with one line naming a wrong variable, before touching anything', async () => {
+    const { output, exited } = startMain({ RATE_LIMIT_PER_MINUTE: '0', LAKE_DIR: '/nonexistent' });
+    expect(await exited).toBe(1);
+    expect(output.stderr).toBe(
+      'error: Invalid environment variable RATE_LIMIT_PER_MINUTE: Too small: expected number to be >0\n',
+    );
+    expect(output.stdout).toBe('');
+  });
+
+  it('on a first start builds the sample snapshot, prints a new key once, serves with it and stops on SIGTERM', async () => {
+    lakeDir = await mkdtemp(path.join(tmpdir(), 'serve-main-'));
+    const { child, output, exited } = startMain({ LAKE_DIR: lakeDir, PORT: '0', HOST: '127.0.0.1' });
+    running = child;
+    await expect
+      .poll(() => /"msg":"serving on (http:\/\/\S+?)"/.exec(output.stdout)?.[1], { timeout: 60_000 })
+      .toBeTruthy();
+    const url = /"msg":"serving on (http:\/\/\S+?)"/.exec(output.stdout)![1]!;
+    const keys = output.stdout.match(/esk_[A-Za-z0-9_-]{43}/g) ?? [];
+    expect(keys).toHaveLength(1);
+    const key = keys[0]!;
+    expect(output.stdout).toContain(`  API key: ${key}\n`);
+    expect(await readFile(path.join(lakeDir, 'keys.json'), 'utf8')).not.toContain(key);
+
+    const health = (await (await fetch(`${url}/healthz`)).json()) as {
+      status: string;
+      snapshot: { id: string };
+    };
+    expect(health.status).toBe('ok');
+    const states = await fetch(`${url}/api/v1/states`, { headers: { authorization: `Bearer ${key}` } });
+    expect(states.status).toBe(200);
+    expect(states.headers.get('x-snapshot-id')).toBe(health.snapshot.id);
+    expect((await fetch(`${url}/api/v1/states`)).status).toBe(401);
+
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(output.stdout).toContain('"msg":"shutting down: finishing requests in flight"');
+  });
+});
