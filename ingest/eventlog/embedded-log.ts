@@ -175,6 +175,32 @@ export class EmbeddedEventLog implements EventLog {
       // A directory without a descriptor is a creation cut short; ensureTopic completes it.
       if (descriptor) this.topics.set(topic, await this.openTopic(topic, descriptor.partitions));
     }
+    await this.clampCommittedOffsets();
+  }
+
+  /**
+   * A torn tail never holds acknowledged records, but a damaged file can lose some that groups have
+   * already committed past. Pull those offsets back to the end, or the group would silently skip the
+   * records published next.
+   */
+  private async clampCommittedOffsets(): Promise<void> {
+    for (const groupId of await this.groups.list()) {
+      const committed = await this.groups.read(groupId);
+      let clamped = false;
+      for (const [topic, partitions] of Object.entries(committed)) {
+        for (const [partition, next] of Object.entries(partitions)) {
+          const end = this.topics.get(topic)?.partitions[Number(partition)]?.endOffset ?? 0;
+          if (next <= end) continue;
+          this.logger?.warn(
+            { groupId, topic, partition, committed: next, end },
+            'event log: committed offset moved back to the end of a damaged partition',
+          );
+          partitions[partition] = end;
+          clamped = true;
+        }
+      }
+      if (clamped) await this.groups.write(groupId, committed);
+    }
   }
 
   private async createTopic(topic: string, partitions: number): Promise<Topic> {

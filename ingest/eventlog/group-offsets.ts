@@ -1,6 +1,8 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from './atomic-write.ts';
+
+const SUFFIX = '.json';
 
 /** Next offset to deliver, per topic and partition. A partition without an entry starts at 0. */
 export type CommittedOffsets = Record<string, Record<string, number>>;
@@ -11,6 +13,12 @@ export type CommittedOffsets = Record<string, Record<string, number>>;
  */
 export class GroupOffsetStore {
   constructor(private readonly directory: string) {}
+
+  /** Ids of every group with committed offsets. */
+  async list(): Promise<string[]> {
+    const files = await readdir(this.directory);
+    return files.filter((f) => f.endsWith(SUFFIX)).map((f) => decodeURIComponent(f.slice(0, -SUFFIX.length)));
+  }
 
   async read(groupId: string): Promise<CommittedOffsets> {
     try {
@@ -30,6 +38,6 @@ export class GroupOffsetStore {
 
   private fileOf(groupId: string): string {
     // Group ids are free text; encoding keeps them to one safe file name each.
-    return path.join(this.directory, `${encodeURIComponent(groupId)}.json`);
+    return path.join(this.directory, `${encodeURIComponent(groupId)}${SUFFIX}`);
   }
 }

@@ -176,3 +176,21 @@ describe('embedded event log input checks', () => {
     await expect(log.publish('programs', [programRecord('program-0', 0)])).rejects.toThrow('is closed');
   });
 });
+
+describe('embedded event log with a committed offset past a damaged end', () => {
+  it('delivers records published after the damage instead of skipping them', async () => {
+    const log = await openLog();
+    await log.ensureTopic('programs', 1);
+    await log.publish('programs', interleavedRecords('program', 1, 3));
+    expect(await drainAll(log, 'lake')).toHaveLength(3);
+    await log.close();
+    const bytes = await readFile(partitionFile());
+    await truncate(partitionFile(), bytes.length - 3);
+
+    const reopened = await openLog();
+    await reopened.publish('programs', [programRecord('program-0', 7)]);
+    const records = await drainAll(reopened, 'lake');
+
+    expect(records.map((r) => [r.offset, sequenceOf(r)])).toEqual([['2', 7]]);
+  });
+});
