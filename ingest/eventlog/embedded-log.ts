@@ -108,7 +108,7 @@ export class EmbeddedEventLog implements EventLog {
     this.checkOpen();
     checkGroupId(groupId);
     // The end of every partition now: records published while draining wait for the next drain.
-    const ends = topics.flatMap((topic) =>
+    const ends = [...new Set(topics)].flatMap((topic) =>
       (this.topics.get(topic)?.partitions ?? []).map((file, partition) => ({
         topic,
         partition,
