@@ -36,21 +36,19 @@ export function coerceQuery(query: Record<string, unknown>, schema: z.ZodObject)
   return coerced;
 }
 
-function describeIssue(issue: z.core.$ZodIssue, text: Messages): string {
+const EXPECTED: Record<string, keyof Messages> = {
+  int: 'integer',
+  number: 'integer',
+  boolean: 'boolean',
+  array: 'list',
+  string: 'text',
+};
+
+function describeIssue(issue: z.core.$ZodIssue, given: unknown, text: Messages): string {
+  if (given === undefined && issue.code !== 'custom') return text.required;
   switch (issue.code) {
     case 'invalid_type':
-      if (issue.input === undefined) return text.required;
-      return text.mustBe(
-        issue.expected === 'int' || issue.expected === 'number'
-          ? issue.expected === 'int'
-            ? text.integer
-            : text.number
-          : issue.expected === 'boolean'
-            ? text.boolean
-            : issue.expected === 'array'
-              ? text.list
-              : text.text,
-      );
+      return text.mustBe(text[EXPECTED[issue.expected] ?? 'text'] as string);
     case 'invalid_value':
       return text.oneOf(issue.values);
     case 'too_small':
@@ -76,10 +74,16 @@ function describeIssue(issue: z.core.$ZodIssue, text: Messages): string {
  * message in the request's language); success gives the typed query with defaults applied.
  */
 export function validateQuery<S extends z.ZodObject>(schema: S, query: Record<string, unknown>): z.infer<S> {
-  const result = schema.safeParse(coerceQuery(query, schema));
+  const coerced = coerceQuery(query, schema);
+  const result = schema.safeParse(coerced);
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
   const field = issue.path.length > 0 ? String(issue.path[0]) : 'query';
   const text = messages[languageOf(query)];
-  throw new HttpError(400, 'VALIDATION_FAILED', `${field}: ${describeIssue(issue, text)}`, field);
+  throw new HttpError(
+    400,
+    'VALIDATION_FAILED',
+    `${field}: ${describeIssue(issue, coerced[field], text)}`,
+    field,
+  );
 }

@@ -46,6 +46,7 @@ function narrowToCounty(location: Location, countyFips: string | undefined): Loc
     ...location,
     countyFips,
     counties: [countyFips],
+    json: JSON.stringify({ state: location.state, city: location.city, county_fips: countyFips }),
     geographyIds: location.geographyIds.filter((id) => !otherCounties.has(id)),
   };
 }
