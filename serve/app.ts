@@ -1,4 +1,4 @@
-import Fastify, { type FastifyRequest, type RouteOptions } from 'fastify';
+import Fastify, { type FastifyReply, type FastifyRequest, type RouteOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import rateLimit from '@fastify/rate-limit';
 import {
@@ -60,7 +60,14 @@ function documentErrors(route: RouteOptions, dataRoute: boolean): void {
 export async function buildApp(deps: AppDeps): Promise<ZodApp> {
   const { config, logger, snapshots, keyStore } = deps;
   const now = deps.now ?? (() => new Date());
-  const app = Fastify({ loggerInstance: logger }).withTypeProvider<ZodTypeProvider>() as unknown as ZodApp;
+  const app = Fastify({
+    loggerInstance: logger,
+    // Errors Fastify meets before routing (a malformed URL) get the same body as every other error.
+    frameworkErrors: (err, _request, reply) => {
+      const { error } = toHttpError(err);
+      void (reply as FastifyReply).code(error.statusCode).send(error.body());
+    },
+  }).withTypeProvider<ZodTypeProvider>() as unknown as ZodApp;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorateRequest('apiKey', null);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../serve/app.ts';
+import { createApiModules } from '../../serve/api-modules.ts';
 import type { ZodApp } from '../../serve/api-module.ts';
 import { KeyStore } from '../../serve/auth/key-store.ts';
 import { addKey, revokeKey } from '../../serve/auth/key-commands.ts';
@@ -86,6 +87,27 @@ describe('GET /spec.json', () => {
     }
     expect(spec.paths['/healthz'].get.security).toEqual([]);
     expect(spec.paths['/healthz'].get.responses['401']).toBeUndefined();
+  });
+
+  it("is valid OpenAPI 3 with the service's own API modules mounted", async () => {
+    const own = await buildApp({
+      config: testConfig(),
+      logger: silentLogger(),
+      snapshots: { current: () => null },
+      apiModules: createApiModules(),
+      keyStore: { authenticate: () => null },
+    });
+    try {
+      const spec = (await own.inject({ method: 'GET', url: '/spec.json' })).json();
+      await SwaggerParser.validate(structuredClone(spec));
+      expect(
+        spec.paths['/api/v1/calculator'].get.responses['401'].content['application/json'].schema,
+      ).toEqual({
+        $ref: '#/components/schemas/Error',
+      });
+    } finally {
+      await own.close();
+    }
   });
 });
 
@@ -303,6 +325,38 @@ describe('errors', () => {
     expect(res.statusCode).toBe(400);
     expect(Object.keys(res.json()).sort()).toEqual(['error', 'message', 'statusCode']);
     expect(res.json().error).toBe('Bad Request');
+  });
+
+  it('a malformed URL, an unsupported media type and an oversized body keep the shape', async () => {
+    const badUrl = await app.inject({ method: 'GET', url: '/v1/%zz', headers: auth });
+    expect(badUrl.statusCode).toBe(400);
+    expect(badUrl.json()).toEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      message: "'/v1/%zz' is not a valid url component",
+    });
+    const csv = await app.inject({
+      method: 'POST',
+      url: '/v1/estimate',
+      headers: { ...auth, 'content-type': 'text/csv' },
+      payload: 'income,zip\n52000,80212',
+    });
+    expect(csv.json()).toEqual({
+      statusCode: 415,
+      error: 'Unsupported Media Type',
+      message: 'Unsupported Media Type',
+    });
+    const huge = await app.inject({
+      method: 'POST',
+      url: '/v1/estimate',
+      headers: { ...auth, 'content-type': 'application/json' },
+      payload: JSON.stringify({ household: { income: 1, zip: '80212', notes: 'x'.repeat(1_100_000) } }),
+    });
+    expect(huge.json()).toEqual({
+      statusCode: 413,
+      error: 'Payload Too Large',
+      message: 'Request body is too large',
+    });
   });
 
   it('an unknown route is a 404, with or without a key', async () => {
