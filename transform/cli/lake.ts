@@ -1,0 +1,8 @@
+import { loadConfig } from '../../lib/config.ts';
+import { runMain } from './cli-main.ts';
+import { lakeCommand } from './lake-command.ts';
+
+// npm run lake -- list | show <id> | rollback <id> | gc --keep <n>
+runMain(() =>
+  lakeCommand(process.argv.slice(2), loadConfig().LAKE_DIR, { print: (text) => console.log(text) }),
+);

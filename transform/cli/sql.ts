@@ -1,0 +1,12 @@
+import { loadConfig } from '../../lib/config.ts';
+import { runMain } from './cli-main.ts';
+import { sqlCommand } from './sql-command.ts';
+
+// npm run sql [-- --snapshot <id>] [-- -c "<SQL>"]
+runMain(() =>
+  sqlCommand(process.argv.slice(2), loadConfig().LAKE_DIR, {
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+  }),
+);
