@@ -102,7 +102,9 @@ export class KafkaEventLog implements EventLog {
 
   async drain({ groupId, topics, onBatch }: DrainOptions): Promise<number> {
     const existing = new Set(await this.admin.listTopics());
-    const names = topics.map((topic) => this.topicName(topic)).filter((name) => existing.has(name));
+    const names = [...new Set(topics)]
+      .map((topic) => this.topicName(topic))
+      .filter((name) => existing.has(name));
     if (names.length === 0) return 0;
     const pending = await this.pendingPartitions(groupId, names);
     if (pending.size === 0) return 0;
