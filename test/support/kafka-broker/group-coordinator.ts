@@ -305,7 +305,8 @@ export class GroupCoordinator {
     else this.prepareRebalance(group);
   }
 
-  private expireSilentMembers(): void {
+  /** Drops members whose session timed out without a heartbeat (run every 100 ms; public for tests). */
+  expireSilentMembers(): void {
     const now = this.now();
     for (const group of this.groups.values()) {
       for (const member of [...group.members.values()]) {
