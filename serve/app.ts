@@ -60,6 +60,7 @@ function documentErrors(route: RouteOptions, dataRoute: boolean): void {
 export async function buildApp(deps: AppDeps): Promise<ZodApp> {
   const { config, logger, snapshots, keyStore } = deps;
   const now = deps.now ?? (() => new Date());
+  // Cast: passing a pino Logger makes Fastify's logger type parameter pino's; modules see the base type.
   const app = Fastify({
     loggerInstance: logger,
     // Errors Fastify meets before routing (a malformed URL) get the same body as every other error.
