@@ -1,18 +1,23 @@
 import { adamStep, createAdam } from './adam.ts';
-import { weightedSquaredError } from './loss.ts';
+import type { Objective } from './loss.ts';
 import { backward, createWorkspace, forward, type Mlp } from './mlp.ts';
 import { shuffle, type Random } from './prng.ts';
 
-/** Rows of inputs and targets, row-major; weights (optional) are per target element. */
+/** Rows of inputs (row-major) and the objective that scores the network's outputs for them. */
 export interface Dataset {
   readonly rows: number;
   readonly inputs: Float32Array;
-  readonly targets: Float32Array;
-  readonly weights?: Float32Array;
+  readonly objective: Objective;
+  /**
+   * Row numbers where each group of rows starts, ascending from 0 (e.g. every row of one home). A batch
+   * never splits a group, so an objective can compare rows of the same group. Default: one row each.
+   */
+  readonly groupStarts?: Int32Array;
 }
 
 export interface FitOptions {
   readonly maxEpochs: number;
+  /** Rows per step (whole groups are added while they fit). */
   readonly batchSize: number;
   readonly learningRate: number;
   /** Multiplies the learning rate after every epoch. */
@@ -37,48 +42,55 @@ export interface FitResult {
   history: EpochReport[];
 }
 
-function checkDataset(name: string, data: Dataset, inputs: number, outputs: number): void {
-  if (data.inputs.length !== data.rows * inputs)
-    throw new Error(`${name}: inputs must hold rows × ${inputs} values`);
-  if (data.targets.length !== data.rows * outputs)
-    throw new Error(`${name}: targets must hold rows × ${outputs} values`);
-  if (data.weights && data.weights.length !== data.targets.length) {
-    throw new Error(`${name}: weights must match targets in length`);
+/** [start, end) row ranges of the dataset's groups. */
+function groupsOf(data: Dataset): { starts: Int32Array; count: number; largest: number } {
+  const starts = data.groupStarts ?? Int32Array.from({ length: data.rows }, (_, r) => r);
+  let largest = 0;
+  for (let g = 0; g < starts.length; g++) {
+    const end = g + 1 < starts.length ? starts[g + 1]! : data.rows;
+    if (end <= starts[g]! || (g === 0 && starts[0] !== 0)) throw new Error('groupStarts must rise from 0');
+    largest = Math.max(largest, end - starts[g]!);
   }
+  return { starts, count: starts.length, largest };
 }
 
-/** Mean loss of the network over a whole dataset (evaluated in chunks through one workspace). */
+function checkDataset(name: string, data: Dataset, inputs: number): void {
+  if (data.inputs.length !== data.rows * inputs)
+    throw new Error(`${name}: inputs must hold rows × ${inputs} values`);
+}
+
+/** Mean loss per row of the network over a whole dataset, in chunks of whole groups. */
 export function datasetLoss(mlp: Mlp, data: Dataset, chunk = 4096): number {
+  if (data.rows === 0) return 0;
   const inputs = mlp.sizes[0]!;
   const outputs = mlp.sizes[mlp.sizes.length - 1]!;
-  const workspace = createWorkspace(mlp.sizes, chunk);
-  const scratch = new Float32Array(chunk * outputs);
+  const { starts, count, largest } = groupsOf(data);
+  const capacity = Math.max(chunk, largest);
+  const workspace = createWorkspace(mlp.sizes, capacity);
+  const gradient = new Float32Array(capacity * outputs);
+  const rowNumbers = Int32Array.from({ length: data.rows }, (_, r) => r);
   let total = 0;
-  for (let start = 0; start < data.rows; start += chunk) {
-    const rows = Math.min(chunk, data.rows - start);
-    const predictions = forward(
-      mlp,
-      data.inputs.subarray(start * inputs, (start + rows) * inputs),
-      rows,
-      workspace,
-    );
-    const span = [start * outputs, (start + rows) * outputs] as const;
-    total +=
-      weightedSquaredError(
-        predictions,
-        data.targets.subarray(...span),
-        data.weights?.subarray(...span),
-        rows,
-        outputs,
-        scratch,
-      ) * rows;
+  let g = 0;
+  while (g < count) {
+    const start = starts[g]!;
+    let end = start;
+    while (g < count) {
+      const next = g + 1 < count ? starts[g + 1]! : data.rows;
+      if (next - start > capacity) break;
+      end = next;
+      g++;
+    }
+    const rows = end - start;
+    const predictions = forward(mlp, data.inputs.subarray(start * inputs, end * inputs), rows, workspace);
+    total += data.objective(predictions, rowNumbers.subarray(start, end), rows, gradient);
   }
-  return data.rows === 0 ? 0 : total / data.rows;
+  return total / data.rows;
 }
 
 /**
- * Trains `mlp` in place with Adam on shuffled minibatches, decaying the learning rate each epoch and
- * stopping early on the validation loss; on return the network holds the best validation weights.
+ * Trains `mlp` in place with Adam on shuffled minibatches of whole groups, decaying the learning rate
+ * each epoch and stopping early on the validation loss; on return the network holds the best
+ * validation weights. Gradients are averaged over the rows of a batch.
  */
 export function fit(
   mlp: Mlp,
@@ -89,20 +101,33 @@ export function fit(
 ): FitResult {
   const inputs = mlp.sizes[0]!;
   const outputs = mlp.sizes[mlp.sizes.length - 1]!;
-  checkDataset('train', train, inputs, outputs);
-  checkDataset('validation', validation, inputs, outputs);
+  checkDataset('train', train, inputs);
+  checkDataset('validation', validation, inputs);
   if (train.rows === 0 || validation.rows === 0)
     throw new Error('train and validation sets must not be empty');
+  const groups = groupsOf(train);
+  if (groups.largest > options.batchSize) {
+    throw new Error(`a group of ${groups.largest} rows does not fit in a batch of ${options.batchSize}`);
+  }
 
-  const batchSize = Math.min(options.batchSize, train.rows);
-  const workspace = createWorkspace(mlp.sizes, batchSize);
-  const batchInputs = new Float32Array(batchSize * inputs);
-  const batchTargets = new Float32Array(batchSize * outputs);
-  const batchWeights = train.weights ? new Float32Array(batchSize * outputs) : undefined;
-  const outputGradient = new Float32Array(batchSize * outputs);
+  const capacity = Math.min(options.batchSize, train.rows);
+  const workspace = createWorkspace(mlp.sizes, capacity);
+  const batchInputs = new Float32Array(capacity * inputs);
+  const batchRows = new Int32Array(capacity);
+  const outputGradient = new Float32Array(capacity * outputs);
   const gradient = new Float32Array(mlp.params.length);
   const adam = createAdam(mlp.params.length);
-  const order = Int32Array.from({ length: train.rows }, (_, i) => i);
+  const order = Int32Array.from({ length: groups.count }, (_, g) => g);
+  const groupEnd = (g: number) => (g + 1 < groups.count ? groups.starts[g + 1]! : train.rows);
+
+  const step = (count: number, rate: number): number => {
+    const predictions = forward(mlp, batchInputs, count, workspace);
+    const loss = train.objective(predictions, batchRows, count, outputGradient);
+    for (let k = 0; k < count * outputs; k++) outputGradient[k] = outputGradient[k]! / count;
+    backward(mlp, batchInputs, count, workspace, outputGradient, gradient);
+    adamStep(adam, mlp.params, gradient, rate);
+    return loss;
+  };
 
   const best = Float32Array.from(mlp.params);
   let bestValidationLoss = datasetLoss(mlp, validation);
@@ -114,20 +139,21 @@ export function fit(
     epoch++;
     shuffle(order, random);
     let trainLoss = 0;
-    for (let start = 0; start < train.rows; start += batchSize) {
-      const rows = Math.min(batchSize, train.rows - start);
-      for (let r = 0; r < rows; r++) {
-        const row = order[start + r]!;
-        batchInputs.set(train.inputs.subarray(row * inputs, (row + 1) * inputs), r * inputs);
-        batchTargets.set(train.targets.subarray(row * outputs, (row + 1) * outputs), r * outputs);
-        batchWeights?.set(train.weights!.subarray(row * outputs, (row + 1) * outputs), r * outputs);
+    let count = 0;
+    for (const g of order) {
+      const start = groups.starts[g]!;
+      const end = groupEnd(g);
+      if (count + end - start > capacity) {
+        trainLoss += step(count, rate);
+        count = 0;
       }
-      const predictions = forward(mlp, batchInputs, rows, workspace);
-      trainLoss +=
-        weightedSquaredError(predictions, batchTargets, batchWeights, rows, outputs, outputGradient) * rows;
-      backward(mlp, batchInputs, rows, workspace, outputGradient, gradient);
-      adamStep(adam, mlp.params, gradient, rate);
+      for (let row = start; row < end; row++, count++) {
+        batchRows[count] = row;
+        batchInputs.set(train.inputs.subarray(row * inputs, (row + 1) * inputs), count * inputs);
+      }
     }
+    if (count > 0) trainLoss += step(count, rate);
+
     const validationLoss = datasetLoss(mlp, validation);
     const improved = validationLoss < bestValidationLoss;
     if (improved) {

@@ -15,8 +15,8 @@ import type { SurrogateModel } from './surrogate-model.ts';
 /** Names of the graph's single input and output; the adapter feeds and reads these. */
 export const ONNX_INPUT = 'features';
 export const ONNX_OUTPUT = 'kwh';
-const IR_VERSION = 8n;
-const OPSET = 17n;
+export const ONNX_IR_VERSION = 8;
+export const ONNX_OPSET = 17;
 
 function floatTensor(name: string, dims: number[], values: Float32Array): TensorProto {
   // raw_data is little-endian float32; copy so the bytes do not alias a larger parameter buffer.
@@ -129,8 +129,8 @@ export function exportOnnx(model: SurrogateModel, metadata: Record<string, strin
   }
 
   const proto = create(ModelProtoSchema, {
-    irVersion: IR_VERSION,
-    opsetImport: [{ domain: '', version: OPSET }],
+    irVersion: BigInt(ONNX_IR_VERSION),
+    opsetImport: [{ domain: '', version: BigInt(ONNX_OPSET) }],
     producerName: 'electrify-service simulate/surrogate',
     graph: {
       name: 'rem_surrogate',

@@ -1,4 +1,5 @@
 import { fit, type Dataset, type FitOptions, type FitResult } from './fit.ts';
+import { savingsError, squaredError, sumOf } from './loss.ts';
 import { createMlp } from './mlp.ts';
 import { seededRandom } from './prng.ts';
 import {
@@ -9,7 +10,7 @@ import {
   type SurrogateModel,
   type TargetTransform,
 } from './surrogate-model.ts';
-import { rowsOf, type TrainingSet } from './training-set.ts';
+import { gatherRows, rowsOf, type TrainingSet } from './training-set.ts';
 
 export interface SurrogateTrainingOptions {
   readonly seed: number;
@@ -22,6 +23,12 @@ export interface SurrogateTrainingOptions {
   readonly minimumFuelWeight: number;
   /** See SurrogateModel.outputGates; gated-off targets get zero loss weight (they are 0 by construction). */
   readonly outputGates: readonly (number | null)[];
+  /**
+   * Weight of the savings term: squared relative error of (baseline − upgraded) total energy per
+   * upgraded row (0 = off). Errors are relative to |true savings| + savingsFloor × baseline total.
+   */
+  readonly savingsWeight: number;
+  readonly savingsFloor: number;
   readonly fit: Omit<FitOptions, 'onEpoch'>;
 }
 
@@ -30,12 +37,6 @@ export interface TrainedSurrogate {
   readonly fit: FitResult;
   readonly trainRows: number;
   readonly validationRows: number;
-}
-
-function gather(values: Float32Array, width: number, rows: Int32Array): Float32Array {
-  const out = new Float32Array(rows.length * width);
-  rows.forEach((row, k) => out.set(values.subarray(row * width, (row + 1) * width), k * width));
-  return out;
 }
 
 /**
@@ -71,14 +72,40 @@ function dataset(
   output: Standardizer,
   options: SurrogateTrainingOptions,
 ): Dataset {
-  const raw = gather(set.features, set.featureCount, rows);
+  const outputs = set.outputCount;
+  const raw = gatherRows(set.features, set.featureCount, rows);
   const inputs = new Float32Array(raw.length);
   standardize(input, raw, inputs);
-  const kwh = gather(set.kwh, set.outputCount, rows);
+  const kwh = gatherRows(set.kwh, outputs, rows);
   const targets = new Float32Array(kwh.length);
   standardize(output, transformTargets(options.targetTransform, kwh), targets);
   const weights = fuelWeights(kwh, raw, set.featureCount, options.outputGates, options.minimumFuelWeight);
-  return { rows: rows.length, inputs, targets, weights };
+  const perFuel = squaredError(targets, weights, outputs);
+
+  // A home's rows are contiguous, baseline first (buildTrainingSet's order): one group per home.
+  const groupStarts: number[] = [];
+  const baselineOf = new Int32Array(rows.length);
+  rows.forEach((row, k) => {
+    if (k === 0 || set.home[row] !== set.home[rows[k - 1]!]) groupStarts.push(k);
+    baselineOf[k] = set.upgrade[row] === 0 ? -1 : groupStarts[groupStarts.length - 1]!;
+  });
+  const objective =
+    options.savingsWeight > 0
+      ? sumOf(
+          perFuel,
+          savingsError({
+            baselineOf,
+            totals: Float32Array.from({ length: rows.length }, (_, k) =>
+              kwh.subarray(k * outputs, (k + 1) * outputs).reduce((a, b) => a + b, 0),
+            ),
+            gates: fuelWeights(kwh, raw, set.featureCount, options.outputGates, 1),
+            output,
+            weight: options.savingsWeight,
+            floor: options.savingsFloor,
+          }),
+        )
+      : perFuel;
+  return { rows: rows.length, inputs, objective, groupStarts: Int32Array.from(groupStarts) };
 }
 
 /**
@@ -98,8 +125,8 @@ export function trainSurrogate(
   if (options.outputGates.length !== set.outputCount) {
     throw new Error(`outputGates must have one entry per output (${set.outputCount})`);
   }
-  const trainFeatures = gather(set.features, set.featureCount, trainRows);
-  const trainKwh = gather(set.kwh, set.outputCount, trainRows);
+  const trainFeatures = gatherRows(set.features, set.featureCount, trainRows);
+  const trainKwh = gatherRows(set.kwh, set.outputCount, trainRows);
   const input = fitStandardizer(trainFeatures, trainRows.length, set.featureCount);
   // Target statistics over the elements the loss sees, so gated-off zeros do not skew them.
   const used = fuelWeights(trainKwh, trainFeatures, set.featureCount, options.outputGates, 1);

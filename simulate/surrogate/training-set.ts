@@ -120,3 +120,10 @@ export function rowsOf(set: TrainingSet, part: Split): Int32Array {
   });
   return Int32Array.from(picked);
 }
+
+/** The given rows of a row-major matrix `width` wide, as a new contiguous matrix. */
+export function gatherRows(values: Float32Array, width: number, rows: Int32Array): Float32Array {
+  const out = new Float32Array(rows.length * width);
+  rows.forEach((row, k) => out.set(values.subarray(row * width, (row + 1) * width), k * width));
+  return out;
+}

@@ -28,6 +28,8 @@ describe('trainSurrogate', () => {
       targetTransform: 'log1p',
       minimumFuelWeight: 0.05,
       outputGates: TOY_GATES,
+      savingsWeight: 0.05,
+      savingsFloor: 0.02,
       fit: { maxEpochs: 40, batchSize: 64, learningRate: 3e-3, learningRateDecay: 0.95, patience: 6 },
     });
     expect(trained.trainRows + trained.validationRows).toBeLessThan(set.rows);

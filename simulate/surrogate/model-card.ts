@@ -1,0 +1,137 @@
+import { z } from 'zod';
+
+/**
+ * The model card written next to the ONNX file by `npm run model:train`: what the model takes and gives,
+ * how it was trained (enough to rebuild its held-out homes exactly), how accurate it is, and what it is
+ * not. `npm run model:eval` and the tests read it back through this schema.
+ */
+
+const accuracySchema = z.object({
+  r2_by_fuel: z.record(z.string(), z.number().nullable()),
+  median_ape_total: z.number(),
+  median_ape_savings_by_upgrade: z.record(z.string(), z.number()),
+  n_homes: z.number().int(),
+  n_rows: z.number().int(),
+});
+
+export const modelCardSchema = z.object({
+  model_version: z.string().min(1),
+  simulator_version: z.string().min(1),
+  sampler_parameters_version: z.string().min(1),
+  onnx: z.object({
+    file: z.string().min(1),
+    sha256: z.string().regex(/^[0-9a-f]{64}$/),
+    input: z.string(),
+    output: z.string(),
+    ir_version: z.number().int(),
+    opset: z.number().int(),
+  }),
+  inputs: z.array(z.object({ name: z.string(), min: z.number(), max: z.number() })),
+  outputs: z.array(z.object({ name: z.string(), unit: z.string(), gated_on: z.string().nullable() })),
+  architecture: z.object({
+    layers: z.array(z.number().int().positive()),
+    hidden_activation: z.literal('relu'),
+    target_transform: z.enum(['log1p', 'linear']),
+    parameters: z.number().int(),
+  }),
+  training: z.object({
+    command: z.string(),
+    seed: z.number().int(),
+    strata: z.object({ description: z.string(), count: z.number().int() }),
+    homes_per_stratum: z.number().int().positive(),
+    train_share: z.number(),
+    validation_share: z.number(),
+    homes: z.object({ train: z.number().int(), validation: z.number().int(), test: z.number().int() }),
+    rows: z.object({ train: z.number().int(), validation: z.number().int(), test: z.number().int() }),
+    optimiser: z.object({
+      name: z.literal('adam'),
+      batch_size: z.number().int(),
+      learning_rate: z.number(),
+      learning_rate_decay: z.number(),
+      max_epochs: z.number().int(),
+      patience: z.number().int(),
+      minimum_fuel_weight: z.number(),
+    }),
+    epochs: z.number().int(),
+    best_epoch: z.number().int(),
+    seconds: z.object({ data: z.number(), training: z.number(), total: z.number() }),
+  }),
+  accuracy_held_out: accuracySchema,
+  statement: z.string().min(1),
+});
+export type ModelCard = z.infer<typeof modelCardSchema>;
+
+export const MODEL_STATEMENT =
+  'This is a neural-network surrogate of this project’s own simplified building-energy model ' +
+  '(simulate/: a bin-method physics model over synthetic climate normals) applied to homes drawn from ' +
+  'our own coarse housing-stock sampler. It predicts annual site energy per fuel (kWh) for a home ' +
+  'described by its features, about a million times faster than running the simulator. It is NOT ' +
+  'ResStock, not NREL’s or Rewiring America’s model, and not calibrated to measured bills or metered ' +
+  'data: its accuracy figures only say how closely it reproduces our simulator on held-out sampled ' +
+  'homes, not how closely either matches real homes. Treat its outputs as model-derived approximations.';
+
+const fmt = (value: number | null, digits: number): string =>
+  value === null ? 'n/a' : value.toFixed(digits);
+
+/** The card as markdown (model-card.md), for people; the JSON is the source of truth. */
+export function renderModelCard(card: ModelCard): string {
+  const t = card.training;
+  const a = card.accuracy_held_out;
+  const lines = [
+    `# REM surrogate model card — ${card.model_version}`,
+    '',
+    card.statement,
+    '',
+    '## Versions',
+    '',
+    `- Model: \`${card.model_version}\``,
+    `- Simulator: \`${card.simulator_version}\``,
+    `- Sampler parameters: \`${card.sampler_parameters_version}\``,
+    `- ONNX: \`${card.onnx.file}\` (IR ${card.onnx.ir_version}, opset ${card.onnx.opset}, sha256 \`${card.onnx.sha256}\`)`,
+    '',
+    '## Outputs',
+    '',
+    `\`${card.onnx.output}\`: rows × ${card.outputs.length} float32, annual site energy per fuel. A fuel's output is`,
+    'exactly 0 when its gate feature is 0 (the home has no appliance using that fuel).',
+    '',
+    '| output | unit | gated on |',
+    '|---|---|---|',
+    ...card.outputs.map((o) => `| ${o.name} | ${o.unit} | ${o.gated_on ?? '—'} |`),
+    '',
+    '## Inputs',
+    '',
+    `\`${card.onnx.input}\`: rows × ${card.inputs.length} float32 raw features in FEATURE_NAMES order`,
+    '(simulate/features.ts); standardisation is inside the model.',
+    '',
+    '| # | feature | min | max |',
+    '|---|---|---|---|',
+    ...card.inputs.map((f, i) => `| ${i} | ${f.name} | ${f.min} | ${f.max} |`),
+    '',
+    '## Training',
+    '',
+    `- Command: \`${t.command}\` (seed ${t.seed}; the same command gives the same model)`,
+    `- Homes: ${t.homes_per_stratum} per stratum over ${t.strata.count} strata (${t.strata.description})`,
+    `- Split by home: ${t.homes.train} train / ${t.homes.validation} validation / ${t.homes.test} test homes`,
+    `  (${t.rows.train} / ${t.rows.validation} / ${t.rows.test} rows, one per home and applicable upgrade)`,
+    `- Network: ${card.architecture.layers.join(' → ')} (ReLU; ${card.architecture.parameters} parameters),`,
+    `  targets ${card.architecture.target_transform}(kWh), loss weighted by each fuel's share of the total`,
+    `- Adam, batch ${t.optimiser.batch_size}, learning rate ${t.optimiser.learning_rate} × ${t.optimiser.learning_rate_decay}/epoch,`,
+    `  ${t.epochs} epochs (best ${t.best_epoch}; early stopping patience ${t.optimiser.patience})`,
+    `- Time: ${t.seconds.data.toFixed(0)} s drawing and simulating, ${t.seconds.training.toFixed(0)} s training,`,
+    `  ${t.seconds.total.toFixed(0)} s in all`,
+    '',
+    `## Accuracy on ${a.n_homes} held-out homes (${a.n_rows} rows), surrogate vs simulator`,
+    '',
+    '| fuel | R² |',
+    '|---|---|',
+    ...Object.entries(a.r2_by_fuel).map(([fuel, r2]) => `| ${fuel} | ${fmt(r2, 4)} |`),
+    '',
+    `Median absolute percentage error of total site energy: ${fmt(a.median_ape_total, 2)} %`,
+    '',
+    '| upgrade | median APE of savings (baseline − upgraded total) |',
+    '|---|---|',
+    ...Object.entries(a.median_ape_savings_by_upgrade).map(([u, v]) => `| ${u} | ${fmt(v, 2)} % |`),
+    '',
+  ];
+  return lines.join('\n');
+}
