@@ -34,7 +34,11 @@ interface FeatureInput {
 
 interface FeatureSpec {
   name: string;
-  /** Range over the sampler's support and every upgrade of it (checked by test/simulate/features.test.ts). */
+  /**
+   * Range over the sampler's support and every upgrade of it: the sampler's own limits where it clamps, else
+   * the extremes of an 80,000-home sweep of every state, fuel and upgrade, rounded outwards (checked by
+   * test/simulate/features.test.ts).
+   */
   min: number;
   max: number;
   value(input: FeatureInput): number;
@@ -80,47 +84,47 @@ const hpCop = (i: FeatureInput, k: 0 | 1 | 2): number =>
 
 const SPECS: readonly FeatureSpec[] = [
   // Climate
-  numeric('hdd65', 0, 10_000, (i) => i.climate.hdd65),
-  numeric('cdd65', 0, 5_000, (i) => i.climate.cdd65),
-  numeric('heating_design_temp_f', -25, 50, (i) => i.climate.heatingDesignF),
-  numeric('cooling_design_temp_f', 75, 115, (i) => i.climate.coolingDesignF),
-  numeric('mean_temp_f', 35, 80, (i) => i.climate.meanTempF),
-  numeric('ground_temp_f', 37, 82, (i) => i.climate.groundTempF),
-  numeric('mains_temp_f', 41, 86, (i) => i.climate.mainsTempF),
-  numeric('ghi_kwh_m2_day', 3, 6.5, (i) => i.climate.ghiKwhM2Day),
+  numeric('hdd65', 100, 9_500, (i) => i.climate.hdd65),
+  numeric('cdd65', 100, 5_000, (i) => i.climate.cdd65),
+  numeric('heating_design_temp_f', -20, 50, (i) => i.climate.heatingDesignF),
+  numeric('cooling_design_temp_f', 80, 112, (i) => i.climate.coolingDesignF),
+  numeric('mean_temp_f', 38, 80, (i) => i.climate.meanTempF),
+  numeric('ground_temp_f', 40, 82, (i) => i.climate.groundTempF),
+  numeric('mains_temp_f', 44, 86, (i) => i.climate.mainsTempF),
+  numeric('ghi_kwh_m2_day', 3.5, 6, (i) => i.climate.ghiKwhM2Day),
   numeric('climate_zone_temp', 1, 7, (i) => Number(i.home.climateZone[0])),
   flag('climate_moisture_a', (i) => i.home.climateZone.endsWith('A') || i.home.climateZone === '7'),
   flag('climate_moisture_b', (i) => i.home.climateZone.endsWith('B')),
   flag('climate_moisture_c', (i) => i.home.climateZone.endsWith('C')),
   // Geometry and occupancy
-  numeric('floor_area_ft2', 300, 10_000, (i) => i.home.floorAreaFt2),
+  numeric('floor_area_ft2', 500, 6_000, (i) => i.home.floorAreaFt2),
   numeric('stories', 1, 3, (i) => i.home.stories),
-  numeric('vintage', 1930, 2020, (i) => i.home.vintage),
+  numeric('vintage', 1930, 2015, (i) => i.home.vintage),
   numeric('bedrooms', 1, 6, (i) => i.home.bedrooms),
-  numeric('occupants', 1, 10, (i) => i.home.occupants),
+  numeric('occupants', 1, 8, (i) => i.home.occupants),
   ...oneHot('building_type', BUILDING_TYPES, (i) => i.home.buildingType),
   ...oneHot('foundation', FOUNDATIONS, (i) => i.home.foundation),
   ...oneHot('attic', ATTIC_TYPES, (i) => i.home.atticType),
   // Envelope
-  numeric('wall_insulation_r', 0, 30, (i) => i.home.wallInsulationR),
+  numeric('wall_insulation_r', 0, 21, (i) => i.home.wallInsulationR),
   numeric('ceiling_insulation_r', 0, 60, (i) => i.home.ceilingInsulationR),
-  numeric('foundation_insulation_r', 0, 30, (i) => i.home.foundationInsulationR),
-  numeric('infiltration_ach50', 0.5, 60, (i) => i.home.ach50),
-  numeric('window_wall_ratio', 0.03, 0.5, (i) => i.home.windowWallRatio),
-  numeric('window_u', 0.1, 1.5, (i) => i.home.windowU),
-  numeric('window_shgc', 0.1, 0.9, (i) => i.home.windowShgc),
+  numeric('foundation_insulation_r', 0, 19, (i) => i.home.foundationInsulationR),
+  numeric('infiltration_ach50', 1.5, 50, (i) => i.home.ach50),
+  numeric('window_wall_ratio', 0.06, 0.3, (i) => i.home.windowWallRatio),
+  numeric('window_u', 0.22, 1.16, (i) => i.home.windowU),
+  numeric('window_shgc', 0.38, 0.76, (i) => i.home.windowShgc),
   ...oneHot('duct_location', DUCT_LOCATIONS, (i) => i.home.ductLocation),
-  numeric('duct_leakage', 0, 0.5, (i) => i.home.ductLeakage),
-  numeric('duct_insulation_r', 0, 12, (i) => i.home.ductInsulationR),
+  numeric('duct_leakage', 0, 0.4, (i) => i.home.ductLeakage),
+  numeric('duct_insulation_r', 0, 8, (i) => i.home.ductInsulationR),
   // Engineered envelope physics
-  numeric('ua_air_btu_h_f', 0, 4_000, (i) => i.envelope.uaAirBtuHF),
-  numeric('ua_ground_btu_h_f', 0, 1_000, (i) => i.envelope.uaGroundBtuHF),
-  numeric('ua_infiltration_btu_h_f', 0, 2_500, (i) => i.envelope.uaInfiltrationBtuHF),
-  numeric('window_area_ft2', 0, 3_000, (i) => i.envelope.windowAreaFt2),
-  numeric('heating_degree_load_mmbtu', 0, 1_000, (i) => (i.envelope.uaAirBtuHF * i.climate.hdd65 * 24) / 1e6),
-  numeric('cooling_degree_load_mmbtu', 0, 500, (i) => (i.envelope.uaAirBtuHF * i.climate.cdd65 * 24) / 1e6),
-  numeric('design_heating_load_kbtu_h', 0, 400, (i) => i.design.heatingBtuH / 1000),
-  numeric('design_cooling_load_kbtu_h', 0, 300, (i) => i.design.coolingBtuH / 1000),
+  numeric('ua_air_btu_h_f', 100, 2_500, (i) => i.envelope.uaAirBtuHF),
+  numeric('ua_ground_btu_h_f', 0, 1_200, (i) => i.envelope.uaGroundBtuHF),
+  numeric('ua_infiltration_btu_h_f', 20, 1_000, (i) => i.envelope.uaInfiltrationBtuHF),
+  numeric('window_area_ft2', 40, 1_200, (i) => i.envelope.windowAreaFt2),
+  numeric('heating_degree_load_mmbtu', 0, 400, (i) => (i.envelope.uaAirBtuHF * i.climate.hdd65 * 24) / 1e6),
+  numeric('cooling_degree_load_mmbtu', 0, 300, (i) => (i.envelope.uaAirBtuHF * i.climate.cdd65 * 24) / 1e6),
+  numeric('design_heating_load_kbtu_h', 0, 300, (i) => i.design.heatingBtuH / 1000),
+  numeric('design_cooling_load_kbtu_h', 0, 200, (i) => i.design.coolingBtuH / 1000),
   numeric('heating_distribution_efficiency', 0.4, 1, (i) =>
     heatingUsesDucts(i.home) ? ductEfficiency(i.home) : 1,
   ),
@@ -130,33 +134,33 @@ const SPECS: readonly FeatureSpec[] = [
   // Heating
   ...oneHot('heating_fuel', FUELS, (i) => i.home.heatingFuel),
   ...oneHot('heating_type', HEATING_TYPES, (i) => i.home.heatingType),
-  numeric('heating_afue', 0.4, 1, (i) => i.home.heatingAfue),
-  numeric('heating_setpoint_f', 55, 80, (i) => i.home.heatingSetpointF),
-  numeric('heating_setback_f', 0, 15, (i) => i.home.heatingSetbackF),
+  numeric('heating_afue', 0.6, 1, (i) => i.home.heatingAfue),
+  numeric('heating_setpoint_f', 60, 76, (i) => i.home.heatingSetpointF),
+  numeric('heating_setback_f', 0, 8, (i) => i.home.heatingSetbackF),
   // Heat pump performance curve
   flag('heat_pump_sizing_hers', (i) => i.home.heatPump?.sizing === 'hers'),
   flag('heat_pump_ducted', (i) => i.home.heatPump?.ducted === true),
-  numeric('heat_pump_seer', 0, 30, (i) => i.home.heatPump?.seer ?? 0),
-  numeric('heat_pump_hspf', 0, 15, (i) => i.home.heatPump?.hspf ?? 0),
-  numeric('heat_pump_capacity_kbtu_h', 0, 400, (i) => heatPumpCapacityBtuH(i.home, i.design) / 1000),
-  numeric('capacity_retention_47f', 0, 1.2, (i) => hpRetention(i, 0)),
-  numeric('capacity_retention_17f', 0, 1.2, (i) => hpRetention(i, 1)),
-  numeric('capacity_retention_5f', 0, 1.2, (i) => hpRetention(i, 2)),
-  numeric('cop_47f', 0.4, 8, (i) => hpCop(i, 0)),
-  numeric('cop_17f', 0.4, 8, (i) => hpCop(i, 1)),
-  numeric('cop_5f', 0.4, 8, (i) => hpCop(i, 2)),
+  numeric('heat_pump_seer', 0, 29.3, (i) => i.home.heatPump?.seer ?? 0),
+  numeric('heat_pump_hspf', 0, 14, (i) => i.home.heatPump?.hspf ?? 0),
+  numeric('heat_pump_capacity_kbtu_h', 0, 300, (i) => heatPumpCapacityBtuH(i.home, i.design) / 1000),
+  numeric('capacity_retention_47f', 0.4, 1.1, (i) => hpRetention(i, 0)),
+  numeric('capacity_retention_17f', 0.4, 1.1, (i) => hpRetention(i, 1)),
+  numeric('capacity_retention_5f', 0.4, 1.1, (i) => hpRetention(i, 2)),
+  numeric('cop_47f', 0.6, 5, (i) => hpCop(i, 0)),
+  numeric('cop_17f', 0.6, 5, (i) => hpCop(i, 1)),
+  numeric('cop_5f', 0.6, 5, (i) => hpCop(i, 2)),
   // Cooling
   ...oneHot('cooling_type', COOLING_TYPES, (i) => i.home.coolingType),
-  numeric('cooling_eer', 0, 30, (i) => i.home.coolingEer),
+  numeric('cooling_eer', 0, 26, (i) => i.home.coolingEer),
   numeric('cooled_fraction', 0, 1, (i) => i.home.cooledFraction),
-  numeric('cooling_setpoint_f', 65, 85, (i) => i.home.coolingSetpointF),
-  numeric('cooling_setup_f', 0, 15, (i) => i.home.coolingSetupF),
+  numeric('cooling_setpoint_f', 68, 82, (i) => i.home.coolingSetpointF),
+  numeric('cooling_setup_f', 0, 8, (i) => i.home.coolingSetupF),
   // Water heating
   ...oneHot('water_heater_fuel', FUELS, (i) => i.home.waterHeaterFuel),
   ...oneHot('water_heater_type', WATER_HEATER_TYPES, (i) => i.home.waterHeaterType),
-  numeric('water_heater_uef', 0.4, 5, (i) => i.home.waterHeaterUef),
-  numeric('water_heater_tank_gal', 0, 120, (i) => i.home.waterHeaterTankGal),
-  numeric('hot_water_gal_per_day', 30, 200, (i) => hotWaterGallonsPerDay(i.home.occupants)),
+  numeric('water_heater_uef', 0.55, 3.45, (i) => i.home.waterHeaterUef),
+  numeric('water_heater_tank_gal', 0, 80, (i) => i.home.waterHeaterTankGal),
+  numeric('hot_water_gal_per_day', 30, 130, (i) => hotWaterGallonsPerDay(i.home.occupants)),
   // Appliances
   ...oneHot(
     'dryer_fuel',

@@ -21,12 +21,12 @@ export class SplitMix64 {
     this.hi = (this.hi + 0x9e3779b9 + carry) >>> 0;
     this.lo = lo;
     // z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9; z = (z ^ (z >>> 27)) * 0x94D049BB133111EB; z ^ (z >>> 31)
-    let [h, l] = xorShiftRight(this.hi, this.lo, 30);
-    [h, l] = mul64(h, l, 0xbf58476d, 0x1ce4e5b9);
-    [h, l] = xorShiftRight(h, l, 27);
-    [h, l] = mul64(h, l, 0x94d049bb, 0x133111eb);
-    [h] = xorShiftRight(h, l, 31);
-    return h >>> 0;
+    xorShiftRight(this.hi, this.lo, 30);
+    mul64(scratchHi, scratchLo, 0xbf58476d, 0x1ce4e5b9);
+    xorShiftRight(scratchHi, scratchLo, 27);
+    mul64(scratchHi, scratchLo, 0x94d049bb, 0x133111eb);
+    xorShiftRight(scratchHi, scratchLo, 31);
+    return scratchHi;
   }
 
   /** Uniform in [0, 1) with 32 bits of resolution. */
@@ -41,22 +41,27 @@ export class SplitMix64 {
   }
 }
 
-function xorShiftRight(hi: number, lo: number, n: number): [number, number] {
+// The 64-bit helpers return through these two words instead of allocating a pair per call.
+let scratchHi = 0;
+let scratchLo = 0;
+
+function xorShiftRight(hi: number, lo: number, n: number): void {
   const shiftedHi = hi >>> n;
   const shiftedLo = ((lo >>> n) | (hi << (32 - n))) >>> 0;
-  return [(hi ^ shiftedHi) >>> 0, (lo ^ shiftedLo) >>> 0];
+  scratchHi = (hi ^ shiftedHi) >>> 0;
+  scratchLo = (lo ^ shiftedLo) >>> 0;
 }
 
-function mul64(aHi: number, aLo: number, bHi: number, bLo: number): [number, number] {
+function mul64(aHi: number, aLo: number, bHi: number, bLo: number): void {
   // Low 64 bits of a 64×64 product, from 16-bit limbs so no partial product exceeds 2^53.
-  const a0 = aLo & 0xffff,
-    a1 = aLo >>> 16,
-    a2 = aHi & 0xffff,
-    a3 = aHi >>> 16;
-  const b0 = bLo & 0xffff,
-    b1 = bLo >>> 16,
-    b2 = bHi & 0xffff,
-    b3 = bHi >>> 16;
+  const a0 = aLo & 0xffff;
+  const a1 = aLo >>> 16;
+  const a2 = aHi & 0xffff;
+  const a3 = aHi >>> 16;
+  const b0 = bLo & 0xffff;
+  const b1 = bLo >>> 16;
+  const b2 = bHi & 0xffff;
+  const b3 = bHi >>> 16;
   let c0 = a0 * b0;
   let c1 = (c0 >>> 16) + a0 * b1 + a1 * b0;
   c0 &= 0xffff;
@@ -64,7 +69,8 @@ function mul64(aHi: number, aLo: number, bHi: number, bLo: number): [number, num
   c1 &= 0xffff;
   const c3 = Math.floor(c2 / 65536) + a0 * b3 + a1 * b2 + a2 * b1 + a3 * b0;
   c2 &= 0xffff;
-  return [(((c3 & 0xffff) << 16) | c2) >>> 0, ((c1 << 16) | c0) >>> 0];
+  scratchHi = (((c3 & 0xffff) << 16) | c2) >>> 0;
+  scratchLo = ((c1 << 16) | c0) >>> 0;
 }
 
 /** A 64-bit FNV-1a hash of a string, for turning a request's text into a seed. */

@@ -1,4 +1,4 @@
-import type { Fuel } from '../../schemas/rem.ts';
+import type { ClimateZone, Fuel } from '../../schemas/rem.ts';
 
 /**
  * Conditional distributions of the housing stock the sampler draws from, in the style of ResStock's
@@ -163,27 +163,89 @@ export const FLOOR_AREA_MEDIAN_FT2 = {
 export const FLOOR_AREA_LOG_SD = 0.33;
 export const FLOOR_AREA_LIMITS_FT2 = [500, 6000] as const;
 
-/** Foundation by zone group and type (RECS 2020 HC2.x basements/crawlspaces/slabs by region, approx.). */
-export const FOUNDATION_BY_ZONE_GROUP = {
-  hot: [
+/** Foundation by IECC zone (RECS 2020 HC2.x basements / crawlspaces / slabs by region, approx.). */
+export const FOUNDATION_BY_ZONE = {
+  '1A': [
+    ['slab', 0.95],
+    ['crawlspace', 0.05],
+  ],
+  '2A': [
     ['slab', 0.85],
-    ['crawlspace', 0.12],
-    ['unheated_basement', 0.01],
+    ['crawlspace', 0.13],
     ['heated_basement', 0.02],
   ],
-  mixed: [
-    ['slab', 0.35],
-    ['crawlspace', 0.35],
-    ['unheated_basement', 0.13],
-    ['heated_basement', 0.17],
+  '2B': [
+    ['slab', 0.92],
+    ['crawlspace', 0.06],
+    ['heated_basement', 0.02],
   ],
-  cold: [
+  '3A': [
+    ['slab', 0.5],
+    ['crawlspace', 0.4],
+    ['unheated_basement', 0.05],
+    ['heated_basement', 0.05],
+  ],
+  '3B': [
+    ['slab', 0.75],
+    ['crawlspace', 0.17],
+    ['unheated_basement', 0.03],
+    ['heated_basement', 0.05],
+  ],
+  '3C': [
+    ['slab', 0.4],
+    ['crawlspace', 0.5],
+    ['unheated_basement', 0.05],
+    ['heated_basement', 0.05],
+  ],
+  '4A': [
+    ['slab', 0.2],
+    ['crawlspace', 0.35],
+    ['unheated_basement', 0.2],
+    ['heated_basement', 0.25],
+  ],
+  '4B': [
+    ['slab', 0.5],
+    ['crawlspace', 0.3],
+    ['unheated_basement', 0.08],
+    ['heated_basement', 0.12],
+  ],
+  '4C': [
+    ['slab', 0.2],
+    ['crawlspace', 0.65],
+    ['unheated_basement', 0.05],
+    ['heated_basement', 0.1],
+  ],
+  '5A': [
     ['slab', 0.12],
     ['crawlspace', 0.13],
     ['unheated_basement', 0.3],
     ['heated_basement', 0.45],
   ],
-} as const satisfies Record<ZoneGroup, Weights<string>>;
+  '5B': [
+    ['slab', 0.25],
+    ['crawlspace', 0.2],
+    ['unheated_basement', 0.2],
+    ['heated_basement', 0.35],
+  ],
+  '6A': [
+    ['slab', 0.1],
+    ['crawlspace', 0.1],
+    ['unheated_basement', 0.3],
+    ['heated_basement', 0.5],
+  ],
+  '6B': [
+    ['slab', 0.15],
+    ['crawlspace', 0.15],
+    ['unheated_basement', 0.25],
+    ['heated_basement', 0.45],
+  ],
+  '7': [
+    ['slab', 0.1],
+    ['crawlspace', 0.1],
+    ['unheated_basement', 0.3],
+    ['heated_basement', 0.5],
+  ],
+} as const satisfies Record<ClimateZone, Weights<string>>;
 
 /** Insulation levels (nominal R) by era (and zone group for the attic and walls), approx. after ResStock. */
 export const FOUNDATION_INSULATION_R = {
@@ -762,7 +824,7 @@ export const WATER_HEATER_FUEL_GIVEN_HEATING = {
   natural_gas: { natural_gas: 0.9, electricity: 0.093, propane: 0.004, fuel_oil: 0.003 },
   electricity: { electricity: 0.85, natural_gas: 0.12, propane: 0.027, fuel_oil: 0.003 },
   fuel_oil: { fuel_oil: 0.45, electricity: 0.3, natural_gas: 0.15, propane: 0.1 },
-  propane: { propane: 0.55, electricity: 0.44, natural_gas: 0.004, fuel_oil: 0.006 },
+  propane: { propane: 0.55, electricity: 0.444, natural_gas: 0.002, fuel_oil: 0.004 },
 } as const satisfies Record<Fuel, Record<Fuel, number>>;
 export const FUEL_AVAILABILITY_SHARE = 0.05;
 

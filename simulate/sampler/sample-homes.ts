@@ -1,5 +1,4 @@
 import {
-  homeSchema,
   sampleConditionsSchema,
   sampleLocationSchema,
   type Climate,
@@ -116,11 +115,12 @@ function mixSeed(seed: number | bigint, index: number): bigint {
 }
 
 function pick<T>(rng: SplitMix64, weights: P.Weights<T>): T {
-  const total = weights.reduce((sum, [, w]) => sum + w, 0);
+  let total = 0;
+  for (let i = 0; i < weights.length; i++) total += weights[i]![1];
   let u = rng.next() * total;
-  for (const [option, weight] of weights) {
-    u -= weight;
-    if (u < 0) return option;
+  for (let i = 0; i < weights.length; i++) {
+    u -= weights[i]![1];
+    if (u < 0) return weights[i]![0];
   }
   return weights[weights.length - 1]![0];
 }
@@ -160,7 +160,7 @@ function drawHome(rng: SplitMix64, ctx: DrawContext): SampledHome {
   // BA-HSP: occupants ≈ 0.87 + 0.59 × bedrooms, with household-to-household spread.
   const occupants = Math.round(clamp(0.87 + 0.59 * bedrooms + 0.9 * rng.normal(), 1, 8));
 
-  const foundation = isMobile ? 'pier_and_beam' : pick(rng, P.FOUNDATION_BY_ZONE_GROUP[group]);
+  const foundation = isMobile ? 'pier_and_beam' : pick(rng, P.FOUNDATION_BY_ZONE[climateZone]);
   const atticType = isMobile || rng.next() < 0.15 ? 'finished_roof' : 'vented_attic';
   const window = P.WINDOW_TYPES[pick(rng, P.WINDOW_TYPE_BY_ERA[era])];
   const ach50 = round1(
@@ -210,7 +210,8 @@ function drawHome(rng: SplitMix64, ctx: DrawContext): SampledHome {
 
   const setpoint = P.HEATING_SETPOINT_F;
   const coolSetpoint = P.COOLING_SETPOINT_F;
-  const home = homeSchema.parse({
+  // Built field by field from the tables (tests check every sampled home against homeSchema).
+  const home: Home = {
     climateZone,
     buildingType,
     floorAreaFt2,
@@ -261,7 +262,7 @@ function drawHome(rng: SplitMix64, ctx: DrawContext): SampledHome {
     dryerHeatPump: dryerFuel === 'electricity' && rng.next() < P.HEAT_PUMP_DRYER_SHARE,
     rangeFuel,
     rangeInduction: rangeFuel === 'electricity' && rng.next() < P.INDUCTION_SHARE,
-  });
+  };
   return { home, climate };
 }
 
