@@ -1,10 +1,15 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { EmbeddedEventLog } from '../../ingest/eventlog/embedded-log.ts';
 import { readCurrent } from '../../transform/lake/current-pointer.ts';
+import { LakeBusyError } from '../../transform/lake/lake-lock.ts';
 import { sha256OfFile } from '../../transform/lake/parquet-file.ts';
 import { openSnapshot } from '../../transform/lake/snapshot-reader.ts';
 import { AuditFailedError } from '../../transform/pipeline/audit-failed-error.ts';
+import type { PipelineResult } from '../../transform/pipeline/run-pipeline.ts';
+import { TRANSFORM_GROUP, transformTopics } from '../../transform/pipeline/transform-consumer.ts';
+import { demoPriceRecordSchema } from '../support/demo-source/demo-records.ts';
 import { createDemoLake, type DemoLake } from '../support/demo-source/demo-lake.ts';
 
 let lake: DemoLake;
@@ -17,6 +22,22 @@ afterEach(async () => {
 
 async function snapshotDirs(): Promise<string[]> {
   return (await readdir(path.join(lake.lakeDir, 'snapshots'))).sort();
+}
+
+/** Every file below a directory (relative path → content), to compare staging byte for byte. */
+async function filesBelow(dir: string): Promise<Record<string, string>> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  const files = entries
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)));
+  return Object.fromEntries(
+    await Promise.all(files.sort().map(async (f) => [f, await readFile(path.join(dir, f), 'utf8')])),
+  );
+}
+
+function tableChecksums(result: PipelineResult): Record<string, string> {
+  if (result.status !== 'published') throw new Error('expected a publish');
+  return Object.fromEntries(Object.entries(result.manifest.tables).map(([name, t]) => [name, t.sha256]));
 }
 
 describe('runPipeline over the demo source', () => {
@@ -224,5 +245,44 @@ describe('runPipeline over the demo source', () => {
     expect(await readCurrent(lake.lakeDir)).toBe(second.snapshotId);
     expect(second.manifest.tables.demo_prices!.rows).toBe(4);
     expect(await snapshotDirs()).toEqual([first.snapshotId, second.snapshotId].sort());
+  });
+
+  it('replaying the log from the start (group reset, staging wiped) stages the same bytes and builds the same tables', async () => {
+    await lake.run();
+    await lake.writePrices([
+      'heat-pump,CA,14000',
+      'heat-pump,TX,n/a',
+      'induction-stove,CA,1800',
+      'induction-stove,NY,1700',
+    ]);
+    const original = await lake.run();
+    const stagingDir = path.join(lake.lakeDir, 'staging');
+    const staged = await filesBelow(stagingDir);
+
+    const log = await EmbeddedEventLog.open({ directory: path.join(lake.lakeDir, 'log') });
+    await log.resetGroup(TRANSFORM_GROUP, transformTopics([demoPriceRecordSchema]));
+    await log.close();
+    await rm(stagingDir, { recursive: true });
+    // Another code version, so the replay builds a snapshot instead of finding nothing changed.
+    const replayed = await lake.run({ codeVersion: 'test-replay' });
+
+    expect(await filesBelow(stagingDir)).toEqual(staged);
+    expect(tableChecksums(replayed)).toEqual(tableChecksums(original));
+  });
+
+  it('refuses a run while another one holds the lake', async () => {
+    const outcomes = await Promise.allSettled([lake.run(), lake.run()]);
+
+    expect(outcomes.map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const refused = outcomes.find((o) => o.status === 'rejected')!;
+    expect(refused.reason).toBeInstanceOf(LakeBusyError);
+    expect(await snapshotDirs()).toHaveLength(1);
+  });
+
+  it('lets a run wait for the one in progress, which then finds nothing changed', async () => {
+    const outcomes = await Promise.all([lake.run({ lockWaitMs: 60_000 }), lake.run({ lockWaitMs: 60_000 })]);
+
+    expect(outcomes.map((o) => o.status).sort()).toEqual(['published', 'unchanged']);
+    expect(new Set(outcomes.map((o) => o.snapshotId)).size).toBe(1);
   });
 });
