@@ -33,10 +33,27 @@ export async function lockDirectory(directory: string): Promise<DirectoryLock> {
   const canonical = await realpath(directory);
   const lockFile = path.join(canonical, LOCK_FILE);
   if (heldByThisProcess.has(canonical)) throw new DirectoryLockedError(canonical, process.pid);
+  // Claimed before the first await, so two opens in this process cannot both take the lock.
+  heldByThisProcess.add(canonical);
+  try {
+    await createLockFile(canonical, lockFile);
+  } catch (error) {
+    heldByThisProcess.delete(canonical);
+    throw error;
+  }
+  return {
+    async release() {
+      heldByThisProcess.delete(canonical);
+      await rm(lockFile, { force: true });
+    },
+  };
+}
+
+async function createLockFile(canonical: string, lockFile: string): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     try {
       await writeFile(lockFile, `${process.pid}\n`, { flag: 'wx' });
-      break;
+      return;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 2) throw error;
     }
@@ -52,13 +69,6 @@ export async function lockDirectory(directory: string): Promise<DirectoryLock> {
     }
     await rm(lockFile, { force: true });
   }
-  heldByThisProcess.add(canonical);
-  return {
-    async release() {
-      heldByThisProcess.delete(canonical);
-      await rm(lockFile, { force: true });
-    },
-  };
 }
 
 async function readOwner(lockFile: string): Promise<number | undefined> {

@@ -114,6 +114,20 @@ describe('embedded event log lock', () => {
     await expect(EmbeddedEventLog.open({ directory })).rejects.toBeInstanceOf(DirectoryLockedError);
   });
 
+  it('lets only one of two simultaneous opens in one process have the directory', async () => {
+    const results = await Promise.allSettled([
+      EmbeddedEventLog.open({ directory }),
+      EmbeddedEventLog.open({ directory }),
+    ]);
+    const opens = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+    opened.push(...opens);
+
+    expect(opens).toHaveLength(1);
+    expect(results.find((r) => r.status === 'rejected')).toMatchObject({
+      reason: expect.any(DirectoryLockedError),
+    });
+  });
+
   it('refuses a directory whose lock names a live process', async () => {
     await openLog().then((log) => log.close());
     await writeFile(path.join(directory, 'LOCK'), `${process.ppid}\n`);
