@@ -38,6 +38,14 @@ const healthSchema = z
 
 const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'Invalid request: the message and `field` name the parameter at fault',
+  401: 'Missing, invalid or revoked API key',
+  429: "Rate limit of this API key exceeded; retry after the Retry-After header's seconds",
+  500: 'Internal error (details are logged, not returned)',
+  503: "No data snapshot is published yet; retry after the Retry-After header's seconds",
+};
+
 /** Documents, on every route, the error statuses the shell itself can answer with (all in the Error shape). */
 function documentErrors(route: RouteOptions, dataRoute: boolean): void {
   const schema = (route.schema ??= {});
@@ -50,7 +58,12 @@ function documentErrors(route: RouteOptions, dataRoute: boolean): void {
     500,
     ...(dataRoute ? [503] : []),
   ];
-  for (const status of statuses) response[status] ??= errorBodySchema;
+  for (const status of statuses) {
+    response[status] ??= {
+      description: ERROR_DESCRIPTIONS[status],
+      content: { 'application/json': { schema: errorBodySchema } },
+    };
+  }
 }
 
 /**

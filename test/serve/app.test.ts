@@ -85,6 +85,7 @@ describe('GET /spec.json', () => {
         $ref: '#/components/schemas/Error',
       });
     }
+    expect(programs.responses['401'].description).toBe('Missing, invalid or revoked API key');
     expect(spec.paths['/healthz'].get.security).toEqual([]);
     expect(spec.paths['/healthz'].get.responses['401']).toBeUndefined();
   });
