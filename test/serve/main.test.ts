@@ -39,6 +39,7 @@ describe('npm start (serve/main.ts)', () => {
     expect(output.stdout).toBe('');
   });
 
+  // The whole first start (pipeline on the sample data included) gets a generous bound on a busy machine.
   it('on a first start builds the sample snapshot, prints a new key once, serves with it and stops on SIGTERM', async () => {
     lakeDir = await mkdtemp(path.join(tmpdir(), 'serve-main-'));
     const { child, output, exited } = startMain({ LAKE_DIR: lakeDir, PORT: '0', HOST: '127.0.0.1' });
@@ -66,5 +67,5 @@ describe('npm start (serve/main.ts)', () => {
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
     expect(output.stdout).toContain('"msg":"shutting down: finishing requests in flight"');
-  });
+  }, 90_000);
 });
