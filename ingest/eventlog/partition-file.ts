@@ -118,9 +118,11 @@ async function scanFrames(
   let chunk = Buffer.alloc(0);
   let chunkStart = 0;
   let position = 0;
-  const ensureLoaded = async (from: number, bytes: number): Promise<boolean> => {
+  const holds = (from: number, bytes: number) =>
+    from >= chunkStart && from + bytes <= chunkStart + chunk.length;
+  /** Loads a chunk starting at `from` that holds at least `bytes`; false if the file ends first. */
+  const load = async (from: number, bytes: number): Promise<boolean> => {
     if (from + bytes > fileSize) return false;
-    if (from >= chunkStart && from + bytes <= chunkStart + chunk.length) return true;
     const length = Math.min(Math.max(SCAN_CHUNK_BYTES, bytes), fileSize - from);
     chunk = Buffer.allocUnsafe(length);
     const { bytesRead } = await handle.read(chunk, 0, length, from);
@@ -129,11 +131,11 @@ async function scanFrames(
     return bytesRead >= bytes;
   };
   while (position < fileSize) {
-    if (!(await ensureLoaded(position, FRAME_PREFIX_BYTES))) break;
+    if (!holds(position, FRAME_PREFIX_BYTES) && !(await load(position, FRAME_PREFIX_BYTES))) break;
     const bodyLength = frameBodyLength(chunk, position - chunkStart);
     if (bodyLength < MIN_FRAME_BODY_BYTES || bodyLength > MAX_FRAME_BODY_BYTES) break;
     const frameLength = FRAME_PREFIX_BYTES + bodyLength;
-    if (!(await ensureLoaded(position, frameLength))) break;
+    if (!holds(position, frameLength) && !(await load(position, frameLength))) break;
     if (!frameIsIntact(chunk, position - chunkStart, bodyLength)) break;
     frameStarts.push(position);
     position += frameLength;
