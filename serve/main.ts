@@ -1,14 +1,8 @@
 import { ConfigError, loadConfig } from '../lib/config.ts';
-import { createLogger } from '../lib/log.ts';
 import type { Config } from '../schemas/config.ts';
-import { defaultCatalog } from '../transform/catalog.ts';
-import { runPipeline } from '../transform/pipeline/run-pipeline.ts';
-import { createApiModules } from './api-modules.ts';
-import { startService } from './service.ts';
-import { lakeSnapshotSource } from './snapshot/lake-snapshot-source.ts';
 
-// npm start: configuration, a first snapshot if none is published, a first key if none is configured,
-// then the server until SIGINT/SIGTERM.
+// npm start. The configuration is checked before the server's modules (DuckDB, the API modules) are
+// loaded, so a wrong variable is reported at once, in one line.
 let config: Config;
 try {
   config = loadConfig();
@@ -18,45 +12,6 @@ try {
   process.exit(1);
 }
 
-const logger = createLogger(config.LOG_LEVEL, 'serve');
-let service;
-try {
-  service = await startService({
-    config,
-    logger,
-    apiModules: createApiModules(),
-    source: lakeSnapshotSource(config.LAKE_DIR),
-    publishFirstSnapshot: async () => {
-      const result = await runPipeline({ config, logger, catalog: await defaultCatalog(config) });
-      logger.info({ snapshot: result.snapshotId, status: result.status }, 'first pipeline run done');
-    },
-    print: (line) => process.stdout.write(`${line}\n`),
-  });
-} catch (err) {
-  const code = (err as NodeJS.ErrnoException).code;
-  console.error(
-    code === 'EADDRINUSE' || code === 'EACCES'
-      ? `error: cannot listen on ${config.HOST}:${config.PORT} (${code}); set PORT or HOST`
-      : `error: the server could not start: ${(err as Error).message}`,
-  );
-  process.exit(1);
-}
-
-const running = service;
-let stopping = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down: finishing requests in flight');
-    // In-flight requests get a bounded time; a stuck one must not keep the process alive.
-    setTimeout(() => process.exit(1), 10_000).unref();
-    running.stop().then(
-      () => process.exit(0),
-      (err: unknown) => {
-        logger.error({ err }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  });
-}
+const { serveCommand } = await import('./serve-command.ts');
+const exitCode = await serveCommand(config);
+if (exitCode !== undefined) process.exit(exitCode);
