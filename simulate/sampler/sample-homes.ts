@@ -7,8 +7,7 @@ import {
   type SampleConditions,
   type SampleLocation,
 } from '../../schemas/rem.ts';
-import { climateById } from '../climate/climate.ts';
-import { COUNTY_STATIONS, STATE_CLIMATES, type ZoneShare } from '../parameters/locations.ts';
+import { climateSharesFor } from '../climate/location-climate.ts';
 import * as P from '../parameters/housing-stock.ts';
 import { SplitMix64 } from '../random.ts';
 
@@ -44,9 +43,9 @@ export function sampleHomes(
   const { heatingFuel, waterHeaterFuel } = sampleConditionsSchema.parse(conditions);
   if (!Number.isInteger(n) || n < 1) throw new RangeError(`n must be a positive integer, got ${n}`);
 
-  const zones = zonesFor(state, countyFips);
+  const climates = climateSharesFor(state, countyFips);
   const heatingShares = P.HEATING_FUEL_BY_STATE[state];
-  if (!zones || !heatingShares) {
+  if (!climates || !heatingShares) {
     return {
       supported: false,
       reason: 'unsupported_location',
@@ -66,26 +65,25 @@ export function sampleHomes(
   }
 
   const region = P.CENSUS_REGION[state]!;
+  const climateWeights = climates.map((c) => [c.climate, c.share] as const);
   const samples: SampledHome[] = [];
   for (let i = 0; i < n; i++) {
     const rng = new SplitMix64(mixSeed(seed, i));
-    samples.push(drawHome(rng, { zones, region, heatingFuel, waterHeaterFuel, waterFuels, heatingShares }));
+    samples.push(
+      drawHome(rng, {
+        climates: climateWeights,
+        region,
+        heatingFuel,
+        waterHeaterFuel,
+        waterFuels,
+      }),
+    );
   }
   return { supported: true, parametersVersion: P.HOUSING_STOCK_VERSION, samples };
 }
 
 function implausible(message: string): SampleResult {
   return { supported: false, reason: 'implausible_combination', message };
-}
-
-function zonesFor(state: string, countyFips: string | undefined): readonly ZoneShare[] | undefined {
-  const stateZones = STATE_CLIMATES[state];
-  if (!stateZones || !countyFips) return stateZones;
-  const stationId = COUNTY_STATIONS[countyFips];
-  // A county of another state (the FIPS state prefix is the county code's first two digits) or an unlisted
-  // county falls back to the state's shares.
-  if (!stationId || climateById(stationId).state !== state) return stateZones;
-  return [[climateById(stationId).climateZone, 1, stationId]];
 }
 
 const fuelShare = (shares: readonly [number, number, number, number], fuel: Fuel): number =>
@@ -129,20 +127,16 @@ const clamp = (x: number, min: number, max: number): number => (x < min ? min : 
 const round1 = (x: number): number => Math.round(x * 10) / 10;
 
 interface DrawContext {
-  zones: readonly ZoneShare[];
+  climates: P.Weights<Climate>;
   region: keyof typeof P.BUILDING_TYPE_BY_REGION;
   heatingFuel: Fuel;
   waterHeaterFuel: Fuel | undefined;
   waterFuels: P.Weights<Fuel>;
-  heatingShares: readonly [number, number, number, number];
 }
 
 function drawHome(rng: SplitMix64, ctx: DrawContext): SampledHome {
-  const [climateZone, , stationId] = pick(
-    rng,
-    ctx.zones.map((z) => [z, z[1]] as const),
-  );
-  const climate = climateById(stationId);
+  const climate = pick(rng, ctx.climates);
+  const climateZone = climate.climateZone;
   const group = P.zoneGroupOf(Number(climateZone[0]));
 
   const buildingType = pick(rng, P.BUILDING_TYPE_BY_REGION[ctx.region]);

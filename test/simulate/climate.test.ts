@@ -3,6 +3,7 @@ import { climateStationSchema } from '../../schemas/rem.ts';
 import { allClimates, climateById, climateFromStation } from '../../simulate/climate/climate.ts';
 import { CLIMATE_STATIONS } from '../../simulate/climate/stations.ts';
 import { binYear, syntheticYear, weatherBins } from '../../simulate/climate/synthetic-year.ts';
+import { climateSharesFor } from '../../simulate/climate/location-climate.ts';
 import { COUNTY_STATIONS, STATE_CLIMATES } from '../../simulate/parameters/locations.ts';
 
 function dailyDegreeDays(hourly: Float64Array): { hdd: number; cdd: number } {
@@ -108,5 +109,25 @@ describe('location → climate table', () => {
       expect(fips).toMatch(/^\d{5}$/);
       expect(() => climateById(stationId)).not.toThrow();
     }
+  });
+});
+
+describe('climateSharesFor', () => {
+  it("gives a state's households by climate", () => {
+    const shares = climateSharesFor('WA')!;
+    expect(shares.map((s) => [s.climate.id, s.share])).toEqual([
+      ['seattle-wa', 0.75],
+      ['spokane-wa', 0.25],
+    ]);
+  });
+
+  it("uses a listed county's own station, and the state's shares for other counties", () => {
+    expect(climateSharesFor('WA', '53063')!.map((s) => [s.climate.id, s.share])).toEqual([['spokane-wa', 1]]);
+    expect(climateSharesFor('WA', '53077')).toBe(climateSharesFor('WA'));
+  });
+
+  it('ignores a county of another state and knows no state outside the contiguous US + DC', () => {
+    expect(climateSharesFor('IL', '53063')).toBe(climateSharesFor('IL'));
+    expect(climateSharesFor('AK')).toBeUndefined();
   });
 });
