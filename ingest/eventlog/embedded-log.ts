@@ -49,8 +49,7 @@ export class EmbeddedEventLog implements EventLog {
     private readonly lock: DirectoryLock,
     private readonly groups: GroupOffsetStore,
     private readonly defaultPartitions: number,
-    private readonly maxBatchRecords: number,
-    private readonly maxBatchBytes: number,
+    private readonly batchLimits: { maxRecords: number; maxBytes: number },
     private readonly logger: Logger | undefined,
   ) {}
 
@@ -65,8 +64,7 @@ export class EmbeddedEventLog implements EventLog {
       lock,
       new GroupOffsetStore(path.join(directory, 'groups')),
       checkPartitionCount(options.defaultPartitions ?? DEFAULT_PARTITIONS),
-      options.maxBatchRecords ?? 5000,
-      options.maxBatchBytes ?? 4 * 1024 * 1024,
+      { maxRecords: options.maxBatchRecords ?? 5000, maxBytes: options.maxBatchBytes ?? 4 * 1024 * 1024 },
       options.logger,
     );
     try {
@@ -121,13 +119,12 @@ export class EmbeddedEventLog implements EventLog {
     for (const { topic, partition, file, end } of ends) {
       let next = committed[topic]?.[partition] ?? 0;
       while (next < end) {
-        const stored = await file.read(next, end, this.maxBatchRecords, this.maxBatchBytes);
-        const batch: ConsumedRecord[] = stored.map((record, index) => ({
+        const batch = await file.read(next, end, this.batchLimits, (key, value, offset): ConsumedRecord => ({
           topic,
           partition,
-          offset: String(next + index),
-          key: record.key,
-          value: record.value,
+          offset: String(offset),
+          key,
+          value,
         }));
         await onBatch(batch);
         next += batch.length;

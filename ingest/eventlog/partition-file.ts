@@ -1,4 +1,5 @@
 import { open, type FileHandle } from 'node:fs/promises';
+import type { EventEnvelope } from '../../schemas/envelope.ts';
 import {
   decodeFrames,
   encodeFrames,
@@ -76,9 +77,15 @@ export class PartitionFile {
 
   /**
    * Reads the records with offsets in [from, to), at most `maxRecords` and (beyond the first) about
-   * `maxBytes` of frames, in one read.
+   * `maxBytes` of frames, in one read; `make` shapes each record from its key, value and offset.
    */
-  async read(from: number, to: number, maxRecords: number, maxBytes: number): Promise<StoredRecord[]> {
+  async read<T>(
+    from: number,
+    to: number,
+    limits: { maxRecords: number; maxBytes: number },
+    make: (key: string, value: EventEnvelope, offset: number) => T,
+  ): Promise<T[]> {
+    const { maxRecords, maxBytes } = limits;
     const end = Math.min(to, this.endOffset, from + maxRecords);
     if (from >= end) return [];
     const start = this.frameStarts[from]!;
@@ -89,7 +96,7 @@ export class PartitionFile {
     const { bytesRead } = await this.handle.read(buffer, 0, length, start);
     if (bytesRead !== length)
       throw new Error(`partition file shrank while reading (${bytesRead} of ${length} bytes)`);
-    return decodeFrames(buffer, last - from);
+    return decodeFrames(buffer, last - from, (key, value, index) => make(key, value, from + index));
   }
 
   async close(): Promise<void> {

@@ -64,18 +64,23 @@ export function frameIsIntact(buffer: Buffer, position: number, bodyLength: numb
   return buffer.readUInt32BE(position) === crc32(checked);
 }
 
-/** Decodes `count` consecutive frames that start at the beginning of `buffer`. */
-export function decodeFrames(buffer: Buffer, count: number): StoredRecord[] {
-  const records: StoredRecord[] = new Array<StoredRecord>(count);
+/**
+ * Decodes `count` consecutive frames that start at the beginning of `buffer`, handing each key, value and
+ * index to `make` so callers build their own record shape without an intermediate object.
+ */
+export function decodeFrames<T>(
+  buffer: Buffer,
+  count: number,
+  make: (key: string, value: EventEnvelope, index: number) => T,
+): T[] {
+  const records = new Array<T>(count);
   let position = 0;
   for (let i = 0; i < count; i++) {
     const bodyEnd = position + FRAME_PREFIX_BYTES + buffer.readUInt32BE(position + 4);
     const keyStart = position + FRAME_PREFIX_BYTES + KEY_LENGTH_BYTES;
     const keyEnd = keyStart + buffer.readUInt32BE(position + 8);
-    records[i] = {
-      key: buffer.toString('utf8', keyStart, keyEnd),
-      value: JSON.parse(buffer.toString('utf8', keyEnd, bodyEnd)) as EventEnvelope,
-    };
+    const key = buffer.toString('utf8', keyStart, keyEnd);
+    records[i] = make(key, JSON.parse(buffer.toString('utf8', keyEnd, bodyEnd)) as EventEnvelope, i);
     position = bodyEnd;
   }
   return records;
