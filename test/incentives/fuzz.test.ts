@@ -5,7 +5,6 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { openEventLog } from '../../ingest/eventlog/open-event-log.ts';
 import { loadConfig } from '../../lib/config.ts';
 import type { ZodApp } from '../../serve/api-module.ts';
 import { buildApp } from '../../serve/app.ts';
@@ -393,7 +392,7 @@ beforeAll(async () => {
   });
   // An empty environment: the sample data, whatever INCENTIVES_SOURCE the developer has set.
   const catalog = await defaultCatalog(config, {});
-  await runPipeline({ config, logger, catalog, openLog: openEventLog, codeVersion: 'fuzz-test' });
+  await runPipeline({ config, logger, catalog, codeVersion: 'fuzz-test' });
 
   const api = createIncentivesApi();
   holder = new SnapshotHolder({
