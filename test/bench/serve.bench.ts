@@ -1,3 +1,4 @@
+import Fastify, { type FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { buildApp } from '../../serve/app.ts';
 import type { ApiModule } from '../../serve/api-module.ts';
@@ -57,6 +58,19 @@ function combine(runs: LoadFigures[]): LoadFigures {
   };
 }
 
+/**
+ * CPU time per request through `inject` (no sockets): unlike req/s, barely moved by other processes on
+ * the machine, so the shell's own cost per request shows even when throughput figures are noisy.
+ */
+async function cpuMicrosPerRequest(app: FastifyInstance, url: string, headers: Record<string, string>) {
+  const count = 5000;
+  for (let i = 0; i < 500; i++) await app.inject({ method: 'GET', url, headers });
+  const start = process.cpuUsage();
+  for (let i = 0; i < count; i++) await app.inject({ method: 'GET', url, headers });
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / count;
+}
+
 /** Baseline and shell alternate, so both see the same load from whatever else shares the machine. */
 const ROUNDS = 2;
 const SECONDS = 4;
@@ -93,6 +107,13 @@ export const bench: Bench = {
         alsoOk: [304],
         durationSeconds: SECONDS,
       });
+      const bare = Fastify({ logger: false });
+      bare.get('/static', (_request, reply) => {
+        reply.type('application/json; charset=utf-8').send(body);
+      });
+      const bareCpu = await cpuMicrosPerRequest(bare, '/static', {});
+      const shellCpu = await cpuMicrosPerRequest(app as unknown as FastifyInstance, '/v1/static', headers);
+      await bare.close();
       const ratios = shellRuns.map((r, i) => r.requestsPerSecond / baselineRuns[i]!.requestsPerSecond);
       return [
         ...figures(
@@ -109,6 +130,13 @@ export const bench: Bench = {
           note: `per round: ${ratios.map((r) => r.toFixed(2)).join(', ')}`,
         },
         ...figures('conditional GET answered 304', notModified),
+        { name: 'bare static CPU per request (inject)', value: bareCpu, unit: 'µs' },
+        {
+          name: 'shell CPU per request (inject)',
+          value: shellCpu,
+          unit: 'µs',
+          note: `the shell adds ${(shellCpu - bareCpu).toFixed(1)} µs of CPU per request`,
+        },
       ];
     } finally {
       await app.close();
