@@ -1,6 +1,7 @@
 import { isActive } from './api-key.ts';
 import { addKey } from './key-commands.ts';
 import { readKeyFile, writeKeyFile } from './key-file.ts';
+import { withKeyFileLock } from './key-file-lock.ts';
 
 export const LOCAL_KEY_NAME = 'local';
 
@@ -15,9 +16,11 @@ export async function ensureKey(
   now: Date = new Date(),
 ): Promise<{ id: string; key: string } | null> {
   if (staticKeys.length > 0) return null;
-  const current = await readKeyFile(file);
-  if (current.keys.some(isActive)) return null;
-  const { file: next, key, stored } = addKey(current, LOCAL_KEY_NAME, now);
-  await writeKeyFile(file, next);
-  return { id: stored.id, key };
+  return withKeyFileLock(file, async () => {
+    const current = await readKeyFile(file);
+    if (current.keys.some(isActive)) return null;
+    const { file: next, key, stored } = addKey(current, LOCAL_KEY_NAME, now);
+    await writeKeyFile(file, next);
+    return { id: stored.id, key };
+  });
 }

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { addKey, KeyCommandError, revokeKey } from './key-commands.ts';
 import { readKeyFile, writeKeyFile } from './key-file.ts';
+import { withKeyFileLock } from './key-file-lock.ts';
 
 const USAGE = `usage: npm run keys -- create --name <name>
        npm run keys -- list
@@ -27,8 +28,12 @@ export async function runKeysCli(argv: string[], file: string, io: KeysCliIo): P
     switch (command) {
       case 'create': {
         if (parsed.values.name === undefined || rest.length > 0) break;
-        const { file: next, key, stored } = addKey(await readKeyFile(file), parsed.values.name, now());
-        await writeKeyFile(file, next);
+        const name = parsed.values.name;
+        const { key, stored } = await withKeyFileLock(file, async () => {
+          const added = addKey(await readKeyFile(file), name, now());
+          await writeKeyFile(file, added.file);
+          return added;
+        });
         io.out(`Created API key ${stored.id} (name "${stored.name}"). It is shown only this once:`);
         io.out(key);
         return 0;
@@ -42,8 +47,12 @@ export async function runKeysCli(argv: string[], file: string, io: KeysCliIo): P
       }
       case 'revoke': {
         if (rest.length !== 1 || parsed.values.name !== undefined) break;
-        const { file: next, revoked } = revokeKey(await readKeyFile(file), rest[0]!, now());
-        await writeKeyFile(file, next);
+        const target = rest[0]!;
+        const { revoked } = await withKeyFileLock(file, async () => {
+          const result = revokeKey(await readKeyFile(file), target, now());
+          await writeKeyFile(file, result.file);
+          return result;
+        });
         io.out(`Revoked API key ${revoked.id} (name "${revoked.name}")`);
         return 0;
       }

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { bearerToken } from '../../serve/auth/bearer-token.ts';
 import { ensureKey } from '../../serve/auth/ensure-key.ts';
 import { addKey, KeyCommandError, revokeKey } from '../../serve/auth/key-commands.ts';
 import { keyFilePath, readKeyFile, writeKeyFile } from '../../serve/auth/key-file.ts';
+import { withKeyFileLock } from '../../serve/auth/key-file-lock.ts';
 import { KeyStore } from '../../serve/auth/key-store.ts';
 import { runKeysCli } from '../../serve/auth/keys-cli.ts';
 import { silentLogger } from '../support/serve-fixtures.ts';
@@ -132,6 +133,15 @@ describe('npm run keys (runKeysCli)', () => {
     expect(stored).toContain(hashApiKey(key!));
   });
 
+  it('keeps both keys when two commands create at the same time', async () => {
+    const results = await Promise.all(
+      ['alpha', 'beta', 'gamma'].map((name) => cli('create', '--name', name)),
+    );
+    expect(results.map((r) => r.code)).toEqual([0, 0, 0]);
+    expect((await readKeyFile(file)).keys.map((k) => k.name).sort()).toEqual(['alpha', 'beta', 'gamma']);
+    expect(await readdir(dir)).toEqual(['keys.json']);
+  });
+
   it('reports a user mistake on stderr with exit 1, and bad usage with exit 2', async () => {
     expect(await cli('revoke', 'ghost')).toEqual({
       code: 1,
@@ -143,6 +153,33 @@ describe('npm run keys (runKeysCli)', () => {
       expect(res.code).toBe(2);
       expect(res.err.join('\n')).toContain('usage: npm run keys -- create --name <name>');
     }
+  });
+});
+
+describe('withKeyFileLock', () => {
+  it('waits for the holder, takes over a stale lock, and gives up on a live one after waitMs', async () => {
+    const order: string[] = [];
+    await Promise.all([
+      withKeyFileLock(file, async () => {
+        order.push('first in');
+        await new Promise((r) => setTimeout(r, 50));
+        order.push('first out');
+      }),
+      new Promise((r) => setTimeout(r, 10)).then(() =>
+        withKeyFileLock(file, async () => order.push('second')),
+      ),
+    ]);
+    expect(order).toEqual(['first in', 'first out', 'second']);
+
+    await writeFile(`${file}.lock`, '99999\n');
+    const old = new Date(Date.now() - 60_000);
+    await utimes(`${file}.lock`, old, old);
+    expect(await withKeyFileLock(file, async () => 'taken over')).toBe('taken over');
+
+    await writeFile(`${file}.lock`, '99999\n');
+    await expect(withKeyFileLock(file, async () => 'never', { waitMs: 100 })).rejects.toThrow(
+      `${file}.lock is held by another key command; retry, or remove it if none is running`,
+    );
   });
 });
 
