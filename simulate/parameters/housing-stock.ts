@@ -163,6 +163,26 @@ export const FLOOR_AREA_MEDIAN_FT2 = {
 export const FLOOR_AREA_LOG_SD = 0.33;
 export const FLOOR_AREA_LIMITS_FT2 = [500, 6000] as const;
 
+/**
+ * Stories: attached units are two-story 70 % of the time; detached homes are one-story 70 / 45 / 25 % of the
+ * time below 1,500 / 2,500 / above ft², and three-story 3 % (RECS 2020 HC2.x, approx.). Mobile homes: one.
+ */
+export const ATTACHED_TWO_STORY_SHARE = 0.7;
+export const DETACHED_ONE_STORY_SHARE = [
+  [1500, 0.7],
+  [2500, 0.45],
+  [Infinity, 0.25],
+] as const;
+export const DETACHED_THREE_STORY_SHARE = 0.03;
+
+/** Bedrooms ≈ 1.2 + ft² / 900 with a 0.5 spread, limited to 1–6 (fit to RECS 2020 HC2.x, approx.). */
+export const BEDROOMS = { intercept: 1.2, ft2PerBedroom: 900, sd: 0.5, min: 1, max: 6 } as const;
+/** Occupants ≈ 0.87 + 0.59 × bedrooms (BA-HSP) with a 0.9 household-to-household spread, 1–8. */
+export const OCCUPANTS = { intercept: 0.87, perBedroom: 0.59, sd: 0.9, min: 1, max: 8 } as const;
+
+/** Share of site-built homes with a finished roof (cathedral ceilings, finished attics) instead of a vented attic (approx.). */
+export const FINISHED_ROOF_SHARE = 0.15;
+
 /** Foundation by IECC zone (RECS 2020 HC2.x basements / crawlspaces / slabs by region, approx.). */
 export const FOUNDATION_BY_ZONE = {
   '1A': [

@@ -8,6 +8,7 @@ import {
   type SampleLocation,
 } from '../../schemas/rem.ts';
 import { climateSharesFor } from '../climate/location-climate.ts';
+import { EER_PER_SEER } from '../equipment/heat-pumps.ts';
 import * as P from '../parameters/housing-stock.ts';
 import { SplitMix64 } from '../random.ts';
 
@@ -150,12 +151,17 @@ function drawHome(rng: SplitMix64, ctx: DrawContext): SampledHome {
     ),
   );
   const stories = isMobile ? 1 : drawStories(rng, buildingType, floorAreaFt2);
-  const bedrooms = Math.round(clamp(1.2 + floorAreaFt2 / 900 + 0.5 * rng.normal(), 1, 6));
-  // BA-HSP: occupants ≈ 0.87 + 0.59 × bedrooms, with household-to-household spread.
-  const occupants = Math.round(clamp(0.87 + 0.59 * bedrooms + 0.9 * rng.normal(), 1, 8));
+  const b = P.BEDROOMS;
+  const bedrooms = Math.round(
+    clamp(b.intercept + floorAreaFt2 / b.ft2PerBedroom + b.sd * rng.normal(), b.min, b.max),
+  );
+  const o = P.OCCUPANTS;
+  const occupants = Math.round(
+    clamp(o.intercept + o.perBedroom * bedrooms + o.sd * rng.normal(), o.min, o.max),
+  );
 
   const foundation = isMobile ? 'pier_and_beam' : pick(rng, P.FOUNDATION_BY_ZONE[climateZone]);
-  const atticType = isMobile || rng.next() < 0.15 ? 'finished_roof' : 'vented_attic';
+  const atticType = isMobile || rng.next() < P.FINISHED_ROOF_SHARE ? 'finished_roof' : 'vented_attic';
   const window = P.WINDOW_TYPES[pick(rng, P.WINDOW_TYPE_BY_ERA[era])];
   const ach50 = round1(
     clamp(
@@ -238,7 +244,7 @@ function drawHome(rng: SplitMix64, ctx: DrawContext): SampledHome {
     coolingType,
     coolingEer:
       coolingType === 'central_ac'
-        ? Math.round(pick(rng, P.CENTRAL_AC_SEER) * 0.875 * 1000) / 1000
+        ? Math.round(pick(rng, P.CENTRAL_AC_SEER) * EER_PER_SEER * 1000) / 1000
         : coolingType === 'room_ac'
           ? pick(rng, P.ROOM_AC_EER)
           : 0,
@@ -261,10 +267,10 @@ function drawHome(rng: SplitMix64, ctx: DrawContext): SampledHome {
 }
 
 function drawStories(rng: SplitMix64, buildingType: string, floorAreaFt2: number): number {
-  if (buildingType === 'single_family_attached') return rng.next() < 0.7 ? 2 : 1;
-  const pOne = floorAreaFt2 < 1500 ? 0.7 : floorAreaFt2 < 2500 ? 0.45 : 0.25;
+  if (buildingType === 'single_family_attached') return rng.next() < P.ATTACHED_TWO_STORY_SHARE ? 2 : 1;
+  const oneStory = P.DETACHED_ONE_STORY_SHARE.find(([upTo]) => floorAreaFt2 < upTo)![1];
   const u = rng.next();
-  return u < pOne ? 1 : u < 0.97 ? 2 : 3;
+  return u < oneStory ? 1 : u < 1 - P.DETACHED_THREE_STORY_SHARE ? 2 : 3;
 }
 
 function drawHeating(
