@@ -8,6 +8,12 @@ export interface CensusGeocoderOptions {
   timeoutMs: number;
 }
 
+/**
+ * Longer text is not a one-line US address. Sending it would only earn an HTTP 400/414, which would read
+ * as an outage (503) for what is bad input, so it is answered "cannot locate" without a request.
+ */
+export const MAX_ADDRESS_LENGTH = 300;
+
 const ZIP = /^\d{5}$/;
 const STATE = /^[A-Z]{2}$/;
 const COUNTY_FIPS = /^\d{5}$/;
@@ -55,7 +61,7 @@ export function createCensusGeocoder(options: CensusGeocoderOptions): Geocoder {
   return {
     async locate(address: string): Promise<GeocodedAddress | null> {
       const oneLine = address.replace(/\s+/g, ' ').trim();
-      if (oneLine === '') return null;
+      if (oneLine === '' || oneLine.length > MAX_ADDRESS_LENGTH) return null;
       const url = new URL(endpoint);
       url.searchParams.set('address', oneLine);
       url.searchParams.set('benchmark', 'Public_AR_Current');

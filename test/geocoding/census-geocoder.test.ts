@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createCensusGeocoder } from '../../serve/geocoding/census-geocoder.ts';
+import { createCensusGeocoder, MAX_ADDRESS_LENGTH } from '../../serve/geocoding/census-geocoder.ts';
 import { GeocoderUnavailableError } from '../../serve/geocoding/geocoder.ts';
 import {
   censusMatchAnswer,
@@ -80,6 +80,14 @@ describe('the Census Bureau geocoder adapter', () => {
     expect(await geocoder.locate('77 Massachusetts Ave, Boston, MA')).toBeNull();
     expect(await geocoder.locate('   ')).toBeNull();
     expect(stub!.requests).toHaveLength(1);
+  });
+
+  it('answers null for text too long to be an address, without asking', async () => {
+    const geocoder = await geocoderAnswering(() => BOSTON);
+    expect(
+      await geocoder.locate(`77 Massachusetts Ave ${'x'.repeat(MAX_ADDRESS_LENGTH)}, Boston, MA`),
+    ).toBeNull();
+    expect(stub!.requests).toHaveLength(0);
   });
 
   it('keeps ZIP and state when the answer carries no geographies', async () => {
