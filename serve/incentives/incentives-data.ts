@@ -64,7 +64,12 @@ export interface Program {
 
 export interface StateCatalog {
   state: string;
+  /** In file order. */
   candidates: readonly PreparedCandidate[];
+  /** Geography id → positions in `candidates` of those whose authority serves it. */
+  candidatesByGeography: ReadonlyMap<number, readonly number[]>;
+  /** Positions of candidates with no authority to check (federal). */
+  unrestrictedCandidates: readonly number[];
   programs: readonly Program[];
   authorities: ReadonlyMap<AuthorityType, ReadonlyMap<string, Authority>>;
   electricUtilities: ReadonlyMap<string, Utility>;
@@ -206,9 +211,19 @@ function prepareCatalog(row: ServingStateRow, loanProgramsJson: string): StateCa
     });
   }
   const utilities = (byKey: ServingStateRow['electric_utilities']) => new Map(Object.entries(byKey));
+  const candidatesByGeography = new Map<number, number[]>();
+  const unrestrictedCandidates: number[] = [];
+  candidates.forEach((candidate, index) => {
+    if (candidate.authorityGeographies === null) unrestrictedCandidates.push(index);
+    else
+      for (const id of candidate.authorityGeographies)
+        (candidatesByGeography.get(id) ?? candidatesByGeography.set(id, []).get(id)!).push(index);
+  });
   return {
     state: row.state,
     candidates,
+    candidatesByGeography,
+    unrestrictedCandidates,
     programs: Object.entries(row.programs).map(([id, p]) => ({
       id,
       authority: p.authority,

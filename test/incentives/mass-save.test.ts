@@ -18,9 +18,11 @@ const municipal = (
 
 function run(candidates: Candidate[]) {
   const eligible = new Map(candidates.map((c) => [c.id, c]));
-  const ineligible = new Map<string, Candidate>();
-  applyMassSave(eligible, ineligible);
-  return { eligible: [...eligible.keys()], ineligible: [...ineligible.keys()] };
+  applyMassSave(eligible);
+  return {
+    eligible: [...eligible.keys()],
+    ineligible: candidates.map((c) => c.id).filter((id) => !eligible.has(id)),
+  };
 }
 
 describe('applyMassSave', () => {

@@ -22,7 +22,10 @@ export interface RuleContext {
   povertyLevels: PovertyLevels;
 }
 
-const overlaps = (ids: readonly number[], set: ReadonlySet<number>) => ids.some((id) => set.has(id));
+function overlaps(ids: readonly number[], set: ReadonlySet<number>): boolean {
+  for (const id of ids) if (set.has(id)) return true;
+  return false;
+}
 
 /**
  * Whether one incentive applies, by the reference's rules in its order: the authority serves the

@@ -39,9 +39,9 @@ function fromNonExceptionalMlp(c: Candidate): boolean {
 
 /**
  * Massachusetts: where Mass Save offers incentives for every item an eligible municipal-utility
- * incentive covers, the municipal one is dropped (moved to `ineligible`), as the reference does.
+ * incentive covers, the municipal one is dropped from `eligible` for good, as the reference does.
  */
-export function applyMassSave(eligible: Map<string, Candidate>, ineligible: Map<string, Candidate>): void {
+export function applyMassSave(eligible: Map<string, Candidate>): void {
   const massSaveItems = new Set<string>();
   for (const c of eligible.values()) {
     if (c.authorityType === 'other' && c.authority === MASS_SAVE_AUTHORITY)
@@ -50,7 +50,6 @@ export function applyMassSave(eligible: Map<string, Candidate>, ineligible: Map<
   for (const [id, c] of eligible) {
     if (fromNonExceptionalMlp(c) && c.items.every((item) => massSaveItems.has(item))) {
       eligible.delete(id);
-      ineligible.set(id, c);
     }
   }
 }

@@ -43,19 +43,16 @@ export function compileRelationships(
 }
 
 /**
- * Applies prerequisites, then exclusions, to the eligible set (both maps are changed in place). An
+ * Applies prerequisites, then exclusions, to the eligible incentives (the map is changed in place). An
  * incentive whose prerequisites are unmet, or that is superseded by an eligible one, becomes ineligible;
- * that can cascade to its dependents and can restore what it superseded. An incentive ineligible before
- * this step never comes back. One that leaves and comes back is re-inserted at the end of `eligible`,
- * which moves it after its former neighbours among equal sort keys (as the reference does).
+ * that can cascade to its dependents and can restore what it superseded. An incentive that was not
+ * eligible when this step began never comes back. One that leaves and comes back is re-inserted at the
+ * end of the map, which moves it after its former neighbours among equal sort keys (as the reference does).
  */
-export function applyRelationships<T>(
-  eligible: Map<string, T>,
-  ineligible: Map<string, T>,
-  rules: RelationshipRules,
-): void {
+export function applyRelationships<T>(eligible: Map<string, T>, rules: RelationshipRules): void {
   if (rules.prerequisites.size === 0 && rules.exclusions.size === 0) return;
-  const permanentlyIneligible = new Set(ineligible.keys());
+  // Only what this step removes can come back; anything else absent was ineligible before it began.
+  const removed = new Map<string, T>();
 
   const isMet = (p: Prerequisite): boolean =>
     typeof p === 'string' ? eligible.has(p) : 'anyOf' in p ? p.anyOf.some(isMet) : p.allOf.every(isMet);
@@ -69,23 +66,23 @@ export function applyRelationships<T>(
     const item = eligible.get(id);
     if (item === undefined) return;
     eligible.delete(id);
-    ineligible.set(id, item);
+    removed.set(id, item);
     for (const dependent of rules.dependents.get(id) ?? []) {
       if (eligible.has(dependent) && !meetsPrerequisites(dependent)) makeIneligible(dependent);
     }
     for (const superseded of rules.exclusions.get(id) ?? []) {
-      if (ineligible.has(superseded) && !isExcluded(superseded) && meetsPrerequisites(superseded)) {
+      if (removed.has(superseded) && !isExcluded(superseded) && meetsPrerequisites(superseded)) {
         makeEligible(superseded);
       }
     }
   };
   const makeEligible = (id: string): void => {
-    const item = ineligible.get(id);
-    if (item === undefined || permanentlyIneligible.has(id)) return;
-    ineligible.delete(id);
+    const item = removed.get(id);
+    if (item === undefined) return;
+    removed.delete(id);
     eligible.set(id, item);
     for (const dependent of rules.dependents.get(id) ?? []) {
-      if (ineligible.has(dependent) && meetsPrerequisites(dependent) && !isExcluded(dependent)) {
+      if (removed.has(dependent) && meetsPrerequisites(dependent) && !isExcluded(dependent)) {
         makeEligible(dependent);
       }
     }
