@@ -72,6 +72,20 @@ export class KafkaTestBroker {
   }
 
   private async answer(socket: Socket, message: Buffer): Promise<void> {
+    let response: Buffer | undefined;
+    try {
+      response = await this.respond(message, socket.remoteAddress ?? '');
+    } catch (error) {
+      // A request the broker cannot serve ends the connection, as a real broker does; the test sees it listed.
+      this.protocolErrors.push((error as Error).message);
+      socket.destroy();
+      return;
+    }
+    if (response !== undefined && !socket.destroyed) socket.write(response);
+  }
+
+  /** The framed response to one request, or undefined when the protocol sends none. */
+  private async respond(message: Buffer, clientHost: string): Promise<Buffer | undefined> {
     const request = new WireReader(message);
     const apiKey = request.int16();
     const version = request.int16();
@@ -79,28 +93,20 @@ export class KafkaTestBroker {
     const clientId = request.nullableString() ?? '';
     const api = apis.get(apiKey);
     let body: Buffer | undefined;
-    try {
-      if (api && version >= api.minVersion && version <= api.maxVersion) {
-        body = await api.handle(request, this.state, {
-          version,
-          clientId,
-          clientHost: socket.remoteAddress ?? '',
-        });
-      } else if (apiKey === API_VERSIONS) {
-        body = unsupportedApiVersionsResponse();
-      } else {
-        throw new Error(`unsupported API ${api?.name ?? apiKey} v${version}`);
-      }
-    } catch (error) {
-      this.protocolErrors.push(`${clientId}: ${(error as Error).message}`);
-      socket.destroy();
-      return;
+    if (api && version >= api.minVersion && version <= api.maxVersion) {
+      body = await api.handle(request, this.state, { version, clientId, clientHost });
+    } else if (apiKey === API_VERSIONS) {
+      body = unsupportedApiVersionsResponse();
+    } else {
+      throw new Error(`${clientId}: unsupported API ${api?.name ?? apiKey} v${version}`);
     }
-    if (body === undefined || socket.destroyed) return;
-    const header = new WireWriter()
-      .int32(4 + body.length)
-      .int32(correlationId)
-      .toBuffer();
-    socket.write(Buffer.concat([header, body]));
+    if (body === undefined) return undefined;
+    return Buffer.concat([
+      new WireWriter()
+        .int32(4 + body.length)
+        .int32(correlationId)
+        .toBuffer(),
+      body,
+    ]);
   }
 }
