@@ -32,8 +32,8 @@ export class PartitionFile {
   ) {}
 
   /**
-   * Opens (creating it if needed) and checks the file. Frames after the first one that is incomplete or
-   * fails its checksum can only come from a write that was never acknowledged, so they are cut off.
+   * Opens (creating it if needed) and checks the file. The first frame that is incomplete or fails its
+   * checksum, and everything after it, is cut off: after a crash that is a write never acknowledged.
    */
   static async open(file: string): Promise<{ partition: PartitionFile; recovery: PartitionRecovery }> {
     const handle = await open(file, 'a+');
