@@ -65,7 +65,7 @@ export const MODEL_STATEMENT =
   'This is a neural-network surrogate of this project’s own simplified building-energy model ' +
   '(simulate/: a bin-method physics model over synthetic climate normals) applied to homes drawn from ' +
   'our own coarse housing-stock sampler. It predicts annual site energy per fuel (kWh) for a home ' +
-  'described by its features, about a million times faster than running the simulator. It is NOT ' +
+  'described by its features, in batches and far faster than running the simulator. It is NOT ' +
   'ResStock, not NREL’s or Rewiring America’s model, and not calibrated to measured bills or metered ' +
   'data: its accuracy figures only say how closely it reproduces our simulator on held-out sampled ' +
   'homes, not how closely either matches real homes. Treat its outputs as model-derived approximations.';
