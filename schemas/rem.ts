@@ -61,6 +61,18 @@ export const CLIMATE_ZONES = [
 export const climateZoneSchema = z.enum(CLIMATE_ZONES);
 export type ClimateZone = z.infer<typeof climateZoneSchema>;
 
+/** IECC temperature zone, 1 (hot) to 7 (very cold). */
+export const zoneTemperature = (zone: ClimateZone): number => Number(zone[0]);
+
+/**
+ * IECC moisture regime: A humid, B dry, C marine. Zone 7 carries no letter in the IECC; its US counties are
+ * humid-continental, so it counts as A.
+ */
+export const zoneMoisture = (zone: ClimateZone): 'A' | 'B' | 'C' => {
+  const letter = zone.at(-1);
+  return letter === 'B' || letter === 'C' ? letter : 'A';
+};
+
 export const BUILDING_TYPES = ['single_family_detached', 'single_family_attached', 'mobile_home'] as const;
 export const FOUNDATIONS = [
   'slab',

@@ -8,6 +8,8 @@ import {
   FUELS,
   HEATING_TYPES,
   WATER_HEATER_TYPES,
+  zoneMoisture,
+  zoneTemperature,
   type Climate,
   type Home,
 } from '../schemas/rem.ts';
@@ -92,10 +94,10 @@ const SPECS: readonly FeatureSpec[] = [
   numeric('ground_temp_f', 40, 82, (i) => i.climate.groundTempF),
   numeric('mains_temp_f', 44, 86, (i) => i.climate.mainsTempF),
   numeric('ghi_kwh_m2_day', 3.5, 6, (i) => i.climate.ghiKwhM2Day),
-  numeric('climate_zone_temp', 1, 7, (i) => Number(i.home.climateZone[0])),
-  flag('climate_moisture_a', (i) => i.home.climateZone.endsWith('A') || i.home.climateZone === '7'),
-  flag('climate_moisture_b', (i) => i.home.climateZone.endsWith('B')),
-  flag('climate_moisture_c', (i) => i.home.climateZone.endsWith('C')),
+  numeric('climate_zone_temp', 1, 7, (i) => zoneTemperature(i.home.climateZone)),
+  flag('climate_moisture_a', (i) => zoneMoisture(i.home.climateZone) === 'A'),
+  flag('climate_moisture_b', (i) => zoneMoisture(i.home.climateZone) === 'B'),
+  flag('climate_moisture_c', (i) => zoneMoisture(i.home.climateZone) === 'C'),
   // Geometry and occupancy
   numeric('floor_area_ft2', 500, 6_000, (i) => i.home.floorAreaFt2),
   numeric('stories', 1, 3, (i) => i.home.stories),

@@ -10,7 +10,7 @@ import { waterHeating } from './physics/water-heating.ts';
  */
 
 /** Bump when a change to the physics changes any result. */
-export const SIMULATOR_VERSION = 'rem-physics-1.1.0';
+export const SIMULATOR_VERSION = 'rem-physics-1.2.0';
 
 /** Values per home in the end-use × fuel matrix: END_USES.length × FUELS.length, end use major. */
 export const END_USE_FUEL_CELLS = END_USES.length * FUELS.length;

@@ -1,4 +1,4 @@
-import type { Climate } from '../../schemas/rem.ts';
+import { zoneMoisture, type Climate } from '../../schemas/rem.ts';
 import { SplitMix64 } from '../random.ts';
 
 /**
@@ -71,7 +71,7 @@ function standardisedAr1(rng: SplitMix64, phi: number, n: number): Float64Array 
 }
 
 export function diurnalAmplitudeF(climate: Climate): number {
-  const moisture = climate.climateZone.at(-1);
+  const moisture = zoneMoisture(climate.climateZone);
   if (moisture === 'B') return 13;
   if (moisture === 'C') return 7;
   return 9;

@@ -1,4 +1,4 @@
-import type { Home } from '../../schemas/rem.ts';
+import { zoneMoisture, type ClimateZone, type Home } from '../../schemas/rem.ts';
 
 /**
  * Internal gains from people, lighting and appliances, ANSI/RESNET/ICC 301 reference home:
@@ -21,8 +21,8 @@ export function solarGainPerWm2(home: Home, windowAreaFt2: number): number {
  * Sensible-to-total load multiplier for cooling by moisture regime: humid (A) sensible heat ratio ≈ 0.8,
  * dry (B) ≈ 1, marine (C) ≈ 0.9 (ACCA Manual J typical values, approx.).
  */
-export function latentMultiplier(climateZone: string): number {
-  const moisture = climateZone.at(-1);
+export function latentMultiplier(climateZone: ClimateZone): number {
+  const moisture = zoneMoisture(climateZone);
   if (moisture === 'A') return 1.25;
   if (moisture === 'C') return 1.1;
   return 1.03;

@@ -1,5 +1,6 @@
 import {
   sampleConditionsSchema,
+  zoneTemperature,
   sampleLocationSchema,
   type Climate,
   type Fuel,
@@ -138,7 +139,7 @@ interface DrawContext {
 function drawHome(rng: SplitMix64, ctx: DrawContext): SampledHome {
   const climate = pick(rng, ctx.climates);
   const climateZone = climate.climateZone;
-  const group = P.zoneGroupOf(Number(climateZone[0]));
+  const group = P.zoneGroupOf(zoneTemperature(climateZone));
 
   const buildingType = pick(rng, P.BUILDING_TYPE_BY_REGION[ctx.region]);
   const isMobile = buildingType === 'mobile_home';

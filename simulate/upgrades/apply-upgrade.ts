@@ -1,4 +1,4 @@
-import type { Home, HeatPump, Upgrade } from '../../schemas/rem.ts';
+import { zoneTemperature, type Home, type HeatPump, type Upgrade } from '../../schemas/rem.ts';
 import { EER_PER_SEER, HEAT_PUMPS, type HeatPumpTier } from '../equipment/heat-pumps.ts';
 
 /**
@@ -30,7 +30,7 @@ const DRILL_AND_FILL_R = 13;
 export const HEAT_PUMP_DRYER_CEF = 5.2;
 
 function weatherize(home: Home): Home {
-  const attic = ATTIC_INSULATION[Number(home.climateZone[0])]!;
+  const attic = ATTIC_INSULATION[zoneTemperature(home.climateZone)]!;
   const hasDucts = home.ductLocation !== 'none';
   return {
     ...home,

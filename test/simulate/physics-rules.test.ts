@@ -61,8 +61,9 @@ describe('gains', () => {
     expect(internalGainsBtuH(gasHeatedHome())).toBeCloseTo(3_242.17, 2);
   });
 
-  it('adds latent load in humid zones only', () => {
+  it('adds latent load in humid zones (zone 7 counts as humid), less in marine and dry ones', () => {
     expect(latentMultiplier('2A')).toBe(1.25);
+    expect(latentMultiplier('7')).toBe(1.25);
     expect(latentMultiplier('2B')).toBe(1.03);
     expect(latentMultiplier('4C')).toBe(1.1);
   });
