@@ -31,6 +31,7 @@ export async function writePartialSnapshot(
   lakeDir: string,
   db: DuckDBConnection,
   draft: SnapshotDraft,
+  onTableWritten?: (table: string) => void,
 ): Promise<Manifest> {
   const dir = partialSnapshotDir(lakeDir, draft.id);
   await rm(dir, { recursive: true, force: true });
@@ -47,6 +48,7 @@ export async function writePartialSnapshot(
       description: table.description,
       inputs: table.inputs,
     };
+    onTableWritten?.(table.name);
   }
   const manifest: Manifest = { ...draft, tables };
   await writeFile(path.join(dir, MANIFEST_FILE), serializeManifest(manifest));

@@ -138,22 +138,29 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
       if (findings.some((f) => f.severity === 'error')) throw new AuditFailedError(findings);
       await step('built');
 
-      const manifest = await writePartialSnapshot(lakeDir, db, {
-        id,
-        createdAt: now.toISOString(),
-        parent: current,
-        fingerprint,
-        codeVersion,
-        sources: Object.fromEntries(chosen.map((v) => [v.source, manifestSource(v)])),
-        audit: findings,
-        tables: built.map(({ table, rows }) => ({
-          name: table.name,
-          rows: rows.length,
-          schemaVersion: table.schemaVersion,
-          description: table.description,
-          inputs: { records: table.inputs.records ?? [], tables: table.inputs.tables ?? [] },
-        })),
-      });
+      const writing = progress.start('write snapshot', { total: built.length, unit: 'tables' });
+      const manifest = await writePartialSnapshot(
+        lakeDir,
+        db,
+        {
+          id,
+          createdAt: now.toISOString(),
+          parent: current,
+          fingerprint,
+          codeVersion,
+          sources: Object.fromEntries(chosen.map((v) => [v.source, manifestSource(v)])),
+          audit: findings,
+          tables: built.map(({ table, rows }) => ({
+            name: table.name,
+            rows: rows.length,
+            schemaVersion: table.schemaVersion,
+            description: table.description,
+            inputs: { records: table.inputs.records ?? [], tables: table.inputs.tables ?? [] },
+          })),
+        },
+        () => writing.tick(),
+      );
+      writing.done();
       await step('snapshot-written');
       await promotePartialSnapshot(lakeDir, id);
       await step('snapshot-promoted');

@@ -52,7 +52,11 @@ export const demoRegionSummaryTable: LakeTable<SummaryRow> = {
   async build(ctx) {
     const prices = await ctx.table<PriceRow>('demo_prices');
     const byRegion = new Map<string, number[]>();
-    for (const p of prices) byRegion.set(p.region, [...(byRegion.get(p.region) ?? []), p.price_usd]);
+    for (const p of prices) {
+      const list = byRegion.get(p.region) ?? [];
+      list.push(p.price_usd);
+      byRegion.set(p.region, list);
+    }
     return [...byRegion.keys()].sort().map((region) => {
       const list = byRegion.get(region)!;
       return {
