@@ -1,7 +1,7 @@
 import { adamStep, createAdam } from './adam.ts';
 import type { Objective } from './loss.ts';
 import { backward, createWorkspace, forward, type Mlp } from './mlp.ts';
-import { shuffle, type Random } from './prng.ts';
+import type { SplitMix64 } from '../random.ts';
 
 /** Rows of inputs (row-major) and the objective that scores the network's outputs for them. */
 export interface Dataset {
@@ -40,6 +40,16 @@ export interface FitResult {
   bestEpoch: number;
   bestValidationLoss: number;
   history: EpochReport[];
+}
+
+/** Fisher–Yates shuffle in place. */
+function shuffle(values: Int32Array, random: SplitMix64): void {
+  for (let i = values.length - 1; i > 0; i--) {
+    const j = Math.floor(random.next() * (i + 1));
+    const swap = values[i]!;
+    values[i] = values[j]!;
+    values[j] = swap;
+  }
 }
 
 /** [start, end) row ranges of the dataset's groups. */
@@ -97,7 +107,7 @@ export function fit(
   train: Dataset,
   validation: Dataset,
   options: FitOptions,
-  random: Random,
+  random: SplitMix64,
 ): FitResult {
   const inputs = mlp.sizes[0]!;
   const outputs = mlp.sizes[mlp.sizes.length - 1]!;

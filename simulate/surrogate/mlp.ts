@@ -1,5 +1,5 @@
 import { multiplyTransposed, transpose } from './matmul.ts';
-import { normal, type Random } from './prng.ts';
+import type { SplitMix64 } from '../random.ts';
 
 /**
  * A dense multilayer perceptron: ReLU on every hidden layer, linear output. All weights and biases live
@@ -60,11 +60,11 @@ export function mlpFromParams(sizes: readonly number[], params: Float32Array): M
 }
 
 /** He-normal initialisation (std √(2 / fan-in)), suited to ReLU layers; biases start at zero. */
-export function createMlp(sizes: readonly number[], random: Random): Mlp {
+export function createMlp(sizes: readonly number[], random: SplitMix64): Mlp {
   const mlp = mlpFromParams(sizes, new Float32Array(parameterCount(sizes)));
   mlp.weights.forEach((w, l) => {
     const std = Math.sqrt(2 / sizes[l]!);
-    for (let k = 0; k < w.length; k++) w[k] = normal(random) * std;
+    for (let k = 0; k < w.length; k++) w[k] = random.normal() * std;
   });
   return mlp;
 }

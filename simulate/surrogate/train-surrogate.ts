@@ -1,7 +1,7 @@
 import { fit, type Dataset, type FitOptions, type FitResult } from './fit.ts';
 import { savingsError, squaredError, sumOf } from './loss.ts';
 import { createMlp } from './mlp.ts';
-import { seededRandom } from './prng.ts';
+import { SplitMix64 } from '../random.ts';
 import {
   fitStandardizer,
   standardize,
@@ -137,7 +137,7 @@ export function trainSurrogate(
     used,
   );
   const make = (rows: Int32Array) => dataset(set, rows, input, output, options);
-  const random = seededRandom(options.seed);
+  const random = new SplitMix64(options.seed);
   const mlp = createMlp([set.featureCount, ...options.hidden, set.outputCount], random);
   const result = fit(mlp, make(trainRows), make(validationRows), { ...options.fit, onEpoch }, random);
   return {

@@ -1,4 +1,4 @@
-import { seededRandom } from './prng.ts';
+import { SplitMix64 } from '../random.ts';
 
 /** Which part of the data a home (and every upgraded variant of it) belongs to. */
 export const SPLITS = ['train', 'validation', 'test'] as const;
@@ -48,8 +48,8 @@ export interface TrainingSet {
 
 /** Deterministic split of home `index`: a seeded draw per home, so a home never straddles splits. */
 export function splitOf(plan: TrainingPlan, index: number): Split {
-  // Mix the index into the seed (golden-ratio increment) so each home has an independent draw.
-  const u = seededRandom((plan.seed ^ Math.imul(index + 1, 0x9e3779b9)) >>> 0).next();
+  // SplitMix64's output is a strong mix of its state, so seed‖index gives each home an independent draw.
+  const u = new SplitMix64((BigInt(plan.seed) << 32n) | BigInt(index)).next();
   if (u < plan.trainShare) return 'train';
   return u < plan.trainShare + plan.validationShare ? 'validation' : 'test';
 }

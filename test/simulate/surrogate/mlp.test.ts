@@ -10,15 +10,15 @@ import {
   mlpFromParams,
   parameterCount,
 } from '../../../simulate/surrogate/mlp.ts';
-import { seededRandom, type Random } from '../../../simulate/surrogate/prng.ts';
+import { SplitMix64 } from '../../../simulate/random.ts';
 
-function uniform(length: number, random: Random, low = -1, high = 1): Float32Array {
+function uniform(length: number, random: SplitMix64, low = -1, high = 1): Float32Array {
   return Float32Array.from({ length }, () => low + (high - low) * random.next());
 }
 
 describe('multiplyTransposed', () => {
   it('matches the textbook product for shapes that leave remainders in both blocked dimensions', () => {
-    const random = seededRandom(3);
+    const random = new SplitMix64(3);
     for (const [m, n, k] of [
       [7, 5, 3],
       [4, 2, 1],
@@ -66,12 +66,12 @@ describe('Mlp', () => {
   });
 
   it('refuses a batch larger than its workspace', () => {
-    const mlp = createMlp([2, 3, 1], seededRandom(1));
+    const mlp = createMlp([2, 3, 1], new SplitMix64(1));
     expect(() => forward(mlp, new Float32Array(6), 3, createWorkspace(mlp.sizes, 2))).toThrow('exceeds');
   });
 
   it('has an analytic gradient that matches central finite differences', () => {
-    const random = seededRandom(11);
+    const random = new SplitMix64(11);
     const sizes = [5, 7, 6, 3];
     const rows = 9;
     const mlp = createMlp(sizes, random);
@@ -110,7 +110,7 @@ describe('Mlp', () => {
 
 describe('fit', () => {
   // y = (x0·x1 + sin(2·x2), |x0 − x3|): smooth and kinked parts, both learnable by a small ReLU net.
-  function knownFunction(rows: number, random: Random): { inputs: Float32Array; targets: Float32Array } {
+  function knownFunction(rows: number, random: SplitMix64): { inputs: Float32Array; targets: Float32Array } {
     const inputs = uniform(rows * 4, random);
     const targets = new Float32Array(rows * 2);
     for (let r = 0; r < rows; r++) {
@@ -126,13 +126,13 @@ describe('fit', () => {
   const options = { maxEpochs: 60, batchSize: 64, learningRate: 3e-3, learningRateDecay: 0.96, patience: 8 };
 
   it('learns a known function to a small fraction of its variance, reproducibly', () => {
-    const data = knownFunction(3000, seededRandom(5));
+    const data = knownFunction(3000, new SplitMix64(5));
     const train = dataset(data.inputs.subarray(0, 2400 * 4), data.targets.subarray(0, 2400 * 2));
     const validation = dataset(data.inputs.subarray(2400 * 4), data.targets.subarray(2400 * 2));
     const run = () => {
-      const mlp = createMlp([4, 32, 32, 2], seededRandom(7));
+      const mlp = createMlp([4, 32, 32, 2], new SplitMix64(7));
       const before = datasetLoss(mlp, validation);
-      const result = fit(mlp, train, validation, options, seededRandom(8));
+      const result = fit(mlp, train, validation, options, new SplitMix64(8));
       return { mlp, before, result };
     };
     const { mlp, before, result } = run();
@@ -147,17 +147,17 @@ describe('fit', () => {
   });
 
   it('stops after `patience` epochs without improvement and keeps the starting weights', () => {
-    const data = knownFunction(200, seededRandom(5));
-    const mlp = createMlp([4, 8, 2], seededRandom(7));
+    const data = knownFunction(200, new SplitMix64(5));
+    const mlp = createMlp([4, 8, 2], new SplitMix64(7));
     const start = Float32Array.from(mlp.params);
     const all = dataset(data.inputs, data.targets);
-    const result = fit(mlp, all, all, { ...options, learningRate: 0, patience: 3 }, seededRandom(1));
+    const result = fit(mlp, all, all, { ...options, learningRate: 0, patience: 3 }, new SplitMix64(1));
     expect(result).toMatchObject({ epochs: 3, bestEpoch: 0 });
     expect(mlp.params).toEqual(start);
   });
 
   it('never splits a group of rows across batches', () => {
-    const data = knownFunction(300, seededRandom(5));
+    const data = knownFunction(300, new SplitMix64(5));
     // Groups of 1–7 rows; the objective records which rows arrive together.
     const starts = [0];
     while (starts[starts.length - 1]! < 300)
@@ -184,11 +184,11 @@ describe('fit', () => {
       },
     };
     fit(
-      createMlp([4, 8, 2], seededRandom(7)),
+      createMlp([4, 8, 2], new SplitMix64(7)),
       recording,
       recording,
       { ...options, maxEpochs: 1, batchSize: 16 },
-      seededRandom(1),
+      new SplitMix64(1),
     );
     // Every row seen once in training and once in each of the two validation passes.
     expect(seenRows.size).toBe(300);
@@ -196,18 +196,18 @@ describe('fit', () => {
   });
 
   it('rejects inputs that do not match the network, and groups larger than a batch', () => {
-    const mlp = createMlp([4, 8, 2], seededRandom(7));
+    const mlp = createMlp([4, 8, 2], new SplitMix64(7));
     const bad = {
       rows: 2,
       inputs: new Float32Array(7),
       objective: squaredError(new Float32Array(4), undefined, 2),
     };
-    expect(() => fit(mlp, bad, bad, options, seededRandom(1))).toThrow(
+    expect(() => fit(mlp, bad, bad, options, new SplitMix64(1))).toThrow(
       'train: inputs must hold rows × 4 values',
     );
-    const data = knownFunction(100, seededRandom(5));
+    const data = knownFunction(100, new SplitMix64(5));
     const oneGroup = dataset(data.inputs, data.targets, Int32Array.of(0));
-    expect(() => fit(mlp, oneGroup, oneGroup, options, seededRandom(1))).toThrow(
+    expect(() => fit(mlp, oneGroup, oneGroup, options, new SplitMix64(1))).toThrow(
       'a group of 100 rows does not fit in a batch of 64',
     );
   });

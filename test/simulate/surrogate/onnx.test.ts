@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMlp } from '../../../simulate/surrogate/mlp.ts';
 import { exportOnnx } from '../../../simulate/surrogate/onnx-export.ts';
 import { OnnxSurrogate } from '../../../simulate/surrogate/onnx-surrogate.ts';
-import { seededRandom, type Random } from '../../../simulate/surrogate/prng.ts';
+import { SplitMix64 } from '../../../simulate/random.ts';
 import {
   predictKwh,
   type SurrogateModel,
@@ -12,19 +12,23 @@ import {
 const INPUTS = 6;
 const OUTPUTS = 4;
 
-function uniform(length: number, random: Random, low: number, high: number): Float32Array {
+function uniform(length: number, random: SplitMix64, low: number, high: number): Float32Array {
   return Float32Array.from({ length }, () => low + (high - low) * random.next());
 }
 
 // A randomly initialised surrogate with realistic scales: features in the hundreds to thousands
 // (like floor area and degree days) and outputs around e^8 ≈ 3,000 kWh.
 function randomModel(targetTransform: TargetTransform, seed: number): SurrogateModel {
-  const random = seededRandom(seed);
+  const random = new SplitMix64(seed);
   const mlp = createMlp([INPUTS, 16, 8, OUTPUTS], random);
   for (const b of mlp.biases) b.set(uniform(b.length, random, -0.3, 0.3));
   return {
     mlp,
-    input: { mean: uniform(INPUTS, random, 0, 2000), scale: uniform(INPUTS, random, 1e-3, 1e-2) },
+    input: {
+      // Features are drawn from U(0, 4000) below: mean 2000, standard deviation 4000/√12 ≈ 1155.
+      mean: uniform(INPUTS, random, 1900, 2100),
+      scale: uniform(INPUTS, random, 0.9 / 1155, 1.1 / 1155),
+    },
     output:
       targetTransform === 'log1p'
         ? { mean: uniform(OUTPUTS, random, 6, 9), scale: uniform(OUTPUTS, random, 0.5, 2) }
@@ -39,7 +43,7 @@ function randomModel(targetTransform: TargetTransform, seed: number): SurrogateM
 const GATE_FEATURE = 5;
 
 function features(rows: number, seed: number): Float32Array {
-  const x = uniform(rows * INPUTS, seededRandom(seed), 0, 4000);
+  const x = uniform(rows * INPUTS, new SplitMix64(seed), 0, 4000);
   for (let r = 0; r < rows; r++) x[r * INPUTS + GATE_FEATURE] = r % 2;
   return x;
 }

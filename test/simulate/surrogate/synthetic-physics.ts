@@ -1,4 +1,4 @@
-import { seededRandom } from '../../../simulate/surrogate/prng.ts';
+import { SplitMix64 } from '../../../simulate/random.ts';
 import type { TrainingSources } from '../../../simulate/surrogate/training-set.ts';
 
 /**
@@ -23,7 +23,7 @@ export const toyPhysics: TrainingSources<ToyHome, ToyClimate> = {
   outputCount: 4,
   upgrades: ['baseline', 'weatherize', 'heat_pump'],
   sample(stratum, count, seed) {
-    const random = seededRandom(seed);
+    const random = new SplitMix64(seed);
     const hdd65 = stratum === 'cold' ? 6000 : 2500;
     return Array.from({ length: count }, () => {
       const heatingFuel = Math.floor(random.next() * 4) as ToyHome['heatingFuel'];
