@@ -47,8 +47,11 @@ export async function writeFileAtomically(target: string, data: string | Uint8Ar
   await fsyncPath(path.dirname(target));
 }
 
-/** Deletes temporary files that crashed atomic writes left in a directory (not recursive). */
-export async function removeTempFiles(dir: string): Promise<string[]> {
+/**
+ * Deletes temporary files that crashed atomic writes left in a directory (not recursive); with `target`,
+ * only those of that one file (in a directory other components also write to).
+ */
+export async function removeTempFiles(dir: string, target?: string): Promise<string[]> {
   let names: string[];
   try {
     names = await readdir(dir);
@@ -56,7 +59,10 @@ export async function removeTempFiles(dir: string): Promise<string[]> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;
   }
-  const leftovers = names.filter((name) => name.includes(TEMP_MARKER));
+  const marker = target === undefined ? TEMP_MARKER : `${target}${TEMP_MARKER}`;
+  const leftovers = names.filter((name) =>
+    target === undefined ? name.includes(marker) : name.startsWith(marker),
+  );
   await Promise.all(leftovers.map((name) => rm(path.join(dir, name), { force: true, recursive: true })));
   return leftovers;
 }

@@ -74,10 +74,12 @@ export async function collectGarbage(lakeDir: string, keep: number): Promise<str
 
 /** Removes what an interrupted run leaves behind: `.partial` snapshot directories and temporary files. */
 export async function removeRunLeftovers(lakeDir: string): Promise<string[]> {
-  const { root, snapshots } = lakePaths(lakeDir);
+  const { root, snapshots, current } = lakePaths(lakeDir);
   const partials = (await entries(snapshots)).filter((name) => name.endsWith(PARTIAL_SUFFIX));
   for (const name of partials) await rm(path.join(snapshots, name), { recursive: true, force: true });
-  return [...partials, ...(await removeTempFiles(root)), ...(await removeTempFiles(snapshots))];
+  // LAKE_DIR is shared with other components (the key file, the log): only CURRENT's temporaries are ours.
+  const currentTemps = await removeTempFiles(root, path.basename(current));
+  return [...partials, ...currentTemps, ...(await removeTempFiles(snapshots))];
 }
 
 async function readSnapshotManifest(lakeDir: string, id: string): Promise<Manifest> {
