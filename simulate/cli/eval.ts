@@ -28,7 +28,7 @@ const { values } = parseArgs({
     },
   },
 });
-const logger = pino({ name: 'model:eval' }, pino.destination(2));
+const logger = pino({ name: 'model:eval' }, pino.destination({ dest: 2, sync: true }));
 
 const card = modelCardSchema.parse(
   JSON.parse(await readFile(path.join(values.model, 'model-card.json'), 'utf8')),

@@ -56,7 +56,8 @@ const homesPerStratum = positive('homes-per-stratum', values['homes-per-stratum'
 const maxEpochs = positive('max-epochs', values['max-epochs']);
 const outDir = values.out;
 
-const logger = pino({ name: 'model:train' }, pino.destination(2));
+// Synchronous: training blocks the event loop, and buffered lines would only appear at the end.
+const logger = pino({ name: 'model:train' }, pino.destination({ dest: 2, sync: true }));
 const progress = createProgress({ logger });
 const started = performance.now();
 
