@@ -11,7 +11,7 @@ import {
   utilitiesResponseSchema,
 } from '../../schemas/incentives/api.ts';
 import type { ApiModule, ApiModuleContext, ZodApp } from '../api-module.ts';
-import { HttpError } from '../errors.ts';
+import { HttpError, errorBodySchema } from '../errors.ts';
 import type { Geocoder } from '../geocoding/geocoder.ts';
 import { openGeocoder } from '../geocoding/open-geocoder.ts';
 import { calculateIncentives } from './eligibility/calculate-incentives.ts';
@@ -32,6 +32,9 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * validated by `validateQuery`, which localizes its 400s; the route schemas only document them.
  */
 const documentOnly = { validatorCompiler: () => (value: unknown) => ({ value }) };
+
+/** The reference leaves its 404s out of the spec; a ZIP or address no data covers is one. */
+const notFoundSchema = errorBodySchema.describe('No data covers the location (field "location")');
 
 const send = (reply: FastifyReply, body: string) => reply.type(JSON_TYPE).send(body);
 const queryOf = (request: FastifyRequest) => parseQueryString(rawQuery(request.url));
@@ -59,7 +62,7 @@ export function createIncentivesApi(options: IncentivesApiOptions = {}): ApiModu
               'payment method and amount. Arrays accept `a=x,y`, repeated keys, `a[]=` and `a[0]=`.',
             operationId: 'getCalculatedIncentives',
             querystring: calculatorQuerySchema,
-            response: { 200: calculatorResponseSchema },
+            response: { 200: calculatorResponseSchema, 404: notFoundSchema },
           },
         },
         async (request, reply) => {
@@ -109,7 +112,7 @@ export function createIncentivesApi(options: IncentivesApiOptions = {}): ApiModu
             summary: 'Electric and gas utilities serving a location',
             operationId: 'getUtilities',
             querystring: locationQuerySchema,
-            response: { 200: utilitiesResponseSchema },
+            response: { 200: utilitiesResponseSchema, 404: notFoundSchema },
           },
         },
         async (request, reply) => {
@@ -128,7 +131,7 @@ export function createIncentivesApi(options: IncentivesApiOptions = {}): ApiModu
             summary: 'Incentive programs offered at a location',
             operationId: 'getProgramsForLocation',
             querystring: programsQuerySchema,
-            response: { 200: programsResponseSchema },
+            response: { 200: programsResponseSchema, 404: notFoundSchema },
           },
         },
         async (request, reply) => {
@@ -170,7 +173,7 @@ export function createIncentivesApi(options: IncentivesApiOptions = {}): ApiModu
             summary: 'Energy loan programs available in a location’s state (beta)',
             operationId: 'getLoanProgramsForLocation',
             querystring: locationQuerySchema,
-            response: { 200: loanProgramsResponseSchema },
+            response: { 200: loanProgramsResponseSchema, 404: notFoundSchema },
           },
         },
         async (request, reply) => {
