@@ -67,10 +67,37 @@ const NAMES: readonly (readonly [string, string])[] = Object.entries(STATE_NAMES
   .flatMap(([code, names]) => names.map((name) => [name.toLowerCase(), code] as const))
   .sort((a, b) => b[0].length - a[0].length);
 
-const TRAILING_COUNTRY = /[\s,]+(u\.?s\.?a?\.?|united states(?: of america)?)$/i;
+/** Country names people append, lower-cased; checked with endsWith (no regex backtracking on user text). */
+const COUNTRY_SUFFIXES = [
+  'united states of america',
+  'united states',
+  'u.s.a.',
+  'u.s.a',
+  'usa',
+  'u.s.',
+  'u.s',
+  'us',
+];
 /** A ZIP (optionally ZIP+4, with or without the hyphen) at the very end, after a separator or at the start. */
 const TRAILING_ZIP = /(?:^|[\s,])(\d{5})(?:-?\d{4})?$/;
-const TRAILING_SEPARATORS = /[\s,.;]+$/;
+
+/** `text` without trailing characters from `chars`, found by scanning back (linear on any input). */
+function trimEnd(text: string, chars: string): string {
+  let end = text.length;
+  while (end > 0 && chars.includes(text.charAt(end - 1))) end--;
+  return text.slice(0, end);
+}
+
+function withoutCountry(text: string): string {
+  const lower = text.toLowerCase();
+  for (const suffix of COUNTRY_SUFFIXES) {
+    const before = lower.charAt(lower.length - suffix.length - 1);
+    if (lower.endsWith(suffix) && (before === ' ' || before === ',')) {
+      return trimEnd(text.slice(0, text.length - suffix.length), ' ,');
+    }
+  }
+  return text;
+}
 
 function stateAtEnd(text: string): string | null {
   const lower = text.toLowerCase();
@@ -93,10 +120,10 @@ function stateAtEnd(text: string): string | null {
  * optionally followed by the country. Returns null when either the ZIP or the state is missing.
  */
 export function parseUsAddress(address: string): GeocodedAddress | null {
-  const text = address.normalize('NFKC').replace(/\s+/g, ' ').trim().replace(TRAILING_COUNTRY, '');
+  const text = withoutCountry(address.normalize('NFKC').replace(/\s+/g, ' ').trim());
   const zipMatch = TRAILING_ZIP.exec(text);
   if (!zipMatch || zipMatch[1] === '00000') return null;
-  const rest = text.slice(0, zipMatch.index).replace(TRAILING_SEPARATORS, '');
+  const rest = trimEnd(text.slice(0, zipMatch.index), ' ,.;');
   if (rest === '') return null;
   const state = stateAtEnd(rest);
   return state === null ? null : { zip: zipMatch[1]!, state };

@@ -50,6 +50,13 @@ describe('parseUsAddress', () => {
     expect(parseUsAddress(address)).toBeNull();
   });
 
+  it('reads long runs of separators without backtracking (200,000 characters)', () => {
+    const separators = ',.; '.repeat(50_000);
+    expect(parseUsAddress(`${separators}x RI 02903`)).toEqual({ zip: '02903', state: 'RI' });
+    expect(parseUsAddress(`RI 02903 ${','.repeat(200_000)}x`)).toBeNull();
+    expect(parseUsAddress(`${separators}x`)).toBeNull();
+  });
+
   it('reads the end of a very long address', () => {
     const address = `${'1 Main St, '.repeat(20_000)}Providence, RI 02903`;
     expect(parseUsAddress(address)).toEqual({ zip: '02903', state: 'RI' });
