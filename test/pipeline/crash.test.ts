@@ -3,6 +3,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { PAUSED_MARKER } from '../../transform/cli/pause-hook.ts';
 import { readCurrent } from '../../transform/lake/current-pointer.ts';
 import { LakeBusyError } from '../../transform/lake/lake-lock.ts';
 import { sha256OfFile } from '../../transform/lake/parquet-file.ts';
@@ -46,7 +47,7 @@ function startPausedRun(step: PipelineStep): Promise<ChildProcess> {
     let stderr = '';
     proc.stderr!.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
-      if (stderr.includes(`PIPELINE_PAUSED ${step}`)) resolve(proc);
+      if (stderr.includes(`${PAUSED_MARKER} ${step}`)) resolve(proc);
     });
     proc.on('exit', (code) =>
       reject(new Error(`child exited (${code}) before pausing at ${step}: ${stderr}`)),

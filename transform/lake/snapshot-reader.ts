@@ -15,12 +15,6 @@ export async function openSnapshot(lakeDir: string, id: string): Promise<Snapsho
   return new ParquetSnapshotReader(id, dir, await readManifest(dir));
 }
 
-/** The published snapshot, or null when CURRENT names none yet. */
-export async function openCurrentSnapshot(lakeDir: string): Promise<SnapshotReader | null> {
-  const id = await readCurrent(lakeDir);
-  return id === null ? null : openSnapshot(lakeDir, id);
-}
-
 class ParquetSnapshotReader implements SnapshotReader {
   constructor(
     readonly id: string,

@@ -18,13 +18,13 @@ export const QUARANTINE_TABLE = 'quarantine';
  * The pipeline's own table of records that failed validation in the source versions a snapshot uses,
  * so analysts can see what was left out and why.
  */
-export function quarantineTable(rows: QuarantineRow[], recordSchemas: string[]): LakeTable<QuarantineRow> {
+export function quarantineTable(rows: () => Promise<QuarantineRow[]>, recordSchemas: string[]): LakeTable {
   return {
     name: QUARANTINE_TABLE,
     schemaVersion: 1,
     description: 'Source records that failed their record schema and were left out of every other table',
     row: quarantineRowSchema,
     inputs: { records: recordSchemas, tables: [] },
-    build: async () => rows,
+    build: rows,
   };
 }

@@ -1,6 +1,5 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
 import type { EventLog } from '../../ingest/eventlog/event-log.ts';
 import { openEventLog } from '../../ingest/eventlog/open-event-log.ts';
 import { ingestSources } from '../../ingest/ingest-job.ts';
@@ -9,20 +8,19 @@ import { createProgress, type Progress } from '../../lib/progress.ts';
 import type { Config } from '../../schemas/config.ts';
 import type { Manifest } from '../../schemas/lake.ts';
 import type { PipelineCatalog } from '../catalog.ts';
-import { readCurrent, writeCurrent } from '../lake/current-pointer.ts';
+import { readCurrent } from '../lake/current-pointer.ts';
 import { acquireLakeLock } from '../lake/lake-lock.ts';
 import { lakePaths, snapshotDir } from '../lake/lake-paths.ts';
 import { readManifest } from '../lake/manifest-file.ts';
 import { removeRunLeftovers } from '../lake/snapshot-store.ts';
-import { promotePartialSnapshot, writePartialSnapshot } from '../lake/snapshot-writer.ts';
 import { StagingStore, type StagedVersion } from '../lake/staging-store.ts';
 import type { LakeTable } from '../tables/lake-table.ts';
-import { AuditFailedError } from './audit-failed-error.ts';
-import { buildTables } from './build-tables.ts';
 import { resolveCodeVersion } from './code-version.ts';
 import { snapshotFingerprint } from './fingerprint.ts';
 import type { PipelineStep } from './pipeline-step.ts';
-import { quarantineTable, type QuarantineRow } from './quarantine-table.ts';
+import { quarantineTable } from './quarantine-table.ts';
+import { buildAndPublish } from './publish-snapshot.ts';
+import { stagedQuarantineRows } from './staged-inputs.ts';
 import { selectSourceVersions, type UsableVersion } from './select-source-versions.ts';
 import { orderTables } from './table-order.ts';
 import { consumeToStaging } from './transform-consumer.ts';
@@ -100,10 +98,10 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
     const chosen = [...selection.chosen.values()].sort((a, b) => compare(a.source, b.source));
     const codeVersion = options.codeVersion ?? (await resolveCodeVersion());
     const quarantine = quarantineTable(
-      await quarantineRows(staging, chosen),
+      () => stagedQuarantineRows(staging, chosen),
       catalog.recordSchemas.map((schema) => schema.name).sort(),
     );
-    const allTables: LakeTable[] = [...tables, quarantine as unknown as LakeTable];
+    const allTables: LakeTable[] = [...tables, quarantine];
     const fingerprint = snapshotFingerprint({
       sources: chosen.map((v) => ({ name: v.source, version: v.version, contentHash: v.event.contentHash })),
       tables: allTables.map((t) => ({ name: t.name, schemaVersion: t.schemaVersion })),
@@ -118,64 +116,21 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
       return { status: 'unchanged', snapshotId: current };
     }
 
-    const now = (options.now ?? (() => new Date()))();
-    const id = snapshotId(now, fingerprint);
-    const instance = await DuckDBInstance.create(':memory:');
-    const db = await instance.connect();
-    try {
-      const { tables: built, findings } = await buildTables({
-        db,
-        tables: allTables,
-        records: recordReader(staging, chosen),
-        progress,
-      });
-      for (const warning of findings.filter((f) => f.severity === 'warning')) {
-        logger.warn(
-          { finding: warning },
-          `audit warning: table ${warning.table}, ${warning.check}: ${warning.message}`,
-        );
-      }
-      if (findings.some((f) => f.severity === 'error')) throw new AuditFailedError(findings);
-      await step('built');
-
-      const writing = progress.start('write snapshot', { total: built.length, unit: 'tables' });
-      const manifest = await writePartialSnapshot(
-        lakeDir,
-        db,
-        {
-          id,
-          createdAt: now.toISOString(),
-          parent: current,
-          fingerprint,
-          codeVersion,
-          sources: Object.fromEntries(chosen.map((v) => [v.source, manifestSource(v)])),
-          audit: findings,
-          tables: built.map(({ table, rows }) => ({
-            name: table.name,
-            rows: rows.length,
-            schemaVersion: table.schemaVersion,
-            description: table.description,
-            inputs: { records: table.inputs.records ?? [], tables: table.inputs.tables ?? [] },
-          })),
-        },
-        () => writing.tick(),
-      );
-      writing.done();
-      await step('snapshot-written');
-      await promotePartialSnapshot(lakeDir, id);
-      await step('snapshot-promoted');
-      await writeCurrent(lakeDir, id);
-      await step('published');
-      logger.info(
-        { snapshot: id, parent: current, tables: Object.keys(manifest.tables).length },
-        `published snapshot ${id}`,
-      );
-      await pruneSupersededVersions(staging, chosen);
-      return { status: 'published', snapshotId: id, previous: current, manifest };
-    } finally {
-      db.closeSync();
-      instance.closeSync();
-    }
+    const manifest = await buildAndPublish({
+      lakeDir,
+      tables: allTables,
+      staging,
+      chosen,
+      fingerprint,
+      codeVersion,
+      parent: current,
+      now: (options.now ?? (() => new Date()))(),
+      progress,
+      logger,
+      step,
+    });
+    await pruneSupersededVersions(staging, chosen);
+    return { status: 'published', snapshotId: manifest.id, previous: current, manifest };
   } finally {
     await lock.release();
   }
@@ -237,57 +192,6 @@ function lastAnnouncedVersions(staged: readonly StagedVersion[]): Record<string,
   return Object.fromEntries([...latest].map(([source, v]) => [source, v.version]));
 }
 
-function recordReader(
-  staging: StagingStore,
-  chosen: readonly UsableVersion[],
-): (schema: string) => Promise<unknown[]> {
-  const cache = new Map<string, Promise<unknown[]>>();
-  return (schema) => {
-    let records = cache.get(schema);
-    if (records === undefined) {
-      records = Promise.all(
-        chosen
-          .filter((v) => schema in v.event.recordCounts)
-          .map(async (v) => (await staging.accepted(v.source, v.version, schema)).map((r) => r.payload)),
-      ).then((lists) => lists.flat());
-      cache.set(schema, records);
-    }
-    return records;
-  };
-}
-
-async function quarantineRows(
-  staging: StagingStore,
-  chosen: readonly UsableVersion[],
-): Promise<QuarantineRow[]> {
-  const rows: QuarantineRow[] = [];
-  for (const version of chosen) {
-    for (const schema of Object.keys(version.counts).sort()) {
-      if (version.counts[schema]!.quarantined === 0) continue;
-      for (const record of await staging.quarantined(version.source, version.version, schema)) {
-        rows.push({ source: version.source, schema, ...record });
-      }
-    }
-  }
-  return rows;
-}
-
-function manifestSource(version: UsableVersion): Manifest['sources'][string] {
-  const { event } = version;
-  return {
-    kind: event.kind,
-    location: event.location,
-    version: version.version,
-    contentHash: event.contentHash,
-    fetchedAt: event.fetchedAt,
-    records: Object.fromEntries(
-      Object.keys(event.recordCounts)
-        .sort()
-        .map((schema) => [schema, version.counts[schema] ?? { accepted: 0, quarantined: 0 }]),
-    ),
-  };
-}
-
 /** Staged versions older than the ones just published are never needed again (the log still has them). */
 async function pruneSupersededVersions(
   staging: StagingStore,
@@ -300,12 +204,6 @@ async function pruneSupersededVersions(
       await staging.removeVersion(version.source, version.version);
     }
   }
-}
-
-/** Sortable by creation time, and unique per run: e.g. 20261121T161654123Z-3f2a9c1e. */
-function snapshotId(now: Date, fingerprint: string): string {
-  const stamp = now.toISOString().replace(/[-:.]/g, '');
-  return `${stamp}-${fingerprint.slice(0, 8)}`;
 }
 
 function compare(a: string, b: string): number {

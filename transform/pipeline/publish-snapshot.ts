@@ -1,0 +1,98 @@
+import { DuckDBInstance } from '@duckdb/node-api';
+import type { Logger } from '../../lib/log.ts';
+import type { Progress } from '../../lib/progress.ts';
+import type { Manifest } from '../../schemas/lake.ts';
+import { writeCurrent } from '../lake/current-pointer.ts';
+import { promotePartialSnapshot, writePartialSnapshot } from '../lake/snapshot-writer.ts';
+import type { StagingStore } from '../lake/staging-store.ts';
+import type { LakeTable } from '../tables/lake-table.ts';
+import { AuditFailedError } from './audit-failed-error.ts';
+import { buildTables } from './build-tables.ts';
+import type { PipelineStep } from './pipeline-step.ts';
+import type { UsableVersion } from './select-source-versions.ts';
+import { manifestSource, stagedRecordReader } from './staged-inputs.ts';
+
+export interface PublishInputs {
+  lakeDir: string;
+  /** Every table to build, in dependency order, the quarantine table included. */
+  tables: readonly LakeTable[];
+  staging: StagingStore;
+  chosen: readonly UsableVersion[];
+  fingerprint: string;
+  codeVersion: string;
+  /** The snapshot published now, which becomes the new one's parent. */
+  parent: string | null;
+  now: Date;
+  progress: Progress;
+  logger: Pick<Logger, 'info' | 'warn'>;
+  step: (name: PipelineStep) => Promise<void>;
+}
+
+/**
+ * Builds every table into an in-memory DuckDB, audits them (an error finding stops here), writes the
+ * snapshot beside the published ones, renames it into place and only then swaps CURRENT to it.
+ */
+export async function buildAndPublish(inputs: PublishInputs): Promise<Manifest> {
+  const { lakeDir, chosen, now, progress, logger, step } = inputs;
+  const id = snapshotId(now, inputs.fingerprint);
+  const instance = await DuckDBInstance.create(':memory:');
+  const db = await instance.connect();
+  try {
+    const { tables: built, findings } = await buildTables({
+      db,
+      tables: inputs.tables,
+      records: stagedRecordReader(inputs.staging, chosen),
+      progress,
+    });
+    for (const warning of findings.filter((f) => f.severity === 'warning')) {
+      logger.warn(
+        { finding: warning },
+        `audit warning: table ${warning.table}, ${warning.check}: ${warning.message}`,
+      );
+    }
+    if (findings.some((f) => f.severity === 'error')) throw new AuditFailedError(findings);
+    await step('built');
+
+    const writing = progress.start('write snapshot', { total: built.length, unit: 'tables' });
+    const manifest = await writePartialSnapshot(
+      lakeDir,
+      db,
+      {
+        id,
+        createdAt: now.toISOString(),
+        parent: inputs.parent,
+        fingerprint: inputs.fingerprint,
+        codeVersion: inputs.codeVersion,
+        sources: Object.fromEntries(chosen.map((v) => [v.source, manifestSource(v)])),
+        audit: findings,
+        tables: built.map(({ table, rows }) => ({
+          name: table.name,
+          rows: rows.length,
+          schemaVersion: table.schemaVersion,
+          description: table.description,
+          inputs: { records: table.inputs.records ?? [], tables: table.inputs.tables ?? [] },
+        })),
+      },
+      () => writing.tick(),
+    );
+    writing.done();
+    await step('snapshot-written');
+    await promotePartialSnapshot(lakeDir, id);
+    await step('snapshot-promoted');
+    await writeCurrent(lakeDir, id);
+    await step('published');
+    logger.info(
+      { snapshot: id, parent: inputs.parent, tables: Object.keys(manifest.tables).length },
+      `published snapshot ${id}`,
+    );
+    return manifest;
+  } finally {
+    db.closeSync();
+    instance.closeSync();
+  }
+}
+
+/** Sortable by creation time, and unique per run: e.g. 20261121T161654123Z-3f2a9c1e. */
+function snapshotId(now: Date, fingerprint: string): string {
+  return `${now.toISOString().replace(/[-:.]/g, '')}-${fingerprint.slice(0, 8)}`;
+}
