@@ -23,7 +23,7 @@ import { languageOf, messages } from './messages.ts';
 import { parseQueryString, rawQuery } from './query-string.ts';
 import { validateQuery } from './query-validation.ts';
 import { calculatorBody, programsBody } from './response-bodies.ts';
-import { resolveLocation, resolveUtilities } from './resolve-location.ts';
+import { requireRequestedUtilities, resolveLocation, resolveUtilities } from './resolve-location.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -71,20 +71,11 @@ export function createIncentivesApi(options: IncentivesApiOptions = {}): ApiModu
           const text = messages[query.language];
           const location = await resolveLocation(data, query, geocoder, text);
           const catalog = data.states.get(location.state);
-          const { electric, gas } = resolveUtilities(catalog, location, query, text);
+          const utilityGeographyIds = resolveUtilities(catalog, location, query, text);
           if (location.ami80 === null || location.ami150 === null || location.evChargerEligible === null) {
             throw new HttpError(404, 'NOT_FOUND', text.noDataForLocation, 'location');
           }
-          const types = query.authority_types;
-          if (types?.includes('utility') && query.utility === undefined) {
-            throw new HttpError(400, 'BAD_REQUEST', text.utilityRequired, 'utility');
-          }
-          if (
-            types?.includes('gas_utility') &&
-            (query.gas_utility === undefined || query.gas_utility === 'none')
-          ) {
-            throw new HttpError(400, 'BAD_REQUEST', text.gasUtilityRequired, 'gas_utility');
-          }
+          requireRequestedUtilities(query, text.utilityRequired, text);
           const calculation = calculateIncentives(
             data,
             location,
@@ -93,10 +84,10 @@ export function createIncentivesApi(options: IncentivesApiOptions = {}): ApiModu
               householdIncome: query.household_income,
               householdSize: query.household_size,
               taxFiling: query.tax_filing,
-              authorityTypes: types,
+              authorityTypes: query.authority_types,
               items: query.items,
               includeBetaStates: query.include_beta_states,
-              utilityGeographyIds: [electric, gas].flatMap((u) => (u ? [u.id] : [])),
+              utilityGeographyIds,
             },
             ctx.asOfDate(request),
           );
@@ -140,23 +131,11 @@ export function createIncentivesApi(options: IncentivesApiOptions = {}): ApiModu
           const text = messages[query.language];
           const location = await resolveLocation(data, query, geocoder, text);
           const catalog = data.states.get(location.state);
-          const { electric, gas } = resolveUtilities(catalog, location, query, text);
-          const types = query.authority_types;
-          if (types?.includes('utility') && query.utility === undefined) {
-            throw new HttpError(400, 'BAD_REQUEST', text.utilityProgramsRequired, 'utility');
-          }
-          if (
-            types?.includes('gas_utility') &&
-            (query.gas_utility === undefined || query.gas_utility === 'none')
-          ) {
-            throw new HttpError(400, 'BAD_REQUEST', text.gasUtilityRequired, 'gas_utility');
-          }
-          const geographyIds = [
-            ...[electric, gas].flatMap((u) => (u ? [u.id] : [])),
-            ...location.geographyIds,
-          ];
+          const utilityGeographyIds = resolveUtilities(catalog, location, query, text);
+          requireRequestedUtilities(query, text.utilityProgramsRequired, text);
+          const geographyIds = [...utilityGeographyIds, ...location.geographyIds];
           const { programs, authorityEntries } = catalog
-            ? programsForLocation(catalog, geographyIds, types)
+            ? programsForLocation(catalog, geographyIds, query.authority_types)
             : { programs: [], authorityEntries: [] };
           return send(
             reply,

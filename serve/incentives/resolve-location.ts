@@ -1,6 +1,6 @@
 import { HttpError } from '../errors.ts';
 import { GeocoderUnavailableError, type Geocoder } from '../geocoding/geocoder.ts';
-import type { IncentivesData, Location, StateCatalog, Utility } from './incentives-data.ts';
+import type { IncentivesData, Location, StateCatalog } from './incentives-data.ts';
 import type { Messages } from './messages.ts';
 
 const notFound = (message: string) => new HttpError(404, 'NOT_FOUND', message, 'location');
@@ -51,23 +51,26 @@ function narrowToCounty(location: Location, countyFips: string | undefined): Loc
   };
 }
 
-/** The requested utility territories, checked against the location's state: 400 naming the field if unknown. */
+/**
+ * Geography ids of the requested utility territories, checked against the location's state: a 400
+ * naming the field if one is unknown there. `gas_utility=none` ("no gas service") adds nothing.
+ */
 export function resolveUtilities(
   catalog: StateCatalog | undefined,
   location: Location,
   query: { utility?: string | undefined; gas_utility?: string | undefined },
   text: Messages,
-): { electric: Utility | undefined; gas: Utility | undefined } {
-  let electric: Utility | undefined;
-  let gas: Utility | undefined;
+): number[] {
+  const ids: number[] = [];
   if (query.utility !== undefined) {
-    electric = catalog?.electricUtilities.get(query.utility);
+    const electric = catalog?.electricUtilities.get(query.utility);
     if (!electric) {
       throw new HttpError(400, 'BAD_REQUEST', text.unknownUtility(query.utility, location.state), 'utility');
     }
+    ids.push(electric.id);
   }
   if (query.gas_utility !== undefined && query.gas_utility !== 'none') {
-    gas = catalog?.gasUtilities.get(query.gas_utility);
+    const gas = catalog?.gasUtilities.get(query.gas_utility);
     if (!gas) {
       throw new HttpError(
         400,
@@ -76,6 +79,26 @@ export function resolveUtilities(
         'gas_utility',
       );
     }
+    ids.push(gas.id);
   }
-  return { electric, gas };
+  return ids;
+}
+
+/** Asking for utility (or gas utility) incentives or programs needs the utility: 400 naming it otherwise. */
+export function requireRequestedUtilities(
+  query: {
+    authority_types?: readonly string[] | undefined;
+    utility?: string | undefined;
+    gas_utility?: string | undefined;
+  },
+  utilityRequired: string,
+  text: Messages,
+): void {
+  const types = query.authority_types;
+  if (types?.includes('utility') && query.utility === undefined) {
+    throw new HttpError(400, 'BAD_REQUEST', utilityRequired, 'utility');
+  }
+  if (types?.includes('gas_utility') && (query.gas_utility === undefined || query.gas_utility === 'none')) {
+    throw new HttpError(400, 'BAD_REQUEST', text.gasUtilityRequired, 'gas_utility');
+  }
 }
