@@ -1,4 +1,4 @@
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EmbeddedEventLog } from '../../ingest/eventlog/embedded-log.ts';
@@ -10,6 +10,10 @@ import { AuditFailedError } from '../../transform/pipeline/audit-failed-error.ts
 import type { PipelineResult } from '../../transform/pipeline/run-pipeline.ts';
 import { TRANSFORM_GROUP, transformTopics } from '../../transform/pipeline/transform-consumer.ts';
 import { demoPriceRecordSchema } from '../support/demo-source/demo-records.ts';
+import { z } from 'zod';
+import { IngestError } from '../../ingest/ingest-job.ts';
+import type { LakeTable } from '../../transform/tables/lake-table.ts';
+import { demoCatalog } from '../support/demo-source/demo-catalog.ts';
 import { createDemoLake, type DemoLake } from '../support/demo-source/demo-lake.ts';
 
 let lake: DemoLake;
@@ -284,5 +288,65 @@ describe('runPipeline over the demo source', () => {
 
     expect(outcomes.map((o) => o.status).sort()).toEqual(['published', 'unchanged']);
     expect(new Set(outcomes.map((o) => o.snapshotId)).size).toBe(1);
+  });
+
+  it('fails without publishing when a source cannot be read, and when a table build throws', async () => {
+    const first = await lake.run();
+    await lake.writePrices(['heat-pump,CA,14000']);
+    const broken: LakeTable = {
+      name: 'broken',
+      schemaVersion: 1,
+      description: 'always fails',
+      row: z.object({ id: z.string() }),
+      inputs: { records: ['demo-price'] },
+      build: async () => {
+        throw new Error('upstream lookup missing');
+      },
+    };
+    const catalog = demoCatalog(lake.sourceDir);
+    await expect(lake.run({ catalog: { ...catalog, tables: [...catalog.tables, broken] } })).rejects.toThrow(
+      'table broken: build failed: upstream lookup missing',
+    );
+
+    await writeFile(path.join(lake.sourceDir, 'prices.csv'), 'sku;price\n');
+    await expect(lake.run()).rejects.toThrow(IngestError);
+    expect(await readCurrent(lake.lakeDir)).toBe(first.snapshotId);
+    expect(await snapshotDirs()).toEqual([first.snapshotId]);
+  });
+
+  it('blocks the publish when built rows do not match the table row schema', async () => {
+    const mislabeled: LakeTable = {
+      name: 'mislabeled',
+      schemaVersion: 1,
+      description: 'prices with a wrong type',
+      row: z.object({ item: z.string(), cents: z.int() }),
+      inputs: { records: ['demo-price'] },
+      build: async (ctx) =>
+        (await ctx.records<{ item: string; priceUsd: number }>('demo-price')).map((p) => ({
+          item: p.item,
+          cents: p.priceUsd,
+        })),
+    };
+    const catalog = demoCatalog(lake.sourceDir);
+    const failure = await lake
+      .run({ catalog: { ...catalog, tables: [...catalog.tables, mislabeled] } })
+      .catch((e: unknown) => e);
+
+    expect(failure).toBeInstanceOf(AuditFailedError);
+    expect((failure as AuditFailedError).findings).toEqual([
+      {
+        table: 'mislabeled',
+        check: 'row-schema',
+        severity: 'error',
+        message: "3 of 6 built rows do not match the table's row schema",
+        count: 3,
+        examples: [
+          'row 1: cents: Invalid input: expected int, received number',
+          'row 2: cents: Invalid input: expected int, received number',
+          'row 4: cents: Invalid input: expected int, received number',
+        ],
+      },
+    ]);
+    expect(await readCurrent(lake.lakeDir)).toBeNull();
   });
 });
