@@ -154,31 +154,33 @@ export class StagingStore {
   }
 
   private async compactSchema(versionDir: string, segmentDir: string): Promise<void> {
-    const schema = path.basename(segmentDir);
-    const byKey = new Map<string, StagingEntry>();
-    const previous = path.join(versionDir, schema);
-    for (const record of await readNdjson<AcceptedRecord>(`${previous}.accepted.ndjson`)) {
-      byKey.set(record.key, { key: record.key, payload: record.payload, status: 'accepted' } as StagingEntry);
+    const compacted = path.join(versionDir, path.basename(segmentDir));
+    // Key → the latest verdict: what was compacted before, then each segment in log order.
+    const latest = new Map<string, { reason?: string; payload: unknown }>();
+    for (const record of await readNdjson<AcceptedRecord>(`${compacted}.accepted.ndjson`)) {
+      latest.set(record.key, { payload: record.payload });
     }
-    for (const record of await readNdjson<QuarantinedRecord>(`${previous}.quarantined.ndjson`)) {
-      byKey.set(record.key, { ...record, status: 'quarantined' } as StagingEntry);
+    for (const record of await readNdjson<QuarantinedRecord>(`${compacted}.quarantined.ndjson`)) {
+      latest.set(record.key, { reason: record.reason, payload: record.payload });
     }
     const segments = (await listDir(segmentDir)).filter((name) => name.endsWith('.ndjson')).sort();
     for (const segment of segments) {
-      for (const entry of await readNdjson<StagingEntry>(path.join(segmentDir, segment)))
-        byKey.set(entry.key, entry);
+      for (const entry of await readNdjson<StagingEntry>(path.join(segmentDir, segment))) {
+        latest.set(entry.key, {
+          ...(entry.status === 'quarantined' ? { reason: entry.reason ?? '' } : {}),
+          payload: entry.payload,
+        });
+      }
     }
-    const keys = [...byKey.keys()].sort(compareKeys);
     const accepted: string[] = [];
     const quarantined: string[] = [];
-    for (const key of keys) {
-      const entry = byKey.get(key)!;
-      if (entry.status === 'accepted') accepted.push(`${JSON.stringify({ key, payload: entry.payload })}\n`);
-      else
-        quarantined.push(`${JSON.stringify({ key, reason: entry.reason ?? '', payload: entry.payload })}\n`);
+    for (const key of [...latest.keys()].sort(compareKeys)) {
+      const { reason, payload } = latest.get(key)!;
+      if (reason === undefined) accepted.push(`${JSON.stringify({ key, payload })}\n`);
+      else quarantined.push(`${JSON.stringify({ key, reason, payload })}\n`);
     }
-    await writeFileAtomically(`${previous}.accepted.ndjson`, accepted.join(''));
-    await writeFileAtomically(`${previous}.quarantined.ndjson`, quarantined.join(''));
+    await writeFileAtomically(`${compacted}.accepted.ndjson`, accepted.join(''));
+    await writeFileAtomically(`${compacted}.quarantined.ndjson`, quarantined.join(''));
   }
 
   private async countFiles(versionDir: string): Promise<RecordCounts> {
