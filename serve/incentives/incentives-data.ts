@@ -28,6 +28,8 @@ export interface Location {
   counties: readonly string[];
   /** Geography id of each of those counties, by FIPS. */
   countyGeographyIds: ReadonlyMap<string, number>;
+  /** Ids of the custom geographies (towns, districts) the ZCTA overlaps. */
+  customGeographyIds: ReadonlySet<number>;
   ami80: readonly number[] | null;
   ami150: readonly number[] | null;
   evChargerEligible: boolean | null;
@@ -80,6 +82,7 @@ export interface StateCatalog {
   gasUtilityAffectsIncentives: boolean;
   /** The loan programs offered in the state (or nationally), serialised as the endpoint's array. */
   loanProgramsJson: string;
+  customAreas: ServingStateRow['custom_areas'];
 }
 
 /** Everything the incentives routes answer from, built once per snapshot. */
@@ -118,6 +121,7 @@ function prepareLocation(row: ServingLocationRow): Location {
     countyFips: row.county_fips,
     geographyIds: row.geographies.map((g) => g.id),
     counties: row.geographies.flatMap((g) => (g.type === 'county' && g.county_fips ? [g.county_fips] : [])),
+    customGeographyIds: new Set(row.geographies.flatMap((g) => (g.type === 'custom' ? [g.id] : []))),
     countyGeographyIds: new Map(
       row.geographies.flatMap((g) =>
         g.type === 'county' && g.county_fips ? [[g.county_fips, g.id] as const] : [],
@@ -246,6 +250,7 @@ function prepareCatalog(row: ServingStateRow, loanProgramsJson: string): StateCa
     dataPartnersJson: json(row.data_partners),
     gasUtilityAffectsIncentives: row.gas_utility_affects_incentives,
     loanProgramsJson,
+    customAreas: row.custom_areas,
   };
 }
 

@@ -2,6 +2,7 @@ import { HttpError } from '../errors.ts';
 import { GeocoderUnavailableError, type Geocoder } from '../geocoding/geocoder.ts';
 import type { IncentivesData, Location, StateCatalog } from './incentives-data.ts';
 import type { Messages } from './messages.ts';
+import { areaContains } from './eligibility/point-in-area.ts';
 
 const notFound = (message: string) => new HttpError(404, 'NOT_FOUND', message, 'location');
 
@@ -32,7 +33,33 @@ export async function resolveLocation(
   }
   const location = geocoded ? data.locations.get(geocoded.zip) : undefined;
   if (!geocoded || !location) throw notFound(text.addressNotFound);
-  return narrowToCounty(location, geocoded.countyFips);
+  const inCounty = narrowToCounty(location, geocoded.countyFips);
+  const { lat, lon } = geocoded;
+  return lat === undefined || lon === undefined
+    ? inCounty
+    : placeInCustomAreas(inCounty, data.states.get(location.state)?.customAreas ?? [], lon, lat);
+}
+
+/**
+ * With coordinates, the custom geographies (towns, districts) are those containing the point rather
+ * than every one overlapping the ZIP's area, so a neighbouring town's incentives are not offered.
+ */
+function placeInCustomAreas(
+  location: Location,
+  areas: StateCatalog['customAreas'],
+  lon: number,
+  lat: number,
+): Location {
+  const containing = areas.filter((area) => areaContains(area.polygons, lon, lat)).map((area) => area.id);
+  if (containing.length === 0 && location.customGeographyIds.size === 0) return location;
+  return {
+    ...location,
+    geographyIds: [
+      ...location.geographyIds.filter((id) => !location.customGeographyIds.has(id)),
+      ...containing,
+    ],
+    customGeographyIds: new Set(containing),
+  };
 }
 
 function narrowToCounty(location: Location, countyFips: string | undefined): Location {

@@ -10,6 +10,9 @@ const geocoder: Geocoder = {
     if (address.includes('down')) throw new GeocoderUnavailableError('timeout');
     if (address.includes('Chepachet')) return { zip: '02814', state: 'RI', countyFips: '44003' };
     if (address.includes('Nowhere')) return { zip: '99999', state: 'RI' };
+    if (address.includes('Town Hall')) return { zip: '02814', state: 'RI', lat: 41.95, lon: -71.65 };
+    if (address.includes('Pond')) return { zip: '02814', state: 'RI', lat: 41.98, lon: -71.62 };
+    if (address.includes('Farm')) return { zip: '02814', state: 'RI', lat: 41.85, lon: -71.65 };
     return null;
   },
 };
@@ -108,7 +111,8 @@ describe('GET /api/v1/calculator', () => {
     const { body } = await get(
       '/api/v1/calculator?zip=02814&owner_status=renter&household_income=40000&household_size=2',
     );
-    expect(ids(body)).toEqual(['RI-4']);
+    // RI-5 is the town of Glocester's, which overlaps this ZIP.
+    expect(ids(body)).toEqual(['RI-4', 'RI-5']);
   });
 
   it('resolves a ZIP that is not a ZCTA through its parent, keeping its own city', async () => {
@@ -163,6 +167,20 @@ describe('GET /api/v1/calculator', () => {
     expect(status).toBe(200);
     expect(body.location).toEqual({ state: 'RI', city: 'Chepachet', county_fips: '44003' });
   });
+
+  it.each([
+    ['1 Town Hall Rd', ['RI-4', 'RI-5']],
+    ['2 Pond Rd', ['RI-4']],
+    ['3 Farm Rd', ['RI-4']],
+  ])(
+    'offers a town’s incentives at %s only if the geocoded point is inside the town',
+    async (address, expected) => {
+      const { body } = await get(
+        `/api/v1/calculator?address=${encodeURIComponent(address)}&owner_status=renter&household_income=40000&household_size=2`,
+      );
+      expect(ids(body)).toEqual(expected);
+    },
+  );
 
   it.each([
     ['an unknown ZIP', 'zip=99999', 404, 'location'],

@@ -20,6 +20,7 @@ describe('incentives_serving_locations', () => {
       geographies: [
         { id: 40, type: 'state', county_fips: null, proportion: 1 },
         { id: 2311, type: 'county', county_fips: '44007', proportion: 0.7 },
+        { id: 3292, type: 'custom', county_fips: null, proportion: 0.4 },
         { id: 2312, type: 'county', county_fips: '44003', proportion: 0.3 },
       ],
       ami_80: [63000, 72000, 81000, 90000, 97200, 104400, 111600, 118800],

@@ -28,12 +28,36 @@ describe('incentives_serving_states', () => {
 
   it('gathers a state’s catalogue: candidates in file order, authorities by type, utilities, relationships', async () => {
     const ri = (await states()).get('RI')!;
-    expect(ri.incentives.map((i) => i.id)).toEqual(['RI-1', 'RI-2', 'RI-3', 'RI-4']);
+    expect(ri.incentives.map((i) => i.id)).toEqual(['RI-1', 'RI-2', 'RI-3', 'RI-4', 'RI-5']);
     expect(ri.incentives[0]).not.toHaveProperty('state');
     expect(ri.authorities).toEqual({
       state: { 'ri-oer': { name: 'Rhode Island Office of Energy Resources', geography_ids: [40] } },
       utility: { 'ri-rhode-island-energy': { name: 'Rhode Island Energy', geography_ids: [3001] } },
+      city: { 'ri-town-of-glocester': { name: 'Town of Glocester', geography_ids: [3292] } },
     });
+    expect(ri.custom_areas).toEqual([
+      {
+        id: 3292,
+        polygons: [
+          [
+            [
+              [-71.7, 41.9],
+              [-71.6, 41.9],
+              [-71.6, 42.0],
+              [-71.7, 42.0],
+              [-71.7, 41.9],
+            ],
+            [
+              [-71.63, 41.97],
+              [-71.61, 41.97],
+              [-71.61, 41.99],
+              [-71.63, 41.99],
+              [-71.63, 41.97],
+            ],
+          ],
+        ],
+      },
+    ]);
     expect(ri.electric_utilities).toEqual({
       'ri-rhode-island-energy': { id: 3001, name: 'Rhode Island Energy' },
       'ri-pascoag-utility-district': { id: 3002, name: 'Pascoag Utility District' },

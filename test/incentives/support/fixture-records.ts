@@ -96,6 +96,16 @@ const rhodeIsland = [
     short_description: text('$1,000 for a new EV.'),
     url: text('https://drive.ri.gov'),
   },
+  {
+    id: 'RI-5',
+    payment_methods: ['rebate'],
+    program: 'ri_glocester_thermostats',
+    items: ['smart_thermostat'],
+    amount: { type: 'dollar_amount', number: 75 },
+    owner_status: ['homeowner', 'renter'],
+    short_description: text('$75 for a smart thermostat, for Glocester residents.'),
+    url: text('https://glocesterri.org'),
+  },
 ];
 
 const programs: Record<string, unknown> = {
@@ -111,6 +121,12 @@ const programs: Record<string, unknown> = {
     authority: 'ri-rhode-island-energy',
     authority_type: 'utility',
     items: ['ductless_heat_pump'],
+  },
+  ri_glocester_thermostats: {
+    name: text('Glocester Smart Thermostats'),
+    url: text('https://glocesterri.org'),
+    authority: 'ri-town-of-glocester',
+    authority_type: 'city',
   },
   ri_drive: {
     name: text('DRIVE EV'),
@@ -161,6 +177,7 @@ export function fixtureRecords(): SourceRecord[] {
   records.push(
     authority('RI', 'state', 'ri-oer', 'Rhode Island Office of Energy Resources', [40]),
     authority('RI', 'utility', 'ri-rhode-island-energy', 'Rhode Island Energy', [3001]),
+    authority('RI', 'city', 'ri-town-of-glocester', 'Town of Glocester', [3292]),
     authority('SD', 'state', 'sd-state', 'South Dakota Energy Office', [42]),
     record(R.relationships, 'RI', { state: 'RI', exclusions: { 'RI-1': ['RI-2'] } }),
     record(R.lowIncomeThreshold, 'ira-30d-credit', {
@@ -288,13 +305,43 @@ export function fixtureRecords(): SourceRecord[] {
     name: string,
     state: string,
     county: string | null = null,
-  ) => record(R.geography, String(id), { id, key, type, name, state, county_fips: county, geometry: null });
+    geometry: string | null = null,
+  ) => record(R.geography, String(id), { id, key, type, name, state, county_fips: county, geometry });
+  // A square town around (-71.65, 41.95), with a square hole around (-71.62, 41.98).
+  const glocester = JSON.stringify({
+    type: 'FeatureCollection',
+    features: [
+      {
+        type: 'Feature',
+        geometry: {
+          type: 'Polygon',
+          coordinates: [
+            [
+              [-71.7, 41.9],
+              [-71.6, 41.9],
+              [-71.6, 42.0],
+              [-71.7, 42.0],
+              [-71.7, 41.9],
+            ],
+            [
+              [-71.63, 41.97],
+              [-71.61, 41.97],
+              [-71.61, 41.99],
+              [-71.63, 41.99],
+              [-71.63, 41.97],
+            ],
+          ],
+        },
+      },
+    ],
+  });
   records.push(
     geography(40, null, 'state', 'Rhode Island', 'RI'),
     geography(42, null, 'state', 'South Dakota', 'SD'),
     geography(6, null, 'state', 'Colorado', 'CO'),
     geography(2311, null, 'county', 'Providence County', 'RI', '44007'),
     geography(2312, null, 'county', 'Kent County', 'RI', '44003'),
+    geography(3292, null, 'custom', 'Town of Glocester', 'RI', null, glocester),
     geography(3001, 'ri-rhode-island-energy', 'electric_territory', 'Rhode Island Energy', 'RI'),
     geography(3002, 'ri-pascoag-utility-district', 'electric_territory', 'Pascoag Utility District', 'RI'),
     geography(3101, 'ri-rhode-island-energy-gas', 'gas_territory', 'Rhode Island Energy', 'RI'),
@@ -313,6 +360,7 @@ export function fixtureRecords(): SourceRecord[] {
     overlap('02814', 40, 1),
     overlap('02814', 2312, 0.3),
     overlap('02814', 2311, 0.7),
+    overlap('02814', 3292, 0.4),
     overlap('57104', 42, 1),
     overlap('80301', 6, 1),
   );

@@ -14,6 +14,7 @@ import {
 import type { LakeTable } from '../lake-table.ts';
 import { FEDERAL_PROGRAMS } from './federal-programs.ts';
 import { auditIncentiveCatalog } from './catalog-audits.ts';
+import { polygonsOf } from './geojson-polygons.ts';
 
 /** The catalogue row of the federal incentives; state rows use their two-letter code. */
 export const FEDERAL_SCOPE = 'US';
@@ -54,6 +55,13 @@ export const servingStateRowSchema = z.object({
   data_partners: z.record(z.string(), z.object({ name: z.string(), logo: logo.optional() })),
   /** Whether a gas utility can change which incentives apply (MA, or any gas utility program). */
   gas_utility_affects_incentives: z.boolean(),
+  /** The state's custom geographies (towns, districts) as polygons, to place a geocoded address. */
+  custom_areas: z.array(
+    z.object({
+      id: z.number().int(),
+      polygons: z.array(z.array(z.array(z.tuple([z.number(), z.number()])))),
+    }),
+  ),
 });
 export type ServingStateRow = z.infer<typeof servingStateRowSchema>;
 
@@ -65,6 +73,15 @@ export interface CatalogInputs {
   geoGroups: GeoGroupRecord[];
   dataPartners: DataPartnerRecord[];
   geographies: GeographyRecord[];
+}
+
+/** Unreadable GeoJSON gives no polygons: an address there then falls back to its ZIP's overlaps. */
+function polygonsOfText(geojson: string): ReturnType<typeof polygonsOf> {
+  try {
+    return polygonsOf(JSON.parse(geojson));
+  } catch {
+    return [];
+  }
 }
 
 const withoutUndefined = <T extends object>(value: T): T =>
@@ -136,6 +153,9 @@ export function buildServingStates(input: CatalogInputs): ServingStateRow[] {
       gas_utility_affects_incentives:
         state === 'MA' ||
         incentives.some((i) => programById.get(i.program)?.authority_type === 'gas_utility'),
+      custom_areas: input.geographies
+        .filter((g) => g.state === state && g.type === 'custom' && g.geometry !== null)
+        .map((g) => ({ id: g.id, polygons: polygonsOfText(g.geometry!) })),
     };
   };
   return [FEDERAL_SCOPE, ...[...states].sort()].map(row);
