@@ -3,7 +3,6 @@ import { fileURLToPath } from 'node:url';
 import type { PipelineCatalog } from '../../../transform/catalog.ts';
 import { demoPriceParser, demoPriceRecordSchema } from './demo-records.ts';
 import { demoPricesTable, demoRegionSummaryTable } from './demo-tables.ts';
-import type { LakeTable } from '../../../transform/tables/lake-table.ts';
 
 /** The demo source's files as committed; tests copy them to a temporary directory before changing them. */
 export const DEMO_DATA_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'data');
@@ -13,7 +12,7 @@ export function demoCatalog(location: string): PipelineCatalog {
   return {
     parsers: [demoPriceParser],
     recordSchemas: [demoPriceRecordSchema],
-    tables: [demoRegionSummaryTable, demoPricesTable] as unknown as LakeTable[],
+    tables: [demoRegionSummaryTable, demoPricesTable],
     sources: [{ name: 'demo', kind: demoPriceParser.kind, location }],
   };
 }
