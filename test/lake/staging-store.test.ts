@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -131,5 +131,20 @@ describe('StagingStore', () => {
       { key: 'k', payload: { item: 'k', priceUsd: 1 } },
     ]);
     expect((await store.versions()).map((v) => [v.source, v.version])).toEqual([['../escape', '..']]);
+  });
+
+  it('removes a version as a whole: one half-deleted by a crash is invisible and cleaned up', async () => {
+    const store = new StagingStore(dir);
+    await store.writeBatch('demo-prices', deliveries);
+    await store.writeBatch('demo-prices', [{ ...entry(4, 'dryer/TX', 800), sourceVersion: 'v2' }]);
+    await store.compact();
+    await store.removeVersion('demo', 'v1');
+    expect(await readdir(path.join(dir, 'demo'))).toEqual(['v2']);
+
+    await mkdir(path.join(dir, 'demo', 'v2.tmp-deleting'));
+    await writeFile(path.join(dir, 'demo', 'v2.tmp-deleting', 'counts.json'), '{}');
+    expect((await store.versions()).map((v) => v.version)).toEqual(['v2']);
+    await store.removeLeftovers();
+    expect(await readdir(path.join(dir, 'demo'))).toEqual(['v2']);
   });
 });

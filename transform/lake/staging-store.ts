@@ -1,7 +1,7 @@
-import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { sourceVersionPayloadSchema, type SourceVersionPayload } from '../../schemas/envelope.ts';
-import { fsyncPath, removeTempFiles, writeFileAtomically } from './durable-file.ts';
+import { fsyncPath, removeTempFiles, TEMP_MARKER, writeFileAtomically } from './durable-file.ts';
 
 /** One record as the transform consumer judged it, with where it sits on the event log. */
 export interface StagingEntry {
@@ -139,11 +139,16 @@ export class StagingStore {
 
   /** Deletes a staged version (one no run needs any more). */
   async removeVersion(source: string, version: string): Promise<void> {
-    await rm(this.versionDir(source, version), { recursive: true, force: true });
+    // Renamed aside first, so a crash mid-delete never leaves a version that looks staged but lacks files.
+    const dir = this.versionDir(source, version);
+    const aside = `${dir}${TEMP_MARKER}deleting`;
+    await rename(dir, aside);
+    await rm(aside, { recursive: true, force: true });
   }
 
-  /** Deletes temporary files of writes a crash interrupted. */
+  /** Deletes temporary files of writes (and versions being deleted) that a crash interrupted. */
   async removeLeftovers(): Promise<void> {
+    for (const source of await listDir(this.dir)) await removeTempFiles(path.join(this.dir, source));
     for (const { source, version } of await this.versionDirs()) {
       const dir = this.versionDir(source, version);
       await removeTempFiles(dir);
