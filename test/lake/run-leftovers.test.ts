@@ -13,17 +13,19 @@ afterEach(async () => {
 });
 
 describe('removeRunLeftovers', () => {
-  it('removes partial snapshots and CURRENT temporaries, and nothing that belongs to others', async () => {
+  it('removes partial and half-deleted snapshots and CURRENT temporaries, and nothing that belongs to others', async () => {
     const snapshots = path.join(lakeDir, 'snapshots');
     await mkdir(path.join(snapshots, '20261121T160000000Z-aaaaaaaa'), { recursive: true });
     await mkdir(path.join(snapshots, '20261121T170000000Z-bbbbbbbb.partial'));
     await writeFile(path.join(snapshots, '20261121T170000000Z-bbbbbbbb.partial', 'zips.parquet'), 'PAR1');
+    await mkdir(path.join(snapshots, '20261120T160000000Z-cccccccc.tmp-deleting'));
     await writeFile(path.join(lakeDir, 'CURRENT'), '20261121T160000000Z-aaaaaaaa\n');
     await writeFile(path.join(lakeDir, 'CURRENT.tmp-4242-0a1b2c3d'), '20261121T170000000Z-bbbbbbbb\n');
     await writeFile(path.join(lakeDir, 'keys.json'), '{}');
     await writeFile(path.join(lakeDir, 'keys.json.tmp-77-ffff0000'), '{}');
 
     expect((await removeRunLeftovers(lakeDir)).sort()).toEqual([
+      '20261120T160000000Z-cccccccc.tmp-deleting',
       '20261121T170000000Z-bbbbbbbb.partial',
       'CURRENT.tmp-4242-0a1b2c3d',
     ]);

@@ -1,8 +1,8 @@
-import { readdir, rm } from 'node:fs/promises';
+import { readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Manifest } from '../../schemas/lake.ts';
 import { readCurrent, writeCurrent } from './current-pointer.ts';
-import { removeTempFiles } from './durable-file.ts';
+import { removeTempFiles, TEMP_MARKER } from './durable-file.ts';
 import { assertSnapshotId, lakePaths, PARTIAL_SUFFIX, snapshotDir } from './lake-paths.ts';
 import { readManifest } from './manifest-file.ts';
 
@@ -67,7 +67,12 @@ export async function collectGarbage(lakeDir: string, keep: number): Promise<str
   const kept = new Set(byAge.slice(0, keep).map((s) => s.id));
   if (current !== null) kept.add(current);
   const doomed = (await snapshotIds(lakeDir)).filter((id) => !kept.has(id));
-  for (const id of doomed) await rm(snapshotDir(lakeDir, id), { recursive: true, force: true });
+  for (const id of doomed) {
+    // Renamed aside first, so a crash mid-delete never leaves a listed snapshot with files missing.
+    const aside = `${snapshotDir(lakeDir, id)}${TEMP_MARKER}deleting`;
+    await rename(snapshotDir(lakeDir, id), aside);
+    await rm(aside, { recursive: true, force: true });
+  }
   await removeRunLeftovers(lakeDir);
   return doomed.sort();
 }
