@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
+import { format, resolveConfig } from 'prettier';
 import { createProgress } from '../../lib/progress.ts';
 import { FUELS, UPGRADES } from '../../schemas/rem.ts';
 import { FEATURE_NAMES, FEATURE_RANGES, SIMULATOR_VERSION } from '../features.ts';
@@ -150,13 +151,22 @@ const card: ModelCard = modelCardSchema.parse({
   statement: MODEL_STATEMENT,
 });
 
+// Text artifacts are written already formatted, so `npm run lint` accepts a fresh model as it is.
+const writeFormatted = async (file: string, text: string): Promise<void> => {
+  const target = path.join(outDir, file);
+  await writeFile(target, await format(text, { ...(await resolveConfig(target)), filepath: target }));
+};
 await mkdir(outDir, { recursive: true });
 await writeFile(path.join(outDir, card.onnx.file), onnx);
-await writeFile(path.join(outDir, 'model-card.json'), `${JSON.stringify(card, null, 2)}\n`);
-await writeFile(path.join(outDir, 'model-card.md'), renderModelCard(card));
-await writeFile(
-  path.join(outDir, 'golden.json'),
-  `${JSON.stringify({ model_version: MODEL_VERSION, features: chunk(goldenFeatures, set.featureCount), kwh: chunk(goldenKwh, FUELS.length) })}\n`,
+await writeFormatted('model-card.json', JSON.stringify(card, null, 2));
+await writeFormatted('model-card.md', renderModelCard(card));
+await writeFormatted(
+  'golden.json',
+  JSON.stringify({
+    model_version: MODEL_VERSION,
+    features: chunk(goldenFeatures, set.featureCount),
+    kwh: chunk(goldenKwh, FUELS.length),
+  }),
 );
 logger.info({ outDir, seconds: card.training.seconds }, 'model written');
 console.log(JSON.stringify({ model_version: MODEL_VERSION, ...accuracy, seconds: card.training.seconds }));

@@ -1,0 +1,83 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Climate, Home } from '../../schemas/rem.ts';
+import { encodeBatch, simulateBatch } from '../../simulate/features.ts';
+import { sampleHomes } from '../../simulate/sampler/sample-homes.ts';
+import { OnnxSurrogate } from '../../simulate/surrogate/onnx-surrogate.ts';
+import type { Bench } from './bench.ts';
+
+const MODEL = path.join(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '..',
+  '..',
+  'simulate',
+  'model',
+  'rem-surrogate.onnx',
+);
+
+/** Realistic homes: 1,000 from each of a few states and heating fuels. */
+function sampleMix(): { homes: Home[]; climates: Climate[] } {
+  const homes: Home[] = [];
+  const climates: Climate[] = [];
+  for (const [state, heatingFuel] of [
+    ['MA', 'natural_gas'],
+    ['TX', 'electricity'],
+    ['ME', 'fuel_oil'],
+    ['MN', 'propane'],
+  ] as const) {
+    const result = sampleHomes({ state }, { heatingFuel }, 1000, 1);
+    if (!result.supported) throw new Error(result.message);
+    for (const s of result.samples) {
+      homes.push(s.home);
+      climates.push(s.climate);
+    }
+  }
+  return { homes, climates };
+}
+
+/** Calls per second of `run` over about `seconds`, after a short warm-up. */
+async function rate(run: () => unknown, seconds = 2): Promise<number> {
+  for (let i = 0; i < 20; i++) await run();
+  let calls = 0;
+  const started = performance.now();
+  while (performance.now() - started < seconds * 1000) {
+    await run();
+    calls++;
+  }
+  return calls / ((performance.now() - started) / 1000);
+}
+
+export const bench: Bench = {
+  title: 'REM surrogate (onnxruntime-node, one thread) vs the simulator',
+  async run() {
+    const { homes, climates } = sampleMix();
+    const features = encodeBatch(homes, climates);
+    const width = features.length / homes.length;
+    const surrogate = await OnnxSurrogate.load(MODEL);
+    try {
+      const batch1000 = features.subarray(0, 1000 * width);
+      const batch100 = features.subarray(0, 100 * width);
+      const perSecond1000 = (await rate(() => surrogate.predict(batch1000, 1000))) * 1000;
+      const perSecond100 = (await rate(() => surrogate.predict(batch100, 100))) * 100;
+      const simulated = (await rate(() => simulateBatch(homes, climates))) * homes.length;
+      return [
+        {
+          name: 'surrogate evaluations/s, batch 1000',
+          value: Math.round(perSecond1000),
+          unit: 'homes/s',
+          target: { op: '>=', value: 1_000_000 },
+          note: 'intraOpNumThreads 1',
+        },
+        { name: 'surrogate evaluations/s, batch 100', value: Math.round(perSecond100), unit: 'homes/s' },
+        {
+          name: 'simulator (simulateBatch) homes/s',
+          value: Math.round(simulated),
+          unit: 'homes/s',
+          note: `surrogate at batch 1000 is ${(perSecond1000 / simulated).toFixed(0)}× faster`,
+        },
+      ];
+    } finally {
+      await surrogate.close();
+    }
+  },
+};
