@@ -51,48 +51,78 @@ export function compileRelationships(
  */
 export function applyRelationships<T>(eligible: Map<string, T>, rules: RelationshipRules): void {
   if (rules.prerequisites.size === 0 && rules.exclusions.size === 0) return;
-  // Only what this step removes can come back; anything else absent was ineligible before it began.
-  const removed = new Map<string, T>();
+  new RelationshipPass(eligible, rules).run();
+}
 
-  const isMet = (p: Prerequisite): boolean =>
-    typeof p === 'string' ? eligible.has(p) : 'anyOf' in p ? p.anyOf.some(isMet) : p.allOf.every(isMet);
-  const meetsPrerequisites = (id: string) => {
-    const p = rules.prerequisites.get(id);
-    return p === undefined || isMet(p);
-  };
-  const isExcluded = (id: string) => (rules.supersededBy.get(id) ?? []).some((s) => eligible.has(s));
+/** One application of the rules; methods rather than closures, as this runs on every request. */
+class RelationshipPass<T> {
+  /** Only what this pass removes can come back; anything else absent was ineligible before it began. */
+  private readonly removed = new Map<string, T>();
 
-  const makeIneligible = (id: string): void => {
-    const item = eligible.get(id);
-    if (item === undefined) return;
-    eligible.delete(id);
-    removed.set(id, item);
-    for (const dependent of rules.dependents.get(id) ?? []) {
-      if (eligible.has(dependent) && !meetsPrerequisites(dependent)) makeIneligible(dependent);
-    }
-    for (const superseded of rules.exclusions.get(id) ?? []) {
-      if (removed.has(superseded) && !isExcluded(superseded) && meetsPrerequisites(superseded)) {
-        makeEligible(superseded);
-      }
-    }
-  };
-  const makeEligible = (id: string): void => {
-    const item = removed.get(id);
-    if (item === undefined) return;
-    removed.delete(id);
-    eligible.set(id, item);
-    for (const dependent of rules.dependents.get(id) ?? []) {
-      if (removed.has(dependent) && meetsPrerequisites(dependent) && !isExcluded(dependent)) {
-        makeEligible(dependent);
-      }
-    }
-    for (const superseded of rules.exclusions.get(id) ?? []) makeIneligible(superseded);
-  };
+  constructor(
+    private readonly eligible: Map<string, T>,
+    private readonly rules: RelationshipRules,
+  ) {}
 
-  for (const id of rules.prerequisites.keys()) {
-    if (eligible.has(id) && !meetsPrerequisites(id)) makeIneligible(id);
+  run(): void {
+    for (const id of this.rules.prerequisites.keys()) {
+      if (this.eligible.has(id) && !this.meetsPrerequisites(id)) this.makeIneligible(id);
+    }
+    for (const id of this.rules.supersededBy.keys()) {
+      if (this.eligible.has(id) && this.isExcluded(id)) this.makeIneligible(id);
+    }
   }
-  for (const id of rules.supersededBy.keys()) {
-    if (eligible.has(id) && isExcluded(id)) makeIneligible(id);
+
+  private isMet(p: Prerequisite): boolean {
+    if (typeof p === 'string') return this.eligible.has(p);
+    if ('anyOf' in p) {
+      for (const child of p.anyOf) if (this.isMet(child)) return true;
+      return false;
+    }
+    for (const child of p.allOf) if (!this.isMet(child)) return false;
+    return true;
+  }
+
+  private meetsPrerequisites(id: string): boolean {
+    const p = this.rules.prerequisites.get(id);
+    return p === undefined || this.isMet(p);
+  }
+
+  private isExcluded(id: string): boolean {
+    for (const superseding of this.rules.supersededBy.get(id) ?? [])
+      if (this.eligible.has(superseding)) return true;
+    return false;
+  }
+
+  private makeIneligible(id: string): void {
+    const item = this.eligible.get(id);
+    if (item === undefined) return;
+    this.eligible.delete(id);
+    this.removed.set(id, item);
+    for (const dependent of this.rules.dependents.get(id) ?? []) {
+      if (this.eligible.has(dependent) && !this.meetsPrerequisites(dependent)) this.makeIneligible(dependent);
+    }
+    for (const superseded of this.rules.exclusions.get(id) ?? []) {
+      if (
+        this.removed.has(superseded) &&
+        !this.isExcluded(superseded) &&
+        this.meetsPrerequisites(superseded)
+      ) {
+        this.makeEligible(superseded);
+      }
+    }
+  }
+
+  private makeEligible(id: string): void {
+    const item = this.removed.get(id);
+    if (item === undefined) return;
+    this.removed.delete(id);
+    this.eligible.set(id, item);
+    for (const dependent of this.rules.dependents.get(id) ?? []) {
+      if (this.removed.has(dependent) && this.meetsPrerequisites(dependent) && !this.isExcluded(dependent)) {
+        this.makeEligible(dependent);
+      }
+    }
+    for (const superseded of this.rules.exclusions.get(id) ?? []) this.makeIneligible(superseded);
   }
 }
