@@ -36,7 +36,7 @@ const documentOnly = { validatorCompiler: () => (value: unknown) => ({ value }) 
 /** The reference leaves its 404s out of the spec; a ZIP or address no data covers is one. */
 const notFoundSchema = errorBodySchema.describe('No data covers the location (field "location")');
 
-const send = (reply: FastifyReply, body: string) => reply.type(JSON_TYPE).send(body);
+const send = (reply: FastifyReply, body: string | Buffer) => reply.type(JSON_TYPE).send(body);
 const queryOf = (request: FastifyRequest) => parseQueryString(rawQuery(request.url));
 
 export interface IncentivesApiOptions {

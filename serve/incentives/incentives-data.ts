@@ -40,8 +40,8 @@ export interface Location {
 }
 
 export interface PreparedCandidate extends Candidate {
-  /** The incentive as the API shows it, per language. */
-  fragment: Fragments;
+  /** The incentive as the API shows it, per language, already UTF-8 encoded (bodies are byte-assembled). */
+  fragment: Readonly<Record<Language, Buffer>>;
 }
 
 export interface Utility {
@@ -211,7 +211,10 @@ function prepareCatalog(row: ServingStateRow, loanProgramsJson: string): StateCa
       amount: incentive.amount,
       lowIncome: incentive.low_income ?? null,
       lastDay: incentive.end_date ? lastDayOf(incentive.end_date) : null,
-      fragment: perLanguage((language) => incentiveFragment(incentive, program, language)),
+      fragment: {
+        en: Buffer.from(incentiveFragment(incentive, program, 'en')),
+        es: Buffer.from(incentiveFragment(incentive, program, 'es')),
+      },
     });
   }
   const utilities = (byKey: ServingStateRow['electric_utilities']) => new Map(Object.entries(byKey));

@@ -9,26 +9,33 @@ import type { Location, Program } from './incentives-data.ts';
 
 const json = JSON.stringify;
 
+const COMMA = Buffer.from(',');
+const INCENTIVES_END = Buffer.from(']}');
+
 export function calculatorBody(
   calculation: Calculation,
   location: Location,
   utility: string | undefined,
   language: Language,
-): string {
+): Buffer {
   const covered = calculation.coveredState !== null && calculation.coveredState.candidates.length > 0;
   const coverage = covered
     ? `{"state":${json(location.state)},"utility":${json(utility ?? null)}}`
     : '{"state":null,"utility":null}';
   const dataPartners = calculation.coveredState ? calculation.coveredState.dataPartnersJson : '{}';
-  let incentives = '';
-  for (const candidate of calculation.incentives) {
-    incentives += (incentives === '' ? '' : ',') + candidate.fragment[language];
-  }
-  return (
+  const head = Buffer.from(
     `{"is_under_80_ami":${calculation.is_under_80_ami},"is_under_150_ami":${calculation.is_under_150_ami},` +
-    `"is_over_150_ami":${calculation.is_over_150_ami},"authorities":{${calculation.authorityEntries.join(',')}},` +
-    `"coverage":${coverage},"location":${location.json},"data_partners":${dataPartners},"incentives":[${incentives}]}`
+      `"is_over_150_ami":${calculation.is_over_150_ami},"authorities":{${calculation.authorityEntries.join(',')}},` +
+      `"coverage":${coverage},"location":${location.json},"data_partners":${dataPartners},"incentives":[`,
   );
+  // Copying pre-encoded fragments is cheaper than building a 20–40 KB string and encoding it per request.
+  const parts: Buffer[] = [head];
+  calculation.incentives.forEach((candidate, index) => {
+    if (index > 0) parts.push(COMMA);
+    parts.push(candidate.fragment[language]);
+  });
+  parts.push(INCENTIVES_END);
+  return Buffer.concat(parts);
 }
 
 export function programsBody(
