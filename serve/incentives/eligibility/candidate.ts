@@ -3,8 +3,7 @@ import type { Amount } from '../../../schemas/incentives/records.ts';
 
 /**
  * An incentive prepared for evaluation at snapshot load: what the rules need, looked up once (its
- * program's authority geographies, its geo group, its last valid day), plus its serialised response
- * fragments.
+ * program's authority geographies, its geo group, its last valid day).
  */
 export interface Candidate {
   id: string;
