@@ -142,6 +142,8 @@ const card: ModelCard = modelCardSchema.parse({
       max_epochs: options.fit.maxEpochs,
       patience: options.fit.patience,
       minimum_fuel_weight: options.minimumFuelWeight,
+      savings_weight: options.savingsWeight,
+      savings_floor: options.savingsFloor,
     },
     epochs: trained.fit.epochs,
     best_epoch: trained.fit.bestEpoch,

@@ -51,6 +51,8 @@ export const modelCardSchema = z.object({
       max_epochs: z.number().int(),
       patience: z.number().int(),
       minimum_fuel_weight: z.number(),
+      savings_weight: z.number(),
+      savings_floor: z.number(),
     }),
     epochs: z.number().int(),
     best_epoch: z.number().int(),
@@ -65,10 +67,11 @@ export const MODEL_STATEMENT =
   'This is a neural-network surrogate of this project’s own simplified building-energy model ' +
   '(simulate/: a bin-method physics model over synthetic climate normals) applied to homes drawn from ' +
   'our own coarse housing-stock sampler. It predicts annual site energy per fuel (kWh) for a home ' +
-  'described by its features, in batches and far faster than running the simulator. It is NOT ' +
-  'ResStock, not NREL’s or Rewiring America’s model, and not calibrated to measured bills or metered ' +
-  'data: its accuracy figures only say how closely it reproduces our simulator on held-out sampled ' +
-  'homes, not how closely either matches real homes. Treat its outputs as model-derived approximations.';
+  'described by its features, with the same inputs and outputs as the reference service’s ResStock ' +
+  'surrogate, so the serving path runs an ONNX model as the reference does. It is NOT ResStock, not ' +
+  'NREL’s or Rewiring America’s model, and not calibrated to measured bills or metered data: its ' +
+  'accuracy figures only say how closely it reproduces our simulator on held-out sampled homes, not ' +
+  'how closely either matches real homes. Treat its outputs as model-derived approximations.';
 
 const fmt = (value: number | null, digits: number): string =>
   value === null ? 'n/a' : value.toFixed(digits);
@@ -114,7 +117,8 @@ export function renderModelCard(card: ModelCard): string {
     `- Split by home: ${t.homes.train} train / ${t.homes.validation} validation / ${t.homes.test} test homes`,
     `  (${t.rows.train} / ${t.rows.validation} / ${t.rows.test} rows, one per home and applicable upgrade)`,
     `- Network: ${card.architecture.layers.join(' → ')} (ReLU; ${card.architecture.parameters} parameters),`,
-    `  targets ${card.architecture.target_transform}(kWh), loss weighted by each fuel's share of the total`,
+    `  targets ${card.architecture.target_transform}(kWh), loss weighted by each fuel's share of the total,`,
+    `  plus ${t.optimiser.savings_weight} × squared relative error of each upgrade's savings against its baseline`,
     `- Adam, batch ${t.optimiser.batch_size}, learning rate ${t.optimiser.learning_rate} × ${t.optimiser.learning_rate_decay}/epoch,`,
     `  ${t.epochs} epochs (best ${t.best_epoch}; early stopping patience ${t.optimiser.patience})`,
     `- Time: ${t.seconds.data.toFixed(0)} s drawing and simulating, ${t.seconds.training.toFixed(0)} s training,`,

@@ -98,6 +98,7 @@ function dataset(
             totals: Float32Array.from({ length: rows.length }, (_, k) =>
               kwh.subarray(k * outputs, (k + 1) * outputs).reduce((a, b) => a + b, 0),
             ),
+            // With a minimum of 1 every open gate weighs exactly 1: the 0/1 gate mask.
             gates: fuelWeights(kwh, raw, set.featureCount, options.outputGates, 1),
             output,
             weight: options.savingsWeight,
@@ -129,7 +130,7 @@ export function trainSurrogate(
   const trainKwh = gatherRows(set.kwh, set.outputCount, trainRows);
   const input = fitStandardizer(trainFeatures, trainRows.length, set.featureCount);
   // Target statistics over the elements the loss sees, so gated-off zeros do not skew them.
-  const used = fuelWeights(trainKwh, trainFeatures, set.featureCount, options.outputGates, 1);
+  const used = fuelWeights(trainKwh, trainFeatures, set.featureCount, options.outputGates, 1); // 0/1 mask
   const output = fitStandardizer(
     transformTargets(options.targetTransform, trainKwh),
     trainRows.length,
