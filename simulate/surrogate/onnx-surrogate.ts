@@ -26,6 +26,7 @@ export class OnnxSurrogate {
       executionMode: 'sequential',
       graphOptimizationLevel: 'all',
     };
+    // Two calls because create's overloads take a path or bytes, not their union.
     const session =
       typeof model === 'string'
         ? await ort.InferenceSession.create(model, options)
