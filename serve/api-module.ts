@@ -34,6 +34,12 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** A route anyone may call without a key (and without rate limit): the spec and the health check. */
     public?: boolean;
+    /**
+     * Whether a GET's 200 answer may be kept in the shell's response cache and sent again for the same
+     * URL until the snapshot or the as-of date changes (default: yes). A route whose answer can depend on
+     * something outside the snapshot (an external geocoder's answer) says no for those requests.
+     */
+    cacheResponse?: (request: FastifyRequest) => boolean;
   }
 }
 
@@ -51,7 +57,8 @@ export interface ApiModuleContext<T> {
  * Each module is registered in its own encapsulated context, after authentication, rate limiting and
  * snapshot pinning; its responses get X-Snapshot-Id and (for GET) an ETag with 304 handling. A GET's
  * 200 body must depend only on the snapshot data, the as-of date and the request URL: the ETag is derived
- * from those, so a matching If-None-Match is answered 304 without calling the handler.
+ * from those, so a matching If-None-Match is answered 304 without calling the handler, and the encoded
+ * answer is cached and sent again for the same URL without calling it (see `cacheResponse` to opt out).
  */
 export interface ApiModule<T> {
   serving: ServingModule<T>;

@@ -1,6 +1,10 @@
-import Fastify, { type FastifyReply, type FastifyRequest, type RouteOptions } from 'fastify';
+import Fastify, {
+  type FastifyReply,
+  type FastifyRequest,
+  type HookHandlerDoneFunction,
+  type RouteOptions,
+} from 'fastify';
 import swagger from '@fastify/swagger';
-import rateLimit from '@fastify/rate-limit';
 import {
   jsonSchemaTransform,
   jsonSchemaTransformObject,
@@ -11,12 +15,15 @@ import {
 import { z } from 'zod';
 import type { Config } from '../schemas/config.ts';
 import type { Logger } from '../lib/log.ts';
-import { asOfDate } from '../lib/clock.ts';
 import type { ApiModule, ApiModuleContext, ZodApp } from './api-module.ts';
 import type { KeyAuthenticator } from './auth/key-store.ts';
 import { bearerToken } from './auth/bearer-token.ts';
 import { errorBodySchema, errors, toHttpError } from './errors.ts';
+import { asOfDateClock } from './http/as-of-date-clock.ts';
 import { dataEtag, ifNoneMatchMatches } from './http/etag.ts';
+import type { LruLimits } from './http/lru-cache.ts';
+import { FixedWindowRateLimiter } from './http/rate-limiter.ts';
+import { SnapshotResponseCache } from './http/response-cache.ts';
 import type { LoadedSnapshot } from './snapshot/snapshot-holder.ts';
 
 export interface AppDeps {
@@ -27,7 +34,32 @@ export interface AppDeps {
   keyStore: KeyAuthenticator;
   /** The clock AS_OF_DATE falls back to (tests fix it). */
   now?: () => Date;
+  /** Bounds of the response cache (default RESPONSE_CACHE_LIMITS). */
+  responseCache?: LruLimits;
 }
+
+/**
+ * 32 MB holds about a thousand of the largest calculator answers (20–40 KB): the repeated requests of a
+ * busy period, while keeping the serving process well under its memory budget.
+ */
+export const RESPONSE_CACHE_LIMITS: LruLimits = { maxBytes: 32 * 1024 * 1024, maxEntries: 10_000 };
+
+/** Headers set per request by the shell, never part of a cached answer. */
+const PER_REQUEST_HEADERS = new Set(['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']);
+
+const DATA_CACHE_CONTROL = 'private, no-cache';
+
+type OnRequestHook = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void;
+type OnSendHook = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+  done: (err: Error | null, payload?: unknown) => void,
+) => void;
+
+/** A route's own hooks of one kind as a list (Fastify accepts one function or a list). */
+const hookList = <H>(hooks: H | H[] | undefined): H[] =>
+  hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
 
 const healthSchema = z
   .object({
@@ -119,28 +151,33 @@ export async function buildApp(deps: AppDeps): Promise<ZodApp> {
     transformObject: jsonSchemaTransformObject,
   });
 
-  await app.register(rateLimit, {
-    global: false,
-    max: config.RATE_LIMIT_PER_MINUTE,
-    timeWindow: 60_000,
-    // One bucket per key, so clients behind one address do not share a limit; public routes are exempt
-    // so a busy client can never make the health check fail.
-    keyGenerator: (request: FastifyRequest) => request.apiKey?.id ?? request.ip,
-    allowList: (request: FastifyRequest) => request.routeOptions.config.public === true,
-    errorResponseBuilder: (_request, context) => errors.rateLimited(Math.ceil(context.ttl / 1000)),
-  });
-
-  // Public routes, and paths no route serves (answered 404 or 405), need no key.
-  app.addHook('onRequest', async (request) => {
-    if (request.routeOptions.config.public || request.is404) return;
+  const limiter = new FixedWindowRateLimiter(config.RATE_LIMIT_PER_MINUTE, 60_000);
+  // Authentication and the per-key rate limit in one synchronous hook: a request that is let through
+  // costs a map lookup for its key, one for its window, and three headers.
+  const authenticate: OnRequestHook = (request, reply, done) => {
     const token = bearerToken(request.headers.authorization);
-    if (token === null) throw errors.missingKey();
+    if (token === null) return done(errors.missingKey());
     const key = keyStore.authenticate(token);
-    if (key === null) throw errors.invalidKey();
+    if (key === null) return done(errors.invalidKey());
     request.apiKey = key;
+    // One window per key, so clients behind one address do not share a limit.
+    const nowMs = Date.now();
+    const window = limiter.take(key.id, nowMs);
+    const resetSeconds = Math.ceil((window.resetsAt - nowMs) / 1000);
+    reply
+      .header('x-ratelimit-limit', limiter.limit)
+      .header('x-ratelimit-remaining', Math.max(0, limiter.limit - window.count))
+      .header('x-ratelimit-reset', resetSeconds);
+    if (window.count > limiter.limit) return done(errors.rateLimited(resetSeconds));
+    done();
+  };
+  // Hooks are attached per route when it is registered, so a request pays nothing to find out whether
+  // they apply. Public routes (and paths no route serves, answered 404 or 405) need no key and have no
+  // limit, so a busy client can never make the health check fail.
+  app.addHook('onRoute', (route) => {
+    documentErrors(route, false);
+    if (!route.config?.public) route.onRequest = [authenticate, ...hookList(route.onRequest)];
   });
-  app.addHook('onRequest', app.rateLimit());
-  app.addHook('onRoute', (route) => documentErrors(route, false));
 
   let spec: string | undefined;
   app.get('/spec.json', { config: { public: true }, schema: { hide: true } }, async (_request, reply) => {
@@ -167,26 +204,66 @@ export async function buildApp(deps: AppDeps): Promise<ZodApp> {
     },
   );
 
+  const today = asOfDateClock(config.AS_OF_DATE, now);
+  const responses = new SnapshotResponseCache(deps.responseCache ?? RESPONSE_CACHE_LIMITS);
+
+  // Pins the request to the snapshot being served and answers it from the response cache or with 304
+  // when it can, before the query is parsed or the handler runs.
+  const pinSnapshot: OnRequestHook = (request, reply, done) => {
+    const snapshot = snapshots.current();
+    if (snapshot === null) return done(errors.snapshotUnavailable());
+    const date = today();
+    if (request.method === 'GET') {
+      const cached = responses.lookup(snapshot, date, request.url);
+      if (cached !== undefined) {
+        if (ifNoneMatchMatches(request.headers['if-none-match'], cached.etag)) {
+          void reply.code(304).header('etag', cached.etag).header('x-snapshot-id', snapshot.id).send();
+        } else {
+          void reply.headers(cached.headers).send(cached.body);
+        }
+        return;
+      }
+    }
+    const conditional = request.method === 'GET' || request.method === 'HEAD';
+    const etag = conditional ? dataEtag(snapshot.id, date, request.url) : null;
+    request.pinned = { snapshot, asOfDate: date, etag };
+    if (etag !== null && ifNoneMatchMatches(request.headers['if-none-match'], etag)) {
+      void reply.code(304).header('etag', etag).send();
+      return;
+    }
+    done();
+  };
+
+  // Tags a data response with its snapshot (and a 200 GET/HEAD with its ETag), and keeps a GET's 200
+  // answer for the next identical request. Errors are never kept; nor is what a route opts out of.
+  const tagDataResponse =
+    (cacheResponse: ((request: FastifyRequest) => boolean) | undefined): OnSendHook =>
+    (request, reply, payload, done) => {
+      const pinned = request.pinned;
+      if (pinned === null) return done(null, payload);
+      reply.header('x-snapshot-id', pinned.snapshot.id);
+      if (pinned.etag === null || reply.statusCode !== 200) return done(null, payload);
+      reply.header('etag', pinned.etag).header('cache-control', DATA_CACHE_CONTROL);
+      const encoded = typeof payload === 'string' || Buffer.isBuffer(payload);
+      if (request.method !== 'GET' || !encoded || (cacheResponse !== undefined && !cacheResponse(request))) {
+        return done(null, payload);
+      }
+      const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
+      const headers = Object.fromEntries(
+        Object.entries(reply.getHeaders()).filter(([name]) => !PER_REQUEST_HEADERS.has(name)),
+      );
+      responses.store(pinned.snapshot, pinned.asOfDate, request.url, { body, headers, etag: pinned.etag });
+      done(null, body);
+    };
+
   await app.register(async (scope) => {
-    scope.addHook('onRoute', (route) => documentErrors(route, true));
-    scope.addHook('onRequest', async (request, reply) => {
-      const snapshot = snapshots.current();
-      if (snapshot === null) throw errors.snapshotUnavailable();
-      const date = asOfDate(config.AS_OF_DATE, now());
-      const conditional = request.method === 'GET' || request.method === 'HEAD';
-      const etag = conditional ? dataEtag(snapshot.id, date, request.url) : null;
-      request.pinned = { snapshot, asOfDate: date, etag };
-      if (etag !== null && ifNoneMatchMatches(request.headers['if-none-match'], etag)) {
-        return reply.code(304).header('etag', etag).send();
-      }
-    });
-    scope.addHook('onSend', async (request, reply, payload) => {
-      if (request.pinned === null) return payload;
-      reply.header('x-snapshot-id', request.pinned.snapshot.id);
-      if (request.pinned.etag !== null && reply.statusCode === 200) {
-        reply.header('etag', request.pinned.etag).header('cache-control', 'private, no-cache');
-      }
-      return payload;
+    scope.addHook('onRoute', (route) => {
+      documentErrors(route, true);
+      const onRequest = hookList(route.onRequest);
+      // After authentication (added by the root's onRoute, which runs first), before the route's own.
+      const at = onRequest[0] === authenticate ? 1 : 0;
+      route.onRequest = [...onRequest.slice(0, at), pinSnapshot, ...onRequest.slice(at)];
+      route.onSend = [tagDataResponse(route.config?.cacheResponse), ...hookList(route.onSend)];
     });
     for (const module of deps.apiModules) {
       await scope.register(async (child) => module.register(child, moduleContext(module, config)));

@@ -85,6 +85,8 @@ export const errors = {
       429,
       'RATE_LIMITED',
       `Rate limit exceeded for this API key; retry in ${retryAfterSeconds} s`,
+      undefined,
+      { 'retry-after': String(retryAfterSeconds) },
     ),
   snapshotUnavailable: () =>
     new HttpError(

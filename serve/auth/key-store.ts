@@ -30,6 +30,9 @@ function indexKeys(file: KeyFile, staticHashes: ReadonlyMap<string, KeyIdentity>
   return index;
 }
 
+/** How many recently accepted keys are remembered; past this the memory starts over (clients re-hash once). */
+const RECENT_KEYS = 1024;
+
 /**
  * The keys the server accepts: API_KEYS plus the active keys of keys.json, reloaded when the file
  * changes, so `npm run keys` takes effect without a restart. A file that cannot be read keeps the keys
@@ -37,6 +40,13 @@ function indexKeys(file: KeyFile, staticHashes: ReadonlyMap<string, KeyIdentity>
  */
 export class KeyStore implements KeyAuthenticator {
   private index: Map<string, KeyIdentity>;
+  /**
+   * Keys accepted since the index was last loaded, so a client's every request does not pay a SHA-256.
+   * Only accepted keys enter (a flood of bad keys cannot grow it), and it is dropped with the index, so
+   * a revocation takes effect on the same reload. It holds the presented key text for as long as the
+   * index stands, as any request in flight does; nothing of it is written anywhere.
+   */
+  private recent = new Map<string, KeyIdentity>();
   private fileSignature = '';
   private watcher: FSWatcher | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -64,7 +74,14 @@ export class KeyStore implements KeyAuthenticator {
   }
 
   authenticate(key: string): KeyIdentity | null {
-    return this.index.get(hashApiKey(key)) ?? null;
+    const remembered = this.recent.get(key);
+    if (remembered !== undefined) return remembered;
+    const identity = this.index.get(hashApiKey(key)) ?? null;
+    if (identity !== null) {
+      if (this.recent.size >= RECENT_KEYS) this.recent.clear();
+      this.recent.set(key, identity);
+    }
+    return identity;
   }
 
   /** Re-reads the file if it changed since the last load. Concurrent calls share one reload. */
@@ -86,6 +103,7 @@ export class KeyStore implements KeyAuthenticator {
       if (signature === this.fileSignature) return;
       const file = await readKeyFile(this.options.file);
       this.index = indexKeys(file, this.staticHashes);
+      this.recent = new Map();
       this.fileSignature = signature;
       this.options.logger.info({ activeKeys: this.index.size, file: this.options.file }, 'API keys reloaded');
     } catch (err) {

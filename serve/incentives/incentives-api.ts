@@ -13,7 +13,7 @@ import {
 import type { ApiModule, ApiModuleContext, ZodApp } from '../api-module.ts';
 import { HttpError, errorBodySchema } from '../errors.ts';
 import type { Geocoder } from '../geocoding/geocoder.ts';
-import { openGeocoder } from '../geocoding/open-geocoder.ts';
+import { offlineGeocoder, openGeocoder } from '../geocoding/open-geocoder.ts';
 import { calculateIncentives } from './eligibility/calculate-incentives.ts';
 import { programsForLocation } from './eligibility/programs-for-location.ts';
 import { utilitiesForLocation } from './eligibility/utilities-for-location.ts';
@@ -50,11 +50,22 @@ export function createIncentivesApi(options: IncentivesApiOptions = {}): ApiModu
     serving: incentivesServingModule,
     register(app: ZodApp, ctx: ApiModuleContext<IncentivesData>) {
       const geocoder = options.geocoder ?? openGeocoder(ctx.config);
+      // An address read by an external geocoder (GEOCODER=census) is placed by that service's answer,
+      // which can change while the snapshot does not: such answers are computed afresh every time.
+      const addressRoute = {
+        config: {
+          cacheResponse:
+            geocoder === offlineGeocoder
+              ? undefined
+              : (request: FastifyRequest) => queryOf(request).address === undefined,
+        },
+      };
 
       app.get(
         '/api/v1/calculator',
         {
           ...documentOnly,
+          ...addressRoute,
           schema: {
             summary: 'Incentives a household is eligible for at a location',
             description:
@@ -99,6 +110,7 @@ export function createIncentivesApi(options: IncentivesApiOptions = {}): ApiModu
         '/api/v1/utilities',
         {
           ...documentOnly,
+          ...addressRoute,
           schema: {
             summary: 'Electric and gas utilities serving a location',
             operationId: 'getUtilities',
@@ -118,6 +130,7 @@ export function createIncentivesApi(options: IncentivesApiOptions = {}): ApiModu
         '/api/v1/incentives/programs',
         {
           ...documentOnly,
+          ...addressRoute,
           schema: {
             summary: 'Incentive programs offered at a location',
             operationId: 'getProgramsForLocation',
@@ -148,6 +161,7 @@ export function createIncentivesApi(options: IncentivesApiOptions = {}): ApiModu
         '/api/v1/finance/loan-programs',
         {
           ...documentOnly,
+          ...addressRoute,
           schema: {
             summary: 'Energy loan programs available in a location’s state (beta)',
             operationId: 'getLoanProgramsForLocation',
