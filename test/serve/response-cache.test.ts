@@ -1,0 +1,227 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ApiModule, ZodApp } from '../../serve/api-module.ts';
+import { buildApp } from '../../serve/app.ts';
+import { HttpError } from '../../serve/errors.ts';
+import type { LruLimits } from '../../serve/http/lru-cache.ts';
+import { SnapshotResponseCache } from '../../serve/http/response-cache.ts';
+import { SnapshotHolder } from '../../serve/snapshot/snapshot-holder.ts';
+import { MemorySnapshotSource, memoryReader, silentLogger, testConfig } from '../support/serve-fixtures.ts';
+
+const KEY = 'response-cache-test-key-0123456789';
+const auth = { authorization: `Bearer ${KEY}` };
+
+interface AnswerData {
+  snapshot: string;
+}
+
+/**
+ * GET /v1/answer?n=… answers `{"snapshot":…,"n":…,"pad":"xxx…"}` and counts its calls, so a test sees
+ * whether an answer came from the handler or from the cache. n=missing is a 404; live=1 opts out.
+ */
+function answerModule(calls: string[]): ApiModule<AnswerData> {
+  return {
+    serving: {
+      name: 'answers',
+      tables: ['programs'],
+      load: async (snapshot) => ({ snapshot: snapshot.id }),
+    },
+    register(app, ctx) {
+      app.get(
+        '/v1/answer',
+        { config: { cacheResponse: (request) => !request.url.includes('live=1') } },
+        async (request, reply) => {
+          calls.push(request.url);
+          const query = request.query as { n?: string; pad?: string };
+          if (query.n === 'missing') throw new HttpError(404, 'NOT_FOUND', 'no such n', 'n');
+          const body = {
+            snapshot: ctx.data(request).snapshot,
+            n: query.n,
+            pad: 'x'.repeat(Number(query.pad ?? 0)),
+          };
+          return reply.type('application/json; charset=utf-8').send(JSON.stringify(body));
+        },
+      );
+    },
+  };
+}
+
+let app: ZodApp | undefined;
+let holder: SnapshotHolder | undefined;
+
+async function start(options: { responseCache?: LruLimits; env?: Record<string, string> } = {}) {
+  const calls: string[] = [];
+  const source = new MemorySnapshotSource();
+  source.publish(memoryReader('snap-a'));
+  const logger = silentLogger();
+  const module = answerModule(calls);
+  holder = new SnapshotHolder({ source, modules: [module.serving], pollMs: 60_000, logger });
+  await holder.start();
+  app = await buildApp({
+    config: testConfig({ API_KEYS: KEY, ...options.env }),
+    logger,
+    snapshots: holder,
+    apiModules: [module as ApiModule<unknown>],
+    keyStore: { authenticate: (key) => (key === KEY ? { id: 'key_test', name: 'test' } : null) },
+    ...(options.responseCache ? { responseCache: options.responseCache } : {}),
+  });
+  await app.ready();
+  return { app, calls, source, holder };
+}
+
+afterEach(async () => {
+  await app?.close();
+  holder?.close();
+});
+
+const answerHeaders = (headers: Record<string, unknown>) => ({
+  'content-type': headers['content-type'],
+  'content-length': headers['content-length'],
+  etag: headers.etag,
+  'cache-control': headers['cache-control'],
+  'x-snapshot-id': headers['x-snapshot-id'],
+});
+
+describe('response cache', () => {
+  it('answers a repeated GET with the identical body and headers without calling the handler again', async () => {
+    const { app, calls } = await start();
+    const first = await app.inject({ method: 'GET', url: '/v1/answer?n=1', headers: auth });
+    const second = await app.inject({ method: 'GET', url: '/v1/answer?n=1', headers: auth });
+    expect(calls).toEqual(['/v1/answer?n=1']);
+    expect(second.statusCode).toBe(200);
+    expect(second.body).toBe('{"snapshot":"snap-a","n":"1","pad":""}');
+    expect(second.body).toBe(first.body);
+    expect(answerHeaders(second.headers)).toEqual(answerHeaders(first.headers));
+    expect(second.headers['x-snapshot-id']).toBe('snap-a');
+    expect(second.headers.etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+    // The rate-limit headers are the request's own, not the cached answer's.
+    expect(first.headers['x-ratelimit-remaining']).toBe('599');
+    expect(second.headers['x-ratelimit-remaining']).toBe('598');
+  });
+
+  it('answers a matching If-None-Match on a cached answer with 304', async () => {
+    const { app, calls } = await start();
+    const first = await app.inject({ method: 'GET', url: '/v1/answer?n=1', headers: auth });
+    const conditional = await app.inject({
+      method: 'GET',
+      url: '/v1/answer?n=1',
+      headers: { ...auth, 'if-none-match': first.headers.etag as string },
+    });
+    expect(conditional.statusCode).toBe(304);
+    expect(conditional.body).toBe('');
+    expect(conditional.headers.etag).toBe(first.headers.etag);
+    expect(conditional.headers['x-snapshot-id']).toBe('snap-a');
+    expect(calls).toHaveLength(1);
+  });
+
+  it('still authenticates a request whose answer is cached', async () => {
+    const { app } = await start();
+    await app.inject({ method: 'GET', url: '/v1/answer?n=1', headers: auth });
+    const anonymous = await app.inject({ method: 'GET', url: '/v1/answer?n=1' });
+    expect(anonymous.statusCode).toBe(401);
+    expect(anonymous.body).not.toContain('snap-a');
+  });
+
+  it('misses once a new snapshot is served', async () => {
+    const { app, calls, source, holder } = await start();
+    await app.inject({ method: 'GET', url: '/v1/answer?n=1', headers: auth });
+    source.publish(memoryReader('snap-b'));
+    await holder.refresh();
+    const after = await app.inject({ method: 'GET', url: '/v1/answer?n=1', headers: auth });
+    expect(after.body).toBe('{"snapshot":"snap-b","n":"1","pad":""}');
+    expect(after.headers['x-snapshot-id']).toBe('snap-b');
+    expect(calls).toHaveLength(2);
+  });
+
+  it('never keeps an error', async () => {
+    const { app, calls } = await start();
+    const statuses = [];
+    for (let i = 0; i < 2; i++) {
+      statuses.push(
+        (await app.inject({ method: 'GET', url: '/v1/answer?n=missing', headers: auth })).statusCode,
+      );
+    }
+    expect(statuses).toEqual([404, 404]);
+    expect(calls).toHaveLength(2);
+  });
+
+  it('leaves out the requests a route opts out for', async () => {
+    const { app, calls } = await start();
+    for (let i = 0; i < 2; i++)
+      await app.inject({ method: 'GET', url: '/v1/answer?n=1&live=1', headers: auth });
+    expect(calls).toHaveLength(2);
+  });
+
+  it('serves only GET from the cache: a HEAD is answered by the handler', async () => {
+    const { app, calls } = await start();
+    await app.inject({ method: 'GET', url: '/v1/answer?n=1', headers: auth });
+    const head = await app.inject({ method: 'HEAD', url: '/v1/answer?n=1', headers: auth });
+    expect(head.statusCode).toBe(200);
+    expect(head.body).toBe('');
+    expect(calls).toHaveLength(2);
+  });
+
+  it('evicts the least recently used answers to stay within its byte bound', async () => {
+    // Each answer charges about 1,550 bytes (1,000 of padding, the key and 512 of overhead): two fit.
+    const { app, calls } = await start({ responseCache: { maxBytes: 3_200, maxEntries: 100 } });
+    const get = (n: number) =>
+      app.inject({ method: 'GET', url: `/v1/answer?n=${n}&pad=1000`, headers: auth });
+    await get(1);
+    await get(2);
+    await get(1); // hit: 1 is now the most recently used
+    await get(3); // evicts 2
+    expect(calls).toHaveLength(3);
+    await get(1);
+    expect(calls).toHaveLength(3);
+    await get(2);
+    expect(calls.at(-1)).toBe('/v1/answer?n=2&pad=1000');
+    expect(calls).toHaveLength(4);
+  });
+});
+
+describe('rate limit headers', () => {
+  it('report the limit, what is left and the seconds until the window resets; a 429 adds Retry-After', async () => {
+    const { app } = await start({ env: { RATE_LIMIT_PER_MINUTE: '2' } });
+    const answers = [];
+    for (let i = 0; i < 3; i++)
+      answers.push(await app.inject({ method: 'GET', url: '/v1/answer?n=1', headers: auth }));
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 429]);
+    expect(answers.map((a) => [a.headers['x-ratelimit-limit'], a.headers['x-ratelimit-remaining']])).toEqual([
+      ['2', '1'],
+      ['2', '0'],
+      ['2', '0'],
+    ]);
+    const reset = Number(answers[2]!.headers['x-ratelimit-reset']);
+    expect(reset).toBeGreaterThan(0);
+    expect(reset).toBeLessThanOrEqual(60);
+    expect(answers[2]!.headers['retry-after']).toBe(String(reset));
+  });
+});
+
+describe('SnapshotResponseCache', () => {
+  const response = (text: string) => ({ body: Buffer.from(text), headers: {}, etag: `"${text}"` });
+  const limits = { maxBytes: 1_000_000, maxEntries: 100 };
+
+  it('keeps answers per snapshot and as-of date', () => {
+    const cache = new SnapshotResponseCache(limits);
+    const a = { id: 'a' };
+    expect(cache.lookup(a, '2026-11-21', '/x')).toBeUndefined();
+    cache.store(a, '2026-11-21', '/x', response('one'));
+    expect(cache.lookup(a, '2026-11-21', '/x')?.etag).toBe('"one"');
+    expect(cache.lookup(a, '2026-11-22', '/x')).toBeUndefined();
+    // The date moved on: the previous day's answers are gone.
+    expect(cache.lookup(a, '2026-11-21', '/x')).toBeUndefined();
+  });
+
+  it('drops the old snapshot’s answers on the first lookup for a new one, and refuses late ones', () => {
+    const cache = new SnapshotResponseCache(limits);
+    const [a, b] = [{ id: 'a' }, { id: 'b' }];
+    cache.lookup(a, '2026-11-21', '/x');
+    cache.store(a, '2026-11-21', '/x', response('from-a'));
+    expect(cache.lookup(b, '2026-11-21', '/x')).toBeUndefined();
+    expect(cache.usage).toEqual({ entries: 0, bytes: 0 });
+    // A request pinned to a before the swap finishes now: its answer must not be served for b.
+    cache.store(a, '2026-11-21', '/y', response('late-from-a'));
+    expect(cache.lookup(b, '2026-11-21', '/y')).toBeUndefined();
+    expect(cache.usage.entries).toBe(0);
+  });
+});
