@@ -18,6 +18,8 @@ export interface LoadOptions {
   durationSeconds?: number;
   /** Status codes that count as success besides 2xx (e.g. 304 for a conditional GET). */
   alsoOk?: number[];
+  /** The path of each request in turn, when requests must differ (e.g. to miss a response cache). */
+  nextPath?: () => string;
 }
 
 /** Runs autocannon against a URL (same process as the server, so compare ratios, not absolute figures). */
@@ -30,6 +32,13 @@ export async function measureLoad(url: string, options: LoadOptions = {}): Promi
     connections: options.connections ?? 50,
     duration: options.durationSeconds ?? 5,
     successStatusCodes: [200, ...(options.alsoOk ?? [])],
+    ...(options.nextPath
+      ? {
+          requests: [
+            { setupRequest: (request: autocannon.Request) => ({ ...request, path: options.nextPath!() }) },
+          ],
+        }
+      : {}),
   } as autocannon.Options);
   return {
     requestsPerSecond: result.requests.average,
