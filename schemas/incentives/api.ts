@@ -9,6 +9,7 @@ import {
   ownerStatusSchema,
   paymentMethodSchema,
 } from './enums.ts';
+import { loanProgramRecordSchema } from './records.ts';
 
 /**
  * Requests and responses of the incentives API. Request schemas validate (after `coerceQuery`) and, with
@@ -167,49 +168,9 @@ export const programsResponseSchema = z
   })
   .meta({ id: 'APIProgramsResponse' });
 
-const nullableNumber = z.number().nullable();
+// The response is the upstream record as published, less our ordering column: one definition for both.
 export const loanProgramsResponseSchema = z
-  .array(
-    z.object({
-      id: z.number().int(),
-      loan_program_key: z.string(),
-      name: z.string(),
-      description: z.string(),
-      description_langs: z.record(z.string(), z.string()).nullable(),
-      website_url: z.string(),
-      status: z.string(),
-      financial_authority_id: z.number().int(),
-      financial_authority: z.object({
-        id: z.number().int(),
-        authority_type: z.string(),
-        name: z.string(),
-        description: z.string().nullable(),
-        state: z.string().nullable(),
-        city: z.string().nullable(),
-        image_id: z.number().int().nullable(),
-        Image: logoSchema.nullable(),
-        created_at: z.string(),
-        updated_at: z.string(),
-      }),
-      eligible_project_types: z.array(z.object({ type: z.string() })),
-      state: z.string().nullable(),
-      is_national: z.boolean(),
-      loan_program_terms: z.object({
-        id: z.number().int(),
-        min_credit_score: nullableNumber,
-        max_debt_to_income: nullableNumber,
-        min_loan_amount: nullableNumber,
-        max_loan_amount: nullableNumber,
-        min_interest_rate: nullableNumber,
-        max_interest_rate: nullableNumber,
-        max_repayment_months: nullableNumber,
-        created_at: z.string(),
-        updated_at: z.string(),
-      }),
-      created_at: z.string(),
-      updated_at: z.string(),
-    }),
-  )
+  .array(loanProgramRecordSchema.omit({ position: true }))
   .meta({ id: 'APILoanProgramsResponse' });
 
 export const statesResponseSchema = z
