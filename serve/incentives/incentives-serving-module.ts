@@ -10,14 +10,17 @@ const TABLES = {
   loanPrograms: 'loan_programs',
 } as const;
 
-/** Loads the incentives serving tables of a snapshot into memory once; requests then only read maps. */
+/**
+ * Loads the incentives serving tables of a snapshot into memory once; requests then only read maps.
+ * Tables are read one after another: each read runs its own DuckDB instance, and six at once pushed the
+ * serving process's resident memory ~150 MB higher (native memory the allocator keeps once touched).
+ */
 export const incentivesServingModule: ServingModule<IncentivesData> = {
   name: 'incentives',
   tables: Object.values(TABLES),
   async load(snapshot) {
-    const entries = await Promise.all(
-      Object.entries(TABLES).map(async ([key, table]) => [key, await snapshot.rows(table)] as const),
-    );
-    return prepareIncentivesData(Object.fromEntries(entries) as unknown as IncentivesTables);
+    const tables: Record<string, unknown[]> = {};
+    for (const [key, table] of Object.entries(TABLES)) tables[key] = await snapshot.rows(table);
+    return prepareIncentivesData(tables as unknown as IncentivesTables);
   },
 };

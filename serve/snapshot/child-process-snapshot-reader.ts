@@ -1,0 +1,118 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { openSnapshot } from '../../transform/lake/snapshot-reader.ts';
+import type { SnapshotReader } from './serving-module.ts';
+
+export interface TableRequest {
+  table: string;
+}
+
+export type TableReply =
+  { ready: true } | { table: string; rows: unknown[] } | { table: string; error: string };
+
+const CHILD_ENTRY = fileURLToPath(new URL('./table-reader-child.ts', import.meta.url));
+/** A module load asks for its tables one after another: the child waits this long for the next. */
+const IDLE_MS = 500;
+
+/**
+ * Opens a snapshot whose tables are read by a short-lived child process and handed over by structured
+ * clone. DuckDB's native memory for a read (over 100 MB for the national locations table) stays in the
+ * allocator of the process that made it, long after the rows are returned: read in the serving process,
+ * it would count against the server's memory for as long as it runs. The child exits once reads stop,
+ * and takes that memory with it. The manifest is read here, as `openSnapshot` does (no DuckDB needed).
+ */
+export async function openSnapshotInChildProcess(lakeDir: string, id: string): Promise<SnapshotReader> {
+  const { dir, manifest } = await openSnapshot(lakeDir, id);
+  return new ChildProcessSnapshotReader(lakeDir, id, dir, manifest);
+}
+
+class ChildProcessSnapshotReader implements SnapshotReader {
+  private child: ChildProcess | null = null;
+  private ready: Promise<void> | null = null;
+  /** Reads run one at a time, in the order asked. */
+  private queue: Promise<unknown> = Promise.resolve();
+  private idleTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly lakeDir: string,
+    readonly id: string,
+    readonly dir: string,
+    readonly manifest: SnapshotReader['manifest'],
+  ) {}
+
+  rows<T = Record<string, unknown>>(table: string): Promise<T[]> {
+    const read = this.queue.then(() => this.readOne<T>(table));
+    this.queue = read.catch(() => undefined);
+    return read;
+  }
+
+  private async readOne<T>(table: string): Promise<T[]> {
+    clearTimeout(this.idleTimer);
+    try {
+      const child = await this.start();
+      return await new Promise<T[]>((resolve, reject) => {
+        const onMessage = (reply: TableReply) => {
+          if (!('table' in reply) || reply.table !== table) return;
+          done();
+          if ('error' in reply) reject(new Error(reply.error));
+          else resolve(reply.rows as T[]);
+        };
+        const onExit = (code: number | null) => {
+          done();
+          reject(
+            new Error(`snapshot ${this.id}: the table reader exited (${code}) while reading "${table}"`),
+          );
+        };
+        const done = () => {
+          child.off('message', onMessage);
+          child.off('exit', onExit);
+        };
+        child.on('message', onMessage);
+        child.on('exit', onExit);
+        child.send({ table } satisfies TableRequest);
+      });
+    } finally {
+      this.idleTimer = setTimeout(() => this.stop(), IDLE_MS);
+      this.idleTimer.unref();
+    }
+  }
+
+  private start(): Promise<ChildProcess> {
+    if (this.child !== null && this.ready !== null) {
+      const child = this.child;
+      return this.ready.then(() => child);
+    }
+    const child = fork(CHILD_ENTRY, [this.lakeDir, this.id], {
+      execArgv: ['--import', import.meta.resolve('tsx')],
+      serialization: 'advanced',
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    this.child = child;
+    child.on('exit', () => {
+      if (this.child === child) {
+        this.child = null;
+        this.ready = null;
+      }
+    });
+    this.ready = new Promise<void>((resolve, reject) => {
+      const onMessage = (reply: TableReply) => {
+        if (!('ready' in reply)) return;
+        child.off('exit', onExit);
+        child.off('message', onMessage);
+        resolve();
+      };
+      const onExit = (code: number | null) =>
+        reject(new Error(`snapshot ${this.id}: the table reader exited (${code}) before it was ready`));
+      child.on('message', onMessage);
+      child.once('exit', onExit);
+    });
+    return this.ready.then(() => child);
+  }
+
+  private stop(): void {
+    const child = this.child;
+    this.child = null;
+    this.ready = null;
+    if (child?.connected) child.disconnect();
+  }
+}

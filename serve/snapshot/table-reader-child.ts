@@ -1,0 +1,17 @@
+import { openSnapshot } from '../../transform/lake/snapshot-reader.ts';
+import type { TableReply, TableRequest } from './child-process-snapshot-reader.ts';
+
+// A child process that reads tables of one snapshot for the serving process (see
+// child-process-snapshot-reader.ts). It exits when the parent lets go of it.
+const [lakeDir, id] = process.argv.slice(2) as [string, string];
+const reader = await openSnapshot(lakeDir, id);
+const reply = (message: TableReply) => process.send!(message);
+
+process.on('message', (request: TableRequest) => {
+  reader.rows(request.table).then(
+    (rows) => reply({ table: request.table, rows }),
+    (err: unknown) => reply({ table: request.table, error: (err as Error).message }),
+  );
+});
+process.on('disconnect', () => process.exit(0));
+reply({ ready: true });
