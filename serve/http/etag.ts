@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 /**
  * Distinguishes this server process: a restart (possibly with new code) must not validate tags issued
@@ -23,10 +23,8 @@ export function canonicalUrl(url: string): string {
  * hashed. It is strong because, within one server process, equal inputs give byte-equal bodies.
  */
 export function dataEtag(snapshotId: string, asOfDate: string, url: string): string {
-  const digest = createHash('sha1')
-    .update(`${serverInstance}\n${snapshotId}\n${asOfDate}\n${canonicalUrl(url)}`)
-    .digest('base64url');
-  return `"${digest}"`;
+  // One-shot hash: no Hash object per request (it is computed for every GET that misses the cache).
+  return `"${hash('sha1', `${serverInstance}\n${snapshotId}\n${asOfDate}\n${canonicalUrl(url)}`, 'base64url')}"`;
 }
 
 /**
