@@ -9,7 +9,8 @@ import type { TrainingPlan } from './training-set.ts';
 export const MODEL_VERSION = 'rem-surrogate-1.1.0';
 
 export const STRATA_DESCRIPTION =
-  'every (state, heating fuel, water-heater fuel) the sampler finds plausible, equally weighted';
+  'every (state, heating fuel, water-heater fuel), equally weighted; mixes the sampler finds ' +
+  'implausible (e.g. fuel-oil heating in Arizona) yield no homes';
 
 export function trainingPlan(homesPerStratum: number): TrainingPlan {
   return { seed: 20_261_121, strata: remStrata(), homesPerStratum, trainShare: 0.8, validationShare: 0.1 };
