@@ -246,8 +246,13 @@ export const bench: Bench = {
       for (const [i, c] of CASES.entries()) {
         const route = (seconds: number) =>
           measureLoad(`${base}${c.path}`, { headers, connections: CONNECTIONS, durationSeconds: seconds });
+        // The same request headers on both sides, so both parse the same request bytes.
         const bare = (seconds: number) =>
-          measureLoad(`${bareUrl}/static/${i}`, { connections: CONNECTIONS, durationSeconds: seconds });
+          measureLoad(`${bareUrl}/static/${i}`, {
+            headers,
+            connections: CONNECTIONS,
+            durationSeconds: seconds,
+          });
         // One discarded second each, so the measured runs see warmed-up (JIT-compiled) code on both sides.
         await route(1);
         await bare(1);
@@ -276,7 +281,7 @@ export const bench: Bench = {
           nextPath,
         });
       const bare = (seconds: number) =>
-        measureLoad(`${bareUrl}/static/0`, { connections: CONNECTIONS, durationSeconds: seconds });
+        measureLoad(`${bareUrl}/static/0`, { headers, connections: CONNECTIONS, durationSeconds: seconds });
       await uncachedRoute(1);
       await bare(1);
       const measured = await interleaved(uncachedRoute, bare);
