@@ -112,26 +112,41 @@ const json = JSON.stringify;
 const perLanguage = (render: (language: Language) => string): Fragments =>
   Object.fromEntries(LANGUAGES.map((language) => [language, render(language)])) as Record<Language, string>;
 
-function prepareLocation(row: ServingLocationRow): Location {
+/**
+ * Returns one shared instance per distinct content. Most of a location's parts (its county, AMI limits,
+ * utilities, geographies) repeat across the ZIPs of a county, so sharing them keeps the ~41,000
+ * national locations to a fraction of the memory a copy per ZIP takes. Shared values are read-only.
+ */
+function interner(): <T>(value: T, key?: string) => T {
+  const seen = new Map<string, unknown>();
+  return <T>(value: T, key = JSON.stringify(value)): T => {
+    const known = seen.get(key);
+    if (known !== undefined) return known as T;
+    seen.set(key, value);
+    return value;
+  };
+}
+
+function prepareLocation(row: ServingLocationRow, shared: ReturnType<typeof interner>): Location {
+  const counties = row.geographies.flatMap((g) =>
+    g.type === 'county' && g.county_fips ? [[g.county_fips, g.id] as const] : [],
+  );
+  const custom = row.geographies.flatMap((g) => (g.type === 'custom' ? [g.id] : []));
   return {
     zip: row.zip,
     zcta: row.zcta,
-    state: row.state,
-    city: row.city,
-    countyFips: row.county_fips,
-    geographyIds: row.geographies.map((g) => g.id),
-    counties: row.geographies.flatMap((g) => (g.type === 'county' && g.county_fips ? [g.county_fips] : [])),
-    customGeographyIds: new Set(row.geographies.flatMap((g) => (g.type === 'custom' ? [g.id] : []))),
-    countyGeographyIds: new Map(
-      row.geographies.flatMap((g) =>
-        g.type === 'county' && g.county_fips ? [[g.county_fips, g.id] as const] : [],
-      ),
-    ),
-    ami80: row.ami_80,
-    ami150: row.ami_150,
+    state: shared(row.state),
+    city: shared(row.city),
+    countyFips: row.county_fips === null ? null : shared(row.county_fips),
+    geographyIds: shared(row.geographies.map((g) => g.id)),
+    counties: shared(counties.map(([fips]) => fips)),
+    customGeographyIds: shared(new Set(custom), `custom:${custom.join(',')}`),
+    countyGeographyIds: shared(new Map(counties), `counties:${JSON.stringify(counties)}`),
+    ami80: row.ami_80 && shared(row.ami_80),
+    ami150: row.ami_150 && shared(row.ami_150),
     evChargerEligible: row.ev_charger_eligible,
-    electricUtilities: row.electric_utilities,
-    gasUtilities: row.gas_utilities,
+    electricUtilities: shared(row.electric_utilities),
+    gasUtilities: shared(row.gas_utilities),
     json: json({ state: row.state, city: row.city, county_fips: row.county_fips ?? undefined }),
   };
 }
@@ -268,13 +283,14 @@ export function prepareIncentivesData(tables: IncentivesTables): IncentivesData 
       .map(loanProgramJson)
       .join(',')}]`;
   const catalogs = tables.states.map((row) => prepareCatalog(row, loansFor(row.state)));
+  const shareLocationParts = interner();
   const federal = catalogs.find((c) => c.state === FEDERAL_SCOPE);
   if (federal === undefined) throw new Error('incentives_serving_states has no federal (US) row');
   const statesWithIncentives = new Set(
     catalogs.filter((c) => c !== federal && c.candidates.length > 0).map((c) => c.state),
   );
   return {
-    locations: new Map(tables.locations.map((row) => [row.zip, prepareLocation(row)])),
+    locations: new Map(tables.locations.map((row) => [row.zip, prepareLocation(row, shareLocationParts)])),
     federal,
     states: new Map(catalogs.filter((c) => c !== federal).map((c) => [c.state, c])),
     thresholds: new Map(tables.thresholds.map((t) => [t.id, t])),
