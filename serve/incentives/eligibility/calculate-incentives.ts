@@ -11,19 +11,33 @@ import { estimateFederalTax, estimateStateTax } from './tax.ts';
 /**
  * The catalogue's candidates whose authority serves one of the geographies (or that have none to check),
  * in file order: the per-state index spares testing hundreds of other utilities' incentives per request.
+ * Only the positions the index names are gathered and sorted, so the cost follows the handful that
+ * serve the location, not the size of the state's catalogue.
  */
 export function candidatesServing(
   catalog: StateCatalog,
   geographyIds: readonly number[],
 ): PreparedCandidate[] {
-  const marked = new Uint8Array(catalog.candidates.length);
-  for (const index of catalog.unrestrictedCandidates) marked[index] = 1;
+  const lists = [catalog.unrestrictedCandidates];
+  let count = catalog.unrestrictedCandidates.length;
   for (const id of geographyIds) {
-    for (const index of catalog.candidatesByGeography.get(id) ?? []) marked[index] = 1;
+    const list = catalog.candidatesByGeography.get(id);
+    if (list !== undefined) {
+      lists.push(list);
+      count += list.length;
+    }
   }
+  const positions = new Int32Array(count);
+  let at = 0;
+  for (const list of lists) {
+    positions.set(list, at);
+    at += list.length;
+  }
+  positions.sort();
   const serving: PreparedCandidate[] = [];
-  for (let index = 0; index < marked.length; index++)
-    if (marked[index]) serving.push(catalog.candidates[index]!);
+  for (let i = 0; i < positions.length; i++) {
+    if (i === 0 || positions[i] !== positions[i - 1]) serving.push(catalog.candidates[positions[i]!]!);
+  }
   return serving;
 }
 
