@@ -13,6 +13,7 @@ import type { Candidate } from './eligibility/candidate.ts';
 import { lastDayOf } from './eligibility/dates.ts';
 import { tr } from './eligibility/localization.ts';
 import { compileRelationships, type RelationshipRules } from './eligibility/relationships.ts';
+import { sortRanks } from './eligibility/sorting.ts';
 import { stateStatuses } from './eligibility/states.ts';
 
 export type Fragments = Readonly<Record<Language, string>>;
@@ -42,6 +43,8 @@ export interface Location {
 export interface PreparedCandidate extends Candidate {
   /** The incentive as the API shows it, per language, already UTF-8 encoded (bodies are byte-assembled). */
   fragment: Readonly<Record<Language, Buffer>>;
+  /** Position in the response order (see `sortRanks`), over every candidate of the snapshot. */
+  sortRank: number;
 }
 
 export interface Utility {
@@ -230,6 +233,7 @@ function prepareCatalog(row: ServingStateRow, loanProgramsJson: string): StateCa
         en: Buffer.from(incentiveFragment(incentive, program, 'en')),
         es: Buffer.from(incentiveFragment(incentive, program, 'es')),
       },
+      sortRank: 0, // set once every catalogue is prepared (ranks span federal and state candidates)
     });
   }
   const utilities = (byKey: ServingStateRow['electric_utilities']) => new Map(Object.entries(byKey));
@@ -283,6 +287,8 @@ export function prepareIncentivesData(tables: IncentivesTables): IncentivesData 
       .map(loanProgramJson)
       .join(',')}]`;
   const catalogs = tables.states.map((row) => prepareCatalog(row, loansFor(row.state)));
+  const candidates = catalogs.flatMap((catalog) => catalog.candidates as PreparedCandidate[]);
+  sortRanks(candidates).forEach((rank, index) => (candidates[index]!.sortRank = rank));
   const shareLocationParts = interner();
   const federal = catalogs.find((c) => c.state === FEDERAL_SCOPE);
   if (federal === undefined) throw new Error('incentives_serving_states has no federal (US) row');

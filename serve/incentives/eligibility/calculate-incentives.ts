@@ -4,7 +4,6 @@ import { amiFlags, type AmiFlags } from './ami.ts';
 import { isCandidateEligible, type RuleContext } from './incentive-rules.ts';
 import { applyMassSave } from './mass-save.ts';
 import { applyRelationships } from './relationships.ts';
-import { compareIncentives } from './sorting.ts';
 import { stateIncentivesIncluded } from './states.ts';
 import { estimateFederalTax, estimateStateTax } from './tax.ts';
 
@@ -40,6 +39,9 @@ export function candidatesServing(
   }
   return serving;
 }
+
+/** The response order (compareIncentives), through ranks worked out at snapshot load. */
+const bySortRank = (a: PreparedCandidate, b: PreparedCandidate) => a.sortRank - b.sortRank;
 
 export interface CalculationRequest {
   ownerStatus: OwnerStatus;
@@ -130,7 +132,7 @@ export function calculateIncentives(
     ...amiFlags(request.householdIncome, ami80, ami150),
     coveredState,
     catalog,
-    incentives: selected.sort(compareIncentives),
+    incentives: selected.sort(bySortRank),
     authorityEntries: [...authorityEntries.values()],
   };
 }

@@ -24,3 +24,19 @@ export function compareIncentives(a: Sortable, b: Sortable): number {
     b.amount.number - a.amount.number
   );
 }
+
+/**
+ * Each item's rank in `compareIncentives` order, items that sort equal sharing a rank. The order depends
+ * only on what a candidate is, so ranks are worked out once per snapshot; a stable sort by rank then gives
+ * the same order as sorting with `compareIncentives`, at one number comparison per step.
+ */
+export function sortRanks(items: readonly Sortable[]): number[] {
+  const order = items.map((_, index) => index).sort((a, b) => compareIncentives(items[a]!, items[b]!));
+  const ranks = new Array<number>(items.length);
+  let rank = 0;
+  order.forEach((index, position) => {
+    if (position > 0 && compareIncentives(items[order[position - 1]!]!, items[index]!) !== 0) rank++;
+    ranks[index] = rank;
+  });
+  return ranks;
+}
