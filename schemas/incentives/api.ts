@@ -54,8 +54,8 @@ export const calculatorQuerySchema = z
   .object({
     ...location,
     owner_status: ownerStatusSchema.describe('Whether the household owns or rents its home'),
-    household_income: z.number().int().min(0).max(100_000_000).describe('Annual household income in dollars'),
-    household_size: z.number().int().min(1).max(8).describe('People in the household (1–8)'),
+    household_income: z.number().min(0).max(100_000_000).int().describe('Annual household income in dollars'),
+    household_size: z.number().min(1).max(8).int().describe('People in the household (1–8)'),
     tax_filing: filingStatusSchema.optional().describe('Federal income tax filing status'),
     authority_types: authorityTypes,
     utility,

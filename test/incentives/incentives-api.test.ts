@@ -203,6 +203,17 @@ describe('GET /api/v1/calculator', () => {
       'household_size: must be at most 8',
     ],
     [
+      // Beyond the safe-integer range the household's own bound is still what the message names.
+      'zip=02903&owner_status=homeowner&household_income=60000&household_size=9007199254740993',
+      'household_size',
+      'household_size: must be at most 8',
+    ],
+    [
+      'zip=02903&owner_status=homeowner&household_income=1e300&household_size=4',
+      'household_income',
+      'household_income: must be at most 100000000',
+    ],
+    [
       'zip=02903&owner_status=homeowner&household_income=60000&household_size=a',
       'household_size',
       'household_size: must be an integer',
