@@ -1,24 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { areaContains } from '../../serve/incentives/eligibility/point-in-area.ts';
 import type { Polygon } from '../../transform/tables/incentives/geojson-polygons.ts';
+import { glocesterPolygon } from './support/fixture-records.ts';
 
-// A 0.1° square with a 0.02° square hole, and a separate triangle.
-const squareWithHole: Polygon = [
-  [
-    [-71.7, 41.9],
-    [-71.6, 41.9],
-    [-71.6, 42.0],
-    [-71.7, 42.0],
-    [-71.7, 41.9],
-  ],
-  [
-    [-71.63, 41.97],
-    [-71.61, 41.97],
-    [-71.61, 41.99],
-    [-71.63, 41.99],
-    [-71.63, 41.97],
-  ],
-];
+// The fixture town's square with its square hole, and a separate triangle.
+const squareWithHole: Polygon = glocesterPolygon;
 const triangle: Polygon = [
   [
     [-71.5, 41.9],

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildIncentiveTablesInProcess } from '../conformance/in-process-lake.ts';
 import type { ServingStateRow } from '../../transform/tables/incentives/serving-states.ts';
-import { fixtureRecords } from './support/fixture-records.ts';
+import { fixtureRecords, glocesterPolygon } from './support/fixture-records.ts';
 
 async function states(): Promise<Map<string, ServingStateRow>> {
   const { tables } = await buildIncentiveTablesInProcess(fixtureRecords());
@@ -38,24 +38,7 @@ describe('incentives_serving_states', () => {
     expect(ri.custom_areas).toEqual([
       {
         id: 3292,
-        polygons: [
-          [
-            [
-              [-71.7, 41.9],
-              [-71.6, 41.9],
-              [-71.6, 42.0],
-              [-71.7, 42.0],
-              [-71.7, 41.9],
-            ],
-            [
-              [-71.63, 41.97],
-              [-71.61, 41.97],
-              [-71.61, 41.99],
-              [-71.63, 41.99],
-              [-71.63, 41.97],
-            ],
-          ],
-        ],
+        polygons: [glocesterPolygon],
       },
     ]);
     expect(ri.electric_utilities).toEqual({

@@ -136,6 +136,27 @@ const programs: Record<string, unknown> = {
   },
 };
 
+/**
+ * The Town of Glocester's outline in the fixture: a 0.1° square around (-71.65, 41.95) with a 0.02° square
+ * hole around (-71.62, 41.98), as GeoJSON polygon rings ([lon, lat]).
+ */
+export const glocesterPolygon: [number, number][][] = [
+  [
+    [-71.7, 41.9],
+    [-71.6, 41.9],
+    [-71.6, 42.0],
+    [-71.7, 42.0],
+    [-71.7, 41.9],
+  ],
+  [
+    [-71.63, 41.97],
+    [-71.61, 41.97],
+    [-71.61, 41.99],
+    [-71.63, 41.99],
+    [-71.63, 41.97],
+  ],
+];
+
 export function fixtureRecords(): SourceRecord[] {
   const records: SourceRecord[] = [];
   federal.forEach((i, position) =>
@@ -307,33 +328,9 @@ export function fixtureRecords(): SourceRecord[] {
     county: string | null = null,
     geometry: string | null = null,
   ) => record(R.geography, String(id), { id, key, type, name, state, county_fips: county, geometry });
-  // A square town around (-71.65, 41.95), with a square hole around (-71.62, 41.98).
   const glocester = JSON.stringify({
     type: 'FeatureCollection',
-    features: [
-      {
-        type: 'Feature',
-        geometry: {
-          type: 'Polygon',
-          coordinates: [
-            [
-              [-71.7, 41.9],
-              [-71.6, 41.9],
-              [-71.6, 42.0],
-              [-71.7, 42.0],
-              [-71.7, 41.9],
-            ],
-            [
-              [-71.63, 41.97],
-              [-71.61, 41.97],
-              [-71.61, 41.99],
-              [-71.63, 41.99],
-              [-71.63, 41.97],
-            ],
-          ],
-        },
-      },
-    ],
+    features: [{ type: 'Feature', geometry: { type: 'Polygon', coordinates: glocesterPolygon } }],
   });
   records.push(
     geography(40, null, 'state', 'Rhode Island', 'RI'),
