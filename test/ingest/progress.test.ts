@@ -21,16 +21,22 @@ function capturedLogger() {
   return { lines, logger: pino({ base: undefined, timestamp: false }, sink) };
 }
 
+/** A reporter writing to a captured stream (terminal or not) and logger, on a clock the test moves. */
+function progressOn(stream: { isTTY: boolean }) {
+  const clock = manualClock();
+  const written: string[] = [];
+  const { logger, lines } = capturedLogger();
+  const progress = createProgress({
+    logger,
+    now: clock.now,
+    stream: { isTTY: stream.isTTY, write: (chunk: string) => written.push(chunk) },
+  });
+  return { clock, written, lines, progress };
+}
+
 describe('progress on a terminal', () => {
   it('redraws one line with count, percentage, rate and time left, then ends it with the totals', () => {
-    const clock = manualClock();
-    const written: string[] = [];
-    const { logger, lines } = capturedLogger();
-    const progress = createProgress({
-      logger,
-      now: clock.now,
-      stream: { isTTY: true, write: (chunk: string) => written.push(chunk) },
-    });
+    const { clock, written, lines, progress } = progressOn({ isTTY: true });
 
     const task = progress.start('publish incentives', { total: 10_000, unit: 'records' });
     clock.advance(50);
@@ -55,13 +61,7 @@ describe('progress on a terminal', () => {
   });
 
   it('shows count and rate only when the total is unknown', () => {
-    const clock = manualClock();
-    const written: string[] = [];
-    const progress = createProgress({
-      logger: capturedLogger().logger,
-      now: clock.now,
-      stream: { isTTY: true, write: (chunk: string) => written.push(chunk) },
-    });
+    const { clock, written, progress } = progressOn({ isTTY: true });
 
     const task = progress.start('parse incentives', { unit: 'files' });
     clock.advance(2000);
@@ -77,14 +77,7 @@ describe('progress on a terminal', () => {
 
 describe('progress in logs (not a terminal)', () => {
   it('logs at most every 2 s, then a final line with count, rate and duration', () => {
-    const clock = manualClock();
-    const written: string[] = [];
-    const { logger, lines } = capturedLogger();
-    const progress = createProgress({
-      logger,
-      now: clock.now,
-      stream: { isTTY: false, write: (chunk: string) => written.push(chunk) },
-    });
+    const { clock, written, lines, progress } = progressOn({ isTTY: false });
 
     const task = progress.start('publish incentives', { total: 8000, unit: 'records' });
     for (let i = 0; i < 4; i++) {
