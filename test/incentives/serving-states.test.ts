@@ -17,7 +17,7 @@ describe('incentives_serving_states', () => {
     const federal = rows.get('US')!;
     expect(federal.incentives.map((i) => i.id)).toEqual(['IRA-1', 'IRA-5', 'IRA-14']);
     expect(federal.programs.cleanVehicleCredit).toEqual({
-      name: { en: 'Federal Clean Vehicle Credit (30D)', es: 'Crédito Federal por Vehículo Limpio (30D)' },
+      name: { en: 'Federal Clean Vehicle Credit (30D)', es: 'Crédito para vehículos limpios (30D)' },
       url: {
         en: 'https://www.irs.gov/credits-deductions/credits-for-new-clean-vehicles-purchased-in-2023-or-after',
       },
