@@ -1,0 +1,140 @@
+import { z } from 'zod';
+import { climateZoneSchema, fuelSchema, upgradeSchema } from './rem.ts';
+
+/**
+ * The REM's data contracts between stages: the location, rate and emission-factor records ingest reads,
+ * and the per-cluster results the simulate stage writes. Snake_case, since analysts query them as lake
+ * columns.
+ */
+
+const stateCode = z.string().regex(/^[A-Z]{2}$/);
+const countyFips = z.string().regex(/^\d{5}$/);
+const share = z.number().min(0).max(1);
+
+/** One county (or county equivalent) of the contiguous US and DC, as the sampler and the rollups see it. */
+export const countyProfileSchema = z
+  .object({
+    county_fips: countyFips,
+    state: stateCode,
+    name: z.string().min(1),
+    /** Occupied housing units (all structure types). */
+    households: z.number().int().nonnegative(),
+    /** Share of housing units that are mobile homes. */
+    mobile_home_share: share,
+    /** Share of housing units in structures of 2 or more units (outside the REM universe). */
+    multi_unit_share: share,
+    climate_zone: climateZoneSchema,
+    latitude: z.number().min(18).max(50),
+    longitude: z.number().min(-125).max(-66),
+  })
+  .strict();
+export type CountyProfile = z.infer<typeof countyProfileSchema>;
+
+/** Where a 5-digit ZIP lies: its state and the county holding it (or most of it). */
+export const zipCountySchema = z
+  .object({
+    zip: z.string().regex(/^\d{5}$/),
+    state: stateCode,
+    county_fips: countyFips,
+    latitude: z.number(),
+    longitude: z.number(),
+  })
+  .strict();
+export type ZipCounty = z.infer<typeof zipCountySchema>;
+
+/** A state's residential price of one fuel: a volumetric rate and a fixed monthly charge. */
+export const energyRateSchema = z
+  .object({
+    state: stateCode,
+    fuel: fuelSchema,
+    /** $ per unit: kWh (electricity), therm (natural gas), gallon (fuel oil, propane). */
+    volumetric_rate: z.number().positive(),
+    volumetric_unit: z.enum(['$/kWh', '$/therm', '$/gallon']),
+    /** Charged every month the fuel is present in the home's baseline; 0 where none applies. */
+    fixed_monthly: z.number().nonnegative(),
+    year: z.number().int().min(2000).max(2100),
+    publisher: z.string().min(1),
+    /** How the published figure was turned into these two numbers (e.g. how a fixed charge was split off). */
+    method: z.string().min(1),
+  })
+  .strict();
+export type EnergyRate = z.infer<typeof energyRateSchema>;
+
+export const POLLUTANTS = ['co2e', 'pm25', 'nh3', 'nox', 'voc', 'so2'] as const;
+export const pollutantSchema = z.enum(POLLUTANTS);
+export type Pollutant = z.infer<typeof pollutantSchema>;
+
+/**
+ * One emission factor. `region` is a state code, an eGRID subregion or "US". `basis` says what kind of rate
+ * it is: on-site combustion of a fossil fuel, or a grid `average` or `marginal` rate for electricity, so
+ * every answer that uses it can say which.
+ */
+export const emissionFactorSchema = z
+  .object({
+    region: z.string().min(2),
+    fuel: fuelSchema,
+    pollutant: pollutantSchema,
+    value: z.number(),
+    /** Per unit of delivered energy, e.g. kg/kWh, kg/therm, kg/gallon, lb/MMBtu. */
+    unit: z.string().min(1),
+    basis: z.enum(['combustion', 'average', 'marginal']),
+    year: z.number().int().min(1990).max(2100),
+    publisher: z.string().min(1),
+  })
+  .strict();
+export type EmissionFactor = z.infer<typeof emissionFactorSchema>;
+
+/** A REM address cluster: every address of the county with these fuels gets the same sample homes. */
+export const clusterKeySchema = z.object({
+  county_fips: countyFips,
+  heating_fuel: fuelSchema,
+  /** null: the caller did not give one, so the sampler draws it. */
+  water_heater_fuel: fuelSchema.nullable(),
+});
+export type ClusterKey = z.infer<typeof clusterKeySchema>;
+
+/** `25025|natural_gas|-`: the cluster key as one string (event-log key, lake column, seed text). */
+export const clusterId = (key: ClusterKey): string =>
+  `${key.county_fips}|${key.heating_fuel}|${key.water_heater_fuel ?? '-'}`;
+
+export const RESULT_FUELS = ['electricity', 'natural_gas', 'fuel_oil', 'propane', 'total'] as const;
+export const resultFuelSchema = z.enum(RESULT_FUELS);
+export type ResultFuel = z.infer<typeof resultFuelSchema>;
+
+export const SCENARIOS = ['baseline', 'upgrade', 'delta'] as const;
+export const scenarioSchema = z.enum(SCENARIOS);
+
+/** Mean, median, 20th and 80th percentile of one per-home distribution. */
+const statistics = (prefix: string) => ({
+  [`${prefix}_mean`]: z.number(),
+  [`${prefix}_median`]: z.number(),
+  [`${prefix}_p20`]: z.number(),
+  [`${prefix}_p80`]: z.number(),
+});
+
+/**
+ * One line of a cluster's answer (lake table `rem_cluster_statistics`): for one upgrade, one fuel (or the
+ * total) and one scenario, the statistics of energy (in `energy_unit`), emissions (kgCO2e) and cost ($)
+ * over the cluster's sample homes the upgrade applies to. A `baseline` upgrade has baseline lines only.
+ */
+export const clusterStatisticRowSchema = z
+  .object({
+    cluster_id: z.string(),
+    county_fips: countyFips,
+    state: stateCode,
+    heating_fuel: fuelSchema,
+    water_heater_fuel: fuelSchema.nullable(),
+    upgrade: upgradeSchema,
+    fuel: resultFuelSchema,
+    scenario: scenarioSchema,
+    energy_unit: z.enum(['kWh', 'therm', 'gallon']),
+    ...statistics('energy'),
+    ...statistics('emissions'),
+    ...statistics('cost'),
+    num_samples: z.number().int().nonnegative(),
+    num_excluded_samples: z.number().int().nonnegative(),
+  })
+  .strict();
+export type ClusterStatisticRow = z.infer<typeof clusterStatisticRowSchema> & {
+  [K in `${'energy' | 'emissions' | 'cost'}_${'mean' | 'median' | 'p20' | 'p80'}`]: number;
+};
