@@ -99,6 +99,9 @@ export const errors = {
       },
     ),
   internal: () => new HttpError(500, 'INTERNAL', 'Internal server error'),
+  /** The address service is down: the address may be fine, so 503 naming it, with a hint to retry. */
+  geocoderUnavailable: (message: string) =>
+    new HttpError(503, 'INTERNAL', message, 'address', { 'retry-after': '30' }),
 };
 
 interface ValidationIssue {

@@ -1,0 +1,185 @@
+import { close, open, read } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { FUELS, UPGRADES, type Upgrade } from '../../schemas/rem.ts';
+import { RESULT_FUELS, SCENARIOS, clusterId, type ClusterKey } from '../../schemas/rem-data.ts';
+import type { SnapshotReader } from '../snapshot/serving-module.ts';
+
+/**
+ * The precomputed REM answers of a snapshot (lake table `rem_cluster_statistics`) in a compact layout.
+ * A national table has tens of thousands of clusters × 110 lines × 12 numbers: as row objects it would
+ * take gigabytes, and even as one Float64Array it would not fit the server's memory budget. So DuckDB (in
+ * the snapshot reader's child process) writes it as a float64 file in fixed slots, one per (cluster,
+ * upgrade): 5 result fuels × 3 scenarios × 12 statistics, NaN where a line is absent (the baseline
+ * upgrade's upgrade and delta). A request reads its one slot (1,440 bytes) by position; only the cluster
+ * directory (its key and each upgrade's sample counts) sits in memory.
+ */
+
+const MEASURES = ['energy', 'emissions', 'cost'] as const;
+const STATISTICS = ['mean', 'median', 'p20', 'p80'] as const;
+/** Numbers per (fuel, scenario) line: energy, emissions and cost × mean, median, p20, p80. */
+export const LINE_VALUES = MEASURES.length * STATISTICS.length;
+/** Numbers per (cluster, upgrade) slot. */
+export const SLOT_VALUES = RESULT_FUELS.length * SCENARIOS.length * LINE_VALUES;
+const SLOT_BYTES = SLOT_VALUES * Float64Array.BYTES_PER_ELEMENT;
+
+/** The unit of each fuel's energy lines (the schema's `energy_unit`, fixed per fuel). */
+export const ENERGY_UNITS = {
+  electricity: 'kWh',
+  natural_gas: 'therm',
+  fuel_oil: 'gallon',
+  propane: 'gallon',
+  total: 'kWh',
+} as const;
+
+/**
+ * Directory columns: county FIPS, heating fuel, water-heater fuel (−1: none given), per upgrade its
+ * sample and excluded counts (−1: no lines for that upgrade), then two checks that must be 0: lines in
+ * another energy unit than their fuel's, and upgrades whose lines are not exactly one per slot they use.
+ */
+const DIRECTORY_COLUMNS = 3 + 2 * UPGRADES.length + 2;
+
+const sqlList = (values: readonly string[]) => `[${values.map((v) => `'${v}'`).join(', ')}]`;
+const indexOf = (values: readonly string[], column: string) =>
+  `list_position(${sqlList(values)}, ${column}) - 1`;
+
+/** Every line with its key and slot position as numbers, so both queries order clusters alike. */
+const KEYED_LINES = `
+  SELECT *,
+    CAST(county_fips AS INTEGER) AS county,
+    ${indexOf(FUELS, 'heating_fuel')} AS hf,
+    coalesce(${indexOf(FUELS, 'water_heater_fuel')}, -1) AS whf,
+    ${indexOf(UPGRADES, 'upgrade')} AS u,
+    ${indexOf(RESULT_FUELS, 'fuel')} AS f,
+    ${indexOf(SCENARIOS, 'scenario')} AS s
+  FROM rem_cluster_statistics`;
+
+const unitCase = `CASE fuel ${Object.entries(ENERGY_UNITS)
+  .map(([fuel, unit]) => `WHEN '${fuel}' THEN '${unit}'`)
+  .join(' ')} END`;
+
+const DIRECTORY_SQL = `
+  WITH lines AS (${KEYED_LINES})
+  SELECT county, hf, whf,
+    ${UPGRADES.map(
+      (_, u) =>
+        `coalesce(max(num_samples) FILTER (WHERE u = ${u}), -1), coalesce(max(num_excluded_samples) FILTER (WHERE u = ${u}), -1)`,
+    ).join(',\n    ')},
+    count(*) FILTER (WHERE energy_unit <> ${unitCase}),
+    ${UPGRADES.map((upgrade, u) => {
+      const lines = RESULT_FUELS.length * (upgrade === 'baseline' ? 1 : SCENARIOS.length);
+      return `(CASE WHEN count(DISTINCT (f, s)) FILTER (WHERE u = ${u}) = count(*) FILTER (WHERE u = ${u}) AND count(*) FILTER (WHERE u = ${u}) IN (0, ${lines}) THEN 0 ELSE 1 END)`;
+    }).join(' + ')}
+  FROM lines GROUP BY county, hf, whf ORDER BY county, hf, whf`;
+
+const STATISTIC_COLUMNS = MEASURES.flatMap((m) => STATISTICS.map((s) => `lines.${m}_${s}`));
+
+const SLOTS_SQL = `
+  WITH lines AS (${KEYED_LINES}),
+  clusters AS (SELECT DISTINCT county, hf, whf FROM lines),
+  grid AS (
+    SELECT county, hf, whf, u.range AS u, f.range AS f, s.range AS s
+    FROM clusters, range(${UPGRADES.length}) u, range(${RESULT_FUELS.length}) f, range(${SCENARIOS.length}) s)
+  SELECT ${STATISTIC_COLUMNS.map((c) => `coalesce(${c}, 'nan'::DOUBLE)`).join(', ')}
+  FROM grid LEFT JOIN lines USING (county, hf, whf, u, f, s)
+  ORDER BY county, hf, whf, u, f, s`;
+
+export interface SampleCounts {
+  num_samples: number;
+  num_excluded_samples: number;
+}
+
+/** One (cluster, upgrade) slot: the statistics of every result fuel and scenario, and its sample counts. */
+export interface ClusterAnswer {
+  /** `SLOT_VALUES` numbers: [fuel][scenario][measure][statistic], NaN for absent lines. */
+  values: Float64Array;
+  counts: SampleCounts;
+}
+
+const fdCloser = new FinalizationRegistry<number>((fd) => close(fd, () => undefined));
+
+export class ClusterStatisticsStore {
+  private constructor(
+    /** Cluster id → its position in the directory and the slots file. */
+    private readonly positions: ReadonlyMap<string, number>,
+    private readonly directory: Float64Array,
+    private readonly fd: number,
+  ) {
+    fdCloser.register(this, fd);
+  }
+
+  /** Builds (or reuses) the snapshot's slot file and reads the directory into memory. */
+  static async load(snapshot: SnapshotReader): Promise<ClusterStatisticsStore> {
+    const directoryFile = await snapshot.writeFloat64File('rem-cluster-directory', DIRECTORY_SQL);
+    const slotsFile = await snapshot.writeFloat64File('rem-cluster-slots', SLOTS_SQL);
+    const directory = await readAll(directoryFile.path, directoryFile.values);
+    const clusters = directory.length / DIRECTORY_COLUMNS;
+    if (slotsFile.values !== clusters * UPGRADES.length * SLOT_VALUES) {
+      throw new Error(
+        `rem_cluster_statistics: ${slotsFile.values} slot values for ${clusters} clusters (a changed table?)`,
+      );
+    }
+    const positions = new Map<string, number>();
+    for (let i = 0; i < clusters; i++) {
+      const row = i * DIRECTORY_COLUMNS;
+      const whf = directory[row + 2]!;
+      const key: ClusterKey = {
+        county_fips: String(directory[row]).padStart(5, '0'),
+        heating_fuel: FUELS[directory[row + 1]!]!,
+        water_heater_fuel: whf < 0 ? null : FUELS[whf]!,
+      };
+      const wrongUnits = directory[row + DIRECTORY_COLUMNS - 2]!;
+      const incompleteUpgrades = directory[row + DIRECTORY_COLUMNS - 1]!;
+      if (wrongUnits > 0 || incompleteUpgrades > 0) {
+        throw new Error(
+          `rem_cluster_statistics: cluster ${clusterId(key)} has ${wrongUnits} lines in another energy unit ` +
+            `and ${incompleteUpgrades} upgrades with missing or repeated lines`,
+        );
+      }
+      positions.set(clusterId(key), i);
+    }
+    const fd = await new Promise<number>((resolve, reject) =>
+      open(slotsFile.path, 'r', (err, opened) => (err ? reject(err) : resolve(opened))),
+    );
+    return new ClusterStatisticsStore(positions, directory, fd);
+  }
+
+  get clusterCount(): number {
+    return this.positions.size;
+  }
+
+  has(key: ClusterKey): boolean {
+    return this.positions.has(clusterId(key));
+  }
+
+  /** The cluster's answer for an upgrade; null when the cluster is unknown or has no lines for it. */
+  async answer(key: ClusterKey, upgrade: Upgrade): Promise<ClusterAnswer | null> {
+    const position = this.positions.get(clusterId(key));
+    if (position === undefined) return null;
+    const u = UPGRADES.indexOf(upgrade);
+    const counts = {
+      num_samples: this.directory[position * DIRECTORY_COLUMNS + 3 + 2 * u]!,
+      num_excluded_samples: this.directory[position * DIRECTORY_COLUMNS + 4 + 2 * u]!,
+    };
+    if (counts.num_samples < 0) return null;
+    const values = new Float64Array(SLOT_VALUES);
+    const slot = position * UPGRADES.length + u;
+    await new Promise<void>((resolve, reject) =>
+      read(this.fd, new Uint8Array(values.buffer), 0, SLOT_BYTES, slot * SLOT_BYTES, (err, bytes) =>
+        err
+          ? reject(err)
+          : bytes !== SLOT_BYTES
+            ? reject(new Error(`short read of slot ${slot}`))
+            : resolve(),
+      ),
+    );
+    return { values, counts };
+  }
+}
+
+async function readAll(file: string, values: number): Promise<Float64Array> {
+  const numbers = new Float64Array(values);
+  const bytes = await readFile(file);
+  if (bytes.length !== numbers.byteLength) throw new Error(`${file}: unexpected size`);
+  new Uint8Array(numbers.buffer).set(bytes);
+  return numbers;
+}
