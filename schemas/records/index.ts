@@ -1,4 +1,4 @@
-import type { RecordSchema } from '../../ingest/source.ts';
+import type { RecordSchema } from '../record-schema.ts';
 import { incentivesRecordSchemas } from '../incentives/records.ts';
 
 /** Every record schema that travels on the event log; transform validates each payload with its entry. */

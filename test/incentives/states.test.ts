@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { STATES_AND_TERRITORIES } from '../../schemas/incentives/enums.ts';
-import {
-  LAUNCHED_STATES,
-  stateIncentivesIncluded,
-  stateStatuses,
-} from '../../serve/incentives/eligibility/states.ts';
+import { LAUNCHED_STATES } from '../../schemas/incentives/launched-states.ts';
+import { stateIncentivesIncluded, stateStatuses } from '../../serve/incentives/eligibility/states.ts';
 
 describe('stateStatuses', () => {
   const withData = new Set(['RI', 'FL', 'SD']);

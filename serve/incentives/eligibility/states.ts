@@ -1,13 +1,5 @@
 import { STATES_AND_TERRITORIES, type StateCode } from '../../../schemas/incentives/enums.ts';
-
-/**
- * States whose incentives the reference service serves (its LAUNCHED_STATES at commit 16ad9bf4). Data
- * exists for others too; those are served only with include_beta_states=true.
- */
-export const LAUNCHED_STATES: ReadonlySet<string> = new Set([
-  'AK', 'AZ', 'CA', 'CO', 'CT', 'DC', 'DE', 'GA', 'HI', 'IA', 'IL', 'IN', 'MA', 'ME', 'MI', 'MN', 'MO',
-  'NC', 'NH', 'NJ', 'NM', 'NV', 'NY', 'OH', 'OR', 'PA', 'RI', 'TX', 'UT', 'VA', 'VT', 'WI', 'WY',
-]); // prettier-ignore
+import { LAUNCHED_STATES } from '../../../schemas/incentives/launched-states.ts';
 
 export type StateStatus = 'launched' | 'beta' | 'none';
 
