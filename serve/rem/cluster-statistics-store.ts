@@ -2,7 +2,7 @@ import { close, open, read } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { FUELS, UPGRADES, type Upgrade } from '../../schemas/rem.ts';
 import { RESULT_FUELS, SCENARIOS, clusterId, type ClusterKey } from '../../schemas/rem-data.ts';
-import type { SnapshotReader } from '../snapshot/serving-module.ts';
+import type { SnapshotReader } from '../../transform/lake/snapshot-reader.ts';
 
 /**
  * The precomputed REM answers of a snapshot (lake table `rem_cluster_statistics`) in a compact layout.

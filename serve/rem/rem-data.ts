@@ -3,7 +3,7 @@ import { FUELS, type Fuel } from '../../schemas/rem.ts';
 import type { RemModelInfo, RemServerVersion } from '../../schemas/rem-api.ts';
 import type { CountyProfile, EmissionFactor, EnergyRate, ZipCounty } from '../../schemas/rem-data.ts';
 import { modelCardSchema } from '../../simulate/surrogate/model-card.ts';
-import type { SnapshotReader } from '../snapshot/serving-module.ts';
+import type { SnapshotReader } from '../../transform/lake/snapshot-reader.ts';
 import { ClusterStatisticsStore } from './cluster-statistics-store.ts';
 
 /** The lake tables the REM routes answer from. */

@@ -1,7 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { openSnapshot } from '../../transform/lake/snapshot-reader.ts';
-import type { Float64File, SnapshotReader } from './serving-module.ts';
+import { openSnapshot, type Float64File, type SnapshotReader } from '../../transform/lake/snapshot-reader.ts';
 
 /** A table's rows, or a query written to a float64 file (`SnapshotReader.writeFloat64File`). */
 export type TableRequest = { id: number } & ({ table: string } | { file: string; sql: string });

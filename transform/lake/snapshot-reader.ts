@@ -3,7 +3,6 @@ import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { DuckDBInstance, DuckDBTypeId, type DuckDBConnection, type DuckDBType } from '@duckdb/node-api';
 import type { Manifest } from '../../schemas/lake.ts';
-import type { Float64File, SnapshotReader } from '../../serve/snapshot/serving-module.ts';
 import { readCurrent } from './current-pointer.ts';
 import { TEMP_MARKER } from './durable-file.ts';
 import { lakePaths, snapshotDir } from './lake-paths.ts';
@@ -11,6 +10,29 @@ import { readManifest } from './manifest-file.ts';
 import { quoteIdentifier, quoteLiteral } from './sql-quote.ts';
 
 export { readCurrent };
+
+/** Read access to one published snapshot of the lake. */
+export interface SnapshotReader {
+  readonly id: string;
+  readonly dir: string;
+  readonly manifest: Manifest;
+  /** All rows of a table of this snapshot (JSON columns parsed back into values). */
+  rows<T = Record<string, unknown>>(table: string): Promise<T[]>;
+  /**
+   * Writes the result of `sql` (over this snapshot's tables, each a view named after its table; numeric
+   * columns only) as little-endian float64, row after row, to a file in the lake's serving cache, and
+   * returns its path and how many numbers it holds. For tables too large to hold as row objects: the
+   * caller reads the file by position. The file is named after the snapshot, `name` and the query, so a
+   * restart reuses it.
+   */
+  writeFloat64File(name: string, sql: string): Promise<Float64File>;
+}
+
+export interface Float64File {
+  path: string;
+  /** Numbers in the file: rows × columns. */
+  values: number;
+}
 
 /** Opens a snapshot of the lake by id; its manifest is read and validated now, its tables on demand. */
 export async function openSnapshot(lakeDir: string, id: string): Promise<SnapshotReader> {
