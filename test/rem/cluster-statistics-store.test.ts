@@ -1,0 +1,62 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ClusterStatisticsStore, SLOT_VALUES } from '../../serve/rem/cluster-statistics-store.ts';
+import { openSnapshot } from '../../transform/lake/snapshot-reader.ts';
+import {
+  FIXTURE_STATISTICS,
+  GAS_GAS_PROVIDENCE,
+  GAS_PROVIDENCE,
+  PROPANE_LUBBOCK,
+  remFixtureTables,
+  writeTablesSnapshot,
+} from '../support/rem-lake-fixture.ts';
+
+let lakeDir: string;
+beforeAll(async () => {
+  lakeDir = await mkdtemp(path.join(tmpdir(), 'rem-store-'));
+});
+afterAll(() => rm(lakeDir, { recursive: true, force: true }));
+
+async function storeOf(id: string, statistics = FIXTURE_STATISTICS) {
+  await writeTablesSnapshot(lakeDir, id, remFixtureTables(statistics), { publish: false });
+  return ClusterStatisticsStore.load(await openSnapshot(lakeDir, id));
+}
+
+describe('ClusterStatisticsStore', () => {
+  it('reads each (cluster, upgrade) slot by position, with its sample counts', async () => {
+    const store = await storeOf('complete');
+    expect(store.clusterCount).toBe(3);
+    const answer = (await store.answer(GAS_PROVIDENCE, 'hvac__heat_pump_seer18_hspf10'))!;
+    expect(answer.counts).toEqual({ num_samples: 388, num_excluded_samples: 12 });
+    expect(answer.values).toHaveLength(SLOT_VALUES);
+    // natural_gas (fuel 1), delta (scenario 2): energy mean, median, p20, p80 first.
+    expect([...answer.values.subarray((1 * 3 + 2) * 12, (1 * 3 + 2) * 12 + 4)]).toEqual([
+      -2120.123456, -2119.123456, -2118.123456, -2117.123456,
+    ]);
+    const baseline = (await store.answer(PROPANE_LUBBOCK, 'baseline'))!;
+    expect(baseline.values[0]).toBe(6000.123456);
+    // A baseline slot's upgrade and delta lines are absent.
+    expect(Number.isNaN(baseline.values[12])).toBe(true);
+    expect(await store.answer(GAS_GAS_PROVIDENCE, 'hvac__heat_pump_seer18_hspf10')).toBeNull();
+    expect(store.has(GAS_GAS_PROVIDENCE)).toBe(true);
+    expect(await store.answer({ ...PROPANE_LUBBOCK, water_heater_fuel: 'propane' }, 'baseline')).toBeNull();
+    expect(store.has({ ...PROPANE_LUBBOCK, water_heater_fuel: 'propane' })).toBe(false);
+  });
+
+  it('refuses a table with a missing or repeated line, or a line in another energy unit', async () => {
+    const missing = FIXTURE_STATISTICS.filter(
+      (row, i) => !(row.upgrade === 'hvac__heat_pump_seer18_hspf10' && i % 7 === 0),
+    );
+    await expect(storeOf('missing', missing)).rejects.toThrow(
+      'rem_cluster_statistics: cluster 44007|natural_gas|- has 0 lines in another energy unit and 1 upgrades with missing or repeated lines',
+    );
+    const repeated = [...FIXTURE_STATISTICS, FIXTURE_STATISTICS[0]!];
+    await expect(storeOf('repeated', repeated)).rejects.toThrow(/1 upgrades with missing or repeated lines/);
+    const wrongUnit = FIXTURE_STATISTICS.map((row, i) =>
+      i === 1 ? { ...row, energy_unit: 'kWh' as const } : row,
+    );
+    await expect(storeOf('wrong-unit', wrongUnit)).rejects.toThrow(/has 1 lines in another energy unit/);
+  });
+});
