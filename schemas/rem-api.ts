@@ -121,3 +121,90 @@ export const remServerVersionSchema = z
   })
   .meta({ id: 'RemServerVersion' });
 export type RemServerVersion = z.infer<typeof remServerVersionSchema>;
+
+/** ResStock option values of the list-valued building features the profile route honours. */
+export const BUILDING_TYPE_OPTIONS = [
+  'Single-Family Detached',
+  'Single-Family Attached',
+  'Mobile Home',
+  '2 Unit',
+  '3 or 4 Unit',
+  '5 to 9 Unit',
+  '10 to 19 Unit',
+  '20 to 49 Unit',
+  '50 or more Unit',
+] as const;
+export const HEATING_TYPE_OPTIONS = [
+  'Ducted Heating',
+  'Non-Ducted Heating',
+  'Ducted Heat Pump',
+  'Non-Ducted Heat Pump',
+  'None',
+] as const;
+export const COOLING_TYPE_OPTIONS = [
+  'Central AC',
+  'Room AC',
+  'Ducted Heat Pump',
+  'Non-Ducted Heat Pump',
+  'None',
+] as const;
+export const ATTIC_TYPE_OPTIONS = [
+  'Vented Attic',
+  'Unvented Attic',
+  'Finished Attic or Cathedral Ceilings',
+  'None',
+] as const;
+
+const allowed = <T extends readonly [string, ...string[]]>(options: T, what: string) =>
+  z
+    .array(z.enum(options))
+    .min(1)
+    .max(options.length)
+    .nullish()
+    .describe(`${what}: the values it may have (ResStock options); null or absent = unknown`);
+
+/**
+ * What the caller knows of the building (the reference's `BuildingFeatures`, the features this service
+ * honours): each known one constrains the sample homes. Other reference features are accepted and ignored.
+ */
+export const buildingFeaturesSchema = z
+  .object({
+    geometry_floor_area: z
+      .number()
+      .min(300)
+      .max(10_000)
+      .nullish()
+      .describe('Conditioned floor area, ft²; sample homes within ±20 % match'),
+    geometry_stories: z.number().int().min(1).max(3).nullish().describe('Stories above grade'),
+    bedrooms: z.number().int().min(1).max(6).nullish(),
+    vintage: z
+      .number()
+      .int()
+      .min(1800)
+      .max(2030)
+      .nullish()
+      .describe('Year built; sample homes of the same decade match (before 1940 counts as one decade)'),
+    geometry_building_type_acs: allowed(BUILDING_TYPE_OPTIONS, 'Building type'),
+    hvac_heating_type: allowed(HEATING_TYPE_OPTIONS, 'Heating system type'),
+    hvac_cooling_type: allowed(COOLING_TYPE_OPTIONS, 'Cooling system type'),
+    geometry_attic_type: allowed(ATTIC_TYPE_OPTIONS, 'Attic type'),
+  })
+  .meta({ id: 'BuildingFeatures' });
+export type BuildingFeatures = z.infer<typeof buildingFeaturesSchema>;
+
+export const remProfileBodySchema = z
+  .object({
+    ...savingsRequest,
+    building_profile: z
+      .object({
+        county: z
+          .string()
+          .regex(/^(G\d{2}0\d{3}0|\d{5})$/, 'must be a county GISJOIN (e.g. G4400070) or 5-digit FIPS code')
+          .describe('The county: its GISJOIN (G + state FIPS + 0 + county FIPS + 0) or 5-digit FIPS code'),
+        building_features: buildingFeaturesSchema.default({}),
+      })
+      .meta({ id: 'BuildingProfile' }),
+    language: languageSchema.default('en').describe('Language of error messages (en or es)'),
+  })
+  .meta({ id: 'RemProfileRequest' });
+export type RemProfileBody = z.infer<typeof remProfileBodySchema>;

@@ -58,15 +58,18 @@ async function createRemTables(db: DuckDBConnection): Promise<void> {
       CAST(latitude AS DOUBLE) AS latitude, CAST(longitude AS DOUBLE) AS longitude
     FROM zips JOIN state_fips USING (state)
     WHERE state_fips.fips || zips.county IN (SELECT county_fips FROM rem_counties) ORDER BY zip`);
+  const prices = data('ingest/default-data/rem/eia-seds-residential-prices-2021-2023-converted.csv');
+  const rate = (fuel: string, column: string, unit: string, fixed: number) =>
+    `SELECT state, '${fuel}' AS fuel, CAST(${column} AS DOUBLE) AS volumetric_rate, '${unit}' AS volumetric_unit,
+       ${fixed}::DOUBLE AS fixed_monthly, year, 'U.S. EIA SEDS' AS publisher, 'bench' AS method
+     FROM read_csv(${prices}, header = true) WHERE year = 2023`;
   await db.run(`CREATE TABLE rem_energy_rates AS
-    WITH prices AS (SELECT * FROM read_csv(${data('ingest/default-data/rem/eia-seds-residential-prices-2021-2023-converted.csv')}, header = true) WHERE year = 2023)
-    SELECT state, 'electricity' AS fuel, electricity_cents_per_kwh / 100 AS volumetric_rate, '$/kWh' AS volumetric_unit, 12.0 AS fixed_monthly FROM prices
-    UNION ALL SELECT state, 'natural_gas', natural_gas_usd_per_therm, '$/therm', 12.0 FROM prices
-    UNION ALL SELECT state, 'fuel_oil', heating_oil_usd_per_gal, '$/gallon', 0.0 FROM prices
-    UNION ALL SELECT state, 'propane', propane_usd_per_gal, '$/gallon', 0.0 FROM prices`);
-  await db.run(
-    `CREATE TABLE rem_emission_factors AS SELECT * FROM read_csv(${data('ingest/default-data/rem/emission-factors.csv')}, header = true)`,
-  );
+    ${rate('electricity', 'electricity_cents_per_kwh / 100', '$/kWh', 12)}
+    UNION ALL ${rate('natural_gas', 'natural_gas_usd_per_therm', '$/therm', 12)}
+    UNION ALL ${rate('fuel_oil', 'heating_oil_usd_per_gal', '$/gallon', 0)}
+    UNION ALL ${rate('propane', 'propane_usd_per_gal', '$/gallon', 0)}`);
+  await db.run(`CREATE TABLE rem_emission_factors AS SELECT * REPLACE (CAST(value AS DOUBLE) AS value)
+    FROM read_csv(${data('ingest/default-data/rem/emission-factors.csv')}, header = true)`);
   const units = `CASE fuel WHEN 'natural_gas' THEN 'therm' WHEN 'fuel_oil' THEN 'gallon' WHEN 'propane' THEN 'gallon' ELSE 'kWh' END`;
   const measures = ['energy', 'emissions', 'cost'].flatMap((measure, m) =>
     ['mean', 'median', 'p20', 'p80'].map(
