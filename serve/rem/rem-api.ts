@@ -126,7 +126,7 @@ export function createRemApi(options: RemApiOptions = {}): ApiModule<RemSnapshot
             heating_fuel: query.heating_fuel,
             water_heater_fuel: query.water_heater_fuel ?? null,
           };
-          const answer = await data.statistics.answer(key, query.upgrade);
+          const answer = data.statistics.answer(key, query.upgrade);
           const place = `${county.name}, ${county.state}`;
           if (answer === null && !data.statistics.has(key)) {
             throw badRequest(

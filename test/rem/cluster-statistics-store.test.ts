@@ -28,20 +28,20 @@ describe('ClusterStatisticsStore', () => {
   it('reads each (cluster, upgrade) slot by position, with its sample counts', async () => {
     const store = await storeOf('complete');
     expect(store.clusterCount).toBe(3);
-    const answer = (await store.answer(GAS_PROVIDENCE, 'hvac__heat_pump_seer18_hspf10'))!;
+    const answer = store.answer(GAS_PROVIDENCE, 'hvac__heat_pump_seer18_hspf10')!;
     expect(answer.counts).toEqual({ num_samples: 388, num_excluded_samples: 12 });
     expect(answer.values).toHaveLength(SLOT_VALUES);
     // natural_gas (fuel 1), delta (scenario 2): energy mean, median, p20, p80 first.
     expect([...answer.values.subarray((1 * 3 + 2) * 12, (1 * 3 + 2) * 12 + 4)]).toEqual([
       -2120.123456, -2119.123456, -2118.123456, -2117.123456,
     ]);
-    const baseline = (await store.answer(PROPANE_LUBBOCK, 'baseline'))!;
+    const baseline = store.answer(PROPANE_LUBBOCK, 'baseline')!;
     expect(baseline.values[0]).toBe(6000.123456);
     // A baseline slot's upgrade and delta lines are absent.
     expect(Number.isNaN(baseline.values[12])).toBe(true);
-    expect(await store.answer(GAS_GAS_PROVIDENCE, 'hvac__heat_pump_seer18_hspf10')).toBeNull();
+    expect(store.answer(GAS_GAS_PROVIDENCE, 'hvac__heat_pump_seer18_hspf10')).toBeNull();
     expect(store.has(GAS_GAS_PROVIDENCE)).toBe(true);
-    expect(await store.answer({ ...PROPANE_LUBBOCK, water_heater_fuel: 'propane' }, 'baseline')).toBeNull();
+    expect(store.answer({ ...PROPANE_LUBBOCK, water_heater_fuel: 'propane' }, 'baseline')).toBeNull();
     expect(store.has({ ...PROPANE_LUBBOCK, water_heater_fuel: 'propane' })).toBe(false);
   });
 
