@@ -58,11 +58,17 @@ export class RdkafkaMockBroker {
     const stderr: string[] = [];
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => stderr.push(chunk));
     const lines = createInterface({ input: child.stdout });
-    const exited = once(child, 'exit').then(([code]) => {
-      throw new Error(`mock broker exited (${String(code)}) before listening: ${stderr.join('').trim()}`);
-    });
-    const [bootstrap] = (await Promise.race([once(lines, 'line'), exited])) as [string];
-    return new RdkafkaMockBroker(child, lines, bootstrap);
+    let failStart!: (error: Error) => void;
+    const failed = new Promise<never>((_resolve, reject) => (failStart = reject));
+    const exitedEarly = (code: number | null) =>
+      failStart(new Error(`mock broker exited (${code}) before listening: ${stderr.join('').trim()}`));
+    child.once('exit', exitedEarly).once('error', failStart);
+    try {
+      const [bootstrap] = (await Promise.race([once(lines, 'line'), failed])) as [string];
+      return new RdkafkaMockBroker(child, lines, bootstrap);
+    } finally {
+      child.off('exit', exitedEarly).off('error', failStart);
+    }
   }
 
   /**
