@@ -1,4 +1,4 @@
-import type { RecordSchema } from '../../ingest/source.ts';
+import type { RecordSchema } from '../record-schema.ts';
 import { incentivesRecordSchemas } from '../incentives/records.ts';
 import { remRecordSchemas } from '../rem-data.ts';
 
