@@ -3,6 +3,7 @@ import type { EmissionFactor, EnergyRate, ZipCounty } from '../../schemas/rem-da
 import { CONTIGUOUS_STATE_FIPS, emissionFactorFor } from '../../schemas/rem-data.ts';
 import { FUELS } from '../../schemas/rem.ts';
 import type { BuildContext } from '../../transform/tables/lake-table.ts';
+import { ST_LOUIS_MN, SUFFOLK_MA } from '../support/rem-counties.ts';
 import {
   auditRemCounties,
   auditRemEmissionFactors,
@@ -16,28 +17,8 @@ import {
   type RemCountyRow,
 } from '../../transform/tables/rem/rem-tables.ts';
 
-const suffolk = {
-  county_fips: '25025',
-  state: 'MA',
-  name: 'Suffolk County',
-  households: 329_914,
-  mobile_home_share: 0.001,
-  multi_unit_share: 0.824,
-  climate_zone: '5A' as const,
-  latitude: 42.3343,
-  longitude: -71.0689,
-};
-const stLouis = {
-  county_fips: '27137',
-  state: 'MN',
-  name: 'St. Louis County',
-  households: 87_468,
-  mobile_home_share: 0.044,
-  multi_unit_share: 0.231,
-  climate_zone: '7' as const,
-  latitude: 47.6,
-  longitude: -92.5,
-};
+const suffolk = SUFFOLK_MA;
+const stLouis = ST_LOUIS_MN;
 
 /** A build context over in-memory records and tables. */
 function contextOf(records: Record<string, unknown[]>, tables: Record<string, unknown[]> = {}): BuildContext {
@@ -117,7 +98,10 @@ describe('rem_zip_counties', () => {
   };
 
   it('sorts ZIPs and accepts ZIPs of known counties, and ZIPs outside the contiguous US', async () => {
-    const ctx = contextOf({ 'rem.zip-county': [anchorage, boston] }, { rem_counties: [...countyPerState, withStation(suffolk)] });
+    const ctx = contextOf(
+      { 'rem.zip-county': [anchorage, boston] },
+      { rem_counties: [...countyPerState, withStation(suffolk)] },
+    );
     const rows = await remZipCountiesTable.build(ctx);
     expect(rows.map((r) => r.zip)).toEqual(['02116', '99501']);
     expect(await remZipCountiesTable.audit!(rows, ctx)).toEqual([]);

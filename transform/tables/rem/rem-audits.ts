@@ -9,6 +9,7 @@ import {
 import { FUELS } from '../../../schemas/rem.ts';
 import { greatCircleKm } from '../../../simulate/climate/assign-station.ts';
 import { climateById } from '../../../simulate/climate/climate.ts';
+import { offendersFinding } from '../audit-findings.ts';
 import type { RemCountyRow } from './rem-tables.ts';
 
 /**
@@ -19,19 +20,8 @@ import type { RemCountyRow } from './rem-tables.ts';
 
 const STATES = Object.keys(CONTIGUOUS_STATE_FIPS);
 
-function finding(
-  table: string,
-  check: string,
-  severity: AuditFinding['severity'],
-  message: string,
-  offenders: string[],
-): AuditFinding[] {
-  if (offenders.length === 0) return [];
-  return [{ table, check, severity, message, count: offenders.length, examples: offenders.slice(0, 20) }];
-}
-
 const emptyTable = (table: string, what: string): AuditFinding[] =>
-  finding(table, 'not_empty', 'warning', `no ${what}: the REM cannot answer`, ['(no rows)']);
+  offendersFinding(table, 'not_empty', 'warning', `no ${what}: the REM cannot answer`, ['(no rows)']);
 
 /** Beyond this distance a county's station stands for its climate only loosely (reported, not blocking). */
 export const FAR_STATION_KM = 800;
@@ -45,14 +35,14 @@ export function auditRemCounties(rows: readonly RemCountyRow[]): AuditFinding[] 
     return greatCircleKm(r.latitude, r.longitude, station.latitude, station.longitude) > FAR_STATION_KM;
   });
   return [
-    ...finding(
+    ...offendersFinding(
       table,
       'every_state_has_counties',
       'error',
       'contiguous states (or DC) without any county',
       STATES.filter((s) => !states.has(s)),
     ),
-    ...finding(
+    ...offendersFinding(
       table,
       'fips_in_state',
       'error',
@@ -61,7 +51,7 @@ export function auditRemCounties(rows: readonly RemCountyRow[]): AuditFinding[] 
         .filter((r) => !r.county_fips.startsWith(CONTIGUOUS_STATE_FIPS[r.state] ?? '??'))
         .map((r) => r.county_fips),
     ),
-    ...finding(
+    ...offendersFinding(
       table,
       'station_zone',
       'warning',
@@ -70,7 +60,7 @@ export function auditRemCounties(rows: readonly RemCountyRow[]): AuditFinding[] 
         .filter((r) => climateById(r.station_id).climateZone !== r.climate_zone)
         .map((r) => `${r.county_fips} ${r.climate_zone}→${r.station_id}`),
     ),
-    ...finding(
+    ...offendersFinding(
       table,
       'station_distance',
       'warning',
@@ -89,14 +79,14 @@ export function auditRemZipCounties(
   const stateOf = new Map(counties.map((c) => [c.county_fips, c.state]));
   const contiguous = rows.filter((z) => z.state in CONTIGUOUS_STATE_FIPS);
   return [
-    ...finding(
+    ...offendersFinding(
       table,
       'zip_has_known_county',
       counties.length === 0 ? 'warning' : 'error',
       'ZIPs of the contiguous US whose county is not in rem_counties',
       contiguous.filter((z) => !stateOf.has(z.county_fips)).map((z) => `${z.zip} → ${z.county_fips}`),
     ),
-    ...finding(
+    ...offendersFinding(
       table,
       'zip_state_matches_county',
       'error',
@@ -114,14 +104,14 @@ export function auditRemEnergyRates(rows: readonly EnergyRate[]): AuditFinding[]
   const have = new Set(rows.map((r) => `${r.state}/${r.fuel}`));
   const years = new Set(rows.map((r) => r.year));
   return [
-    ...finding(
+    ...offendersFinding(
       table,
       'rate_for_every_state_and_fuel',
       'error',
       'contiguous state × fuel pairs without a rate',
       STATES.flatMap((s) => FUELS.map((f) => `${s}/${f}`)).filter((key) => !have.has(key)),
     ),
-    ...finding(
+    ...offendersFinding(
       table,
       'one_year',
       'warning',
@@ -136,7 +126,7 @@ export function auditRemEmissionFactors(rows: readonly EmissionFactor[]): AuditF
   if (rows.length === 0) return emptyTable(table, 'emission factors');
   const fossil = FUELS.filter((f) => f !== 'electricity');
   return [
-    ...finding(
+    ...offendersFinding(
       table,
       'co2e_for_every_fuel',
       'error',
@@ -145,21 +135,21 @@ export function auditRemEmissionFactors(rows: readonly EmissionFactor[]): AuditF
         (fuel) => !rows.some((r) => r.fuel === fuel && r.pollutant === 'co2e' && r.basis === 'combustion'),
       ),
     ),
-    ...finding(
+    ...offendersFinding(
       table,
       'co2e_for_every_state_electricity',
       'error',
       'contiguous states without an electricity CO2e factor (neither their own nor a national one)',
       STATES.filter((s) => !emissionFactorFor(rows, s, 'electricity', 'co2e')),
     ),
-    ...finding(
+    ...offendersFinding(
       table,
       'electricity_national_fallback',
       'warning',
       'states whose electricity CO2e is the national average (no state row)',
       STATES.filter((s) => emissionFactorFor(rows, s, 'electricity', 'co2e')?.region === 'US'),
     ),
-    ...finding(
+    ...offendersFinding(
       table,
       'electricity_is_grid_rate',
       'error',

@@ -54,39 +54,54 @@ export const remCountiesTable: LakeTable<RemCountyRow> = {
   audit: (rows) => auditRemCounties(rows),
 };
 
-export const remZipCountiesTable: LakeTable<ZipCounty> = {
+/** A table holding one record schema's accepted records, sorted by a key, with its audit. */
+function sortedRecordTable<Row extends Record<string, unknown>>(spec: {
+  name: string;
+  description: string;
+  record: string;
+  row: z.ZodType<Row>;
+  key: (row: Row) => string;
+  tables?: string[];
+  audit: LakeTable<Row>['audit'];
+}): LakeTable<Row> {
+  return {
+    name: spec.name,
+    schemaVersion: 1,
+    description: spec.description,
+    row: spec.row,
+    inputs: { records: [spec.record], ...(spec.tables ? { tables: spec.tables } : {}) },
+    build: async (ctx) => (await ctx.records<Row>(spec.record)).sort(byKey(spec.key)),
+    audit: spec.audit,
+  };
+}
+
+export const remZipCountiesTable = sortedRecordTable<ZipCounty>({
   name: 'rem_zip_counties',
-  schemaVersion: 1,
   description:
     'Every US ZIP with a county: its state, county FIPS and coordinates (GeoNames postal codes, CC BY 4.0)',
+  record: REM_RECORDS.zipCounty,
   row: zipCountySchema,
-  inputs: { records: [REM_RECORDS.zipCounty], tables: ['rem_counties'] },
-  build: async (ctx) => (await ctx.records<ZipCounty>(REM_RECORDS.zipCounty)).sort(byKey((r) => r.zip)),
+  key: (r) => r.zip,
+  tables: ['rem_counties'],
   audit: async (rows, ctx) => auditRemZipCounties(rows, await ctx.table<RemCountyRow>('rem_counties')),
-};
+});
 
-export const remEnergyRatesTable: LakeTable<EnergyRate> = {
+export const remEnergyRatesTable = sortedRecordTable<EnergyRate>({
   name: 'rem_energy_rates',
-  schemaVersion: 1,
   description:
     'Residential energy rates per state and fuel: volumetric ($/kWh, $/therm, $/gallon) and fixed ($/month), with year, publisher and how they were derived',
+  record: REM_RECORDS.energyRate,
   row: energyRateSchema,
-  inputs: { records: [REM_RECORDS.energyRate] },
-  build: async (ctx) =>
-    (await ctx.records<EnergyRate>(REM_RECORDS.energyRate)).sort(byKey((r) => `${r.state}/${r.fuel}`)),
+  key: (r) => `${r.state}/${r.fuel}`,
   audit: (rows) => auditRemEnergyRates(rows),
-};
+});
 
-export const remEmissionFactorsTable: LakeTable<EmissionFactor> = {
+export const remEmissionFactorsTable = sortedRecordTable<EmissionFactor>({
   name: 'rem_emission_factors',
-  schemaVersion: 1,
   description:
     'Emission factors per region, fuel and pollutant, per delivered unit; basis says on-site combustion or a grid average / marginal rate',
+  record: REM_RECORDS.emissionFactor,
   row: emissionFactorSchema,
-  inputs: { records: [REM_RECORDS.emissionFactor] },
-  build: async (ctx) =>
-    (await ctx.records<EmissionFactor>(REM_RECORDS.emissionFactor)).sort(
-      byKey((r) => `${r.region}/${r.fuel}/${r.pollutant}`),
-    ),
+  key: (r) => `${r.region}/${r.fuel}/${r.pollutant}`,
   audit: (rows) => auditRemEmissionFactors(rows),
-};
+});
