@@ -232,6 +232,7 @@ export async function buildApp(deps: AppDeps): Promise<ZodApp> {
       config: { public: true },
       schema: {
         security: [],
+        tags: ['service'],
         summary: 'Liveness and the snapshot being served',
         response: { 200: healthSchema },
       },
@@ -307,7 +308,14 @@ export async function buildApp(deps: AppDeps): Promise<ZodApp> {
       route.onSend = [tagDataResponse(route.config?.cacheResponse), ...hookList(route.onSend)];
     });
     for (const module of deps.apiModules) {
-      await scope.register(async (child) => module.register(child, moduleContext(module, config)));
+      await scope.register(async (child) => {
+        // The reference page groups routes by tag: each module's under its own name, unless it says otherwise.
+        child.addHook('onRoute', (route) => {
+          const schema = (route.schema ??= {}) as { tags?: string[] };
+          schema.tags ??= [module.serving.name];
+        });
+        await module.register(child, moduleContext(module, config));
+      });
     }
   });
 

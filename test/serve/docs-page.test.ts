@@ -107,7 +107,7 @@ describe.skipIf(chromiumMissing)('the /docs page in a headless browser', () => {
   });
   afterAll(() => browser?.close());
 
-  it("renders the calculator's parameters and its 200 example, loading nothing from off this host", async () => {
+  it("renders the calculator's parameters and 200 example, and tries the request, all from this host", async () => {
     const page = await browser.newPage();
     const offHost: string[] = [];
     page.on('request', (request) => {
@@ -117,11 +117,9 @@ describe.skipIf(chromiumMissing)('the /docs page in a headless browser', () => {
     const response = await page.goto(`${origin}/docs`);
     expect(response?.status()).toBe(200);
 
-    await expect
-      .poll(() => page.getByText('Authorization: Bearer <key>').count(), { timeout: 10_000 })
-      .toBe(1);
+    await page.getByText('Authorization: Bearer <key>').waitFor();
     await page.locator('.opblock-summary-path', { hasText: /^\/api\/v1\/calculator$/ }).click();
-    const calculator = page.locator('#operations-default-getCalculatedIncentives');
+    const calculator = page.locator('#operations-incentives-getCalculatedIncentives');
     await calculator.locator('.parameters').waitFor();
     const parameters = await calculator.locator('.parameters').innerText();
     for (const name of ['zip', 'owner_status', 'household_income', 'household_size', 'tax_filing']) {
@@ -131,8 +129,21 @@ describe.skipIf(chromiumMissing)('the /docs page in a headless browser', () => {
     expect(parameters).toContain('Example : 02903');
 
     const ok = calculator.locator('.responses-table tr.response[data-code="200"]');
-    const example = await ok.locator('.example').innerText();
-    expect(JSON.parse(example)).toEqual(calculatorResponseExample);
+    expect(JSON.parse(await ok.locator('.example').innerText())).toEqual(calculatorResponseExample);
+
+    // Interactive: a key given to Authorize sends the example request, and the live answer is shown.
+    await page.locator('.auth-wrapper .authorize').click();
+    await page.locator('.modal-ux input').fill(IN_PROCESS_KEY);
+    await page.locator('.modal-ux .auth-btn-wrapper .authorize').click();
+    await page.locator('.modal-ux .btn-done').click();
+    await calculator.locator('.try-out__btn').click();
+    await calculator.locator('.execute').click();
+    const live = calculator.locator('.live-responses-table .response');
+    await live.waitFor();
+    expect(await live.locator('.response-col_status').innerText()).toBe('200');
+    expect(JSON.parse(await live.locator('.response-col_description pre').first().innerText())).toEqual(
+      calculatorResponseExample,
+    );
     expect(offHost).toEqual([]);
   });
 });
