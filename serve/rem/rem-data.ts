@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { REPOSITORY_ROOT } from '../../lib/repository-root.ts';
 import { FUELS, type Fuel } from '../../schemas/rem.ts';
 import type { RemModelInfo, RemServerVersion } from '../../schemas/rem-api.ts';
 import type { CountyProfile, EmissionFactor, EnergyRate, ZipCounty } from '../../schemas/rem-data.ts';
@@ -57,7 +59,7 @@ export interface RemData {
 }
 
 const card = modelCardSchema.parse(
-  JSON.parse(readFileSync(new URL('../../simulate/model/model-card.json', import.meta.url), 'utf8')),
+  JSON.parse(readFileSync(path.join(REPOSITORY_ROOT, 'simulate/model/model-card.json'), 'utf8')),
 );
 
 /** The model that answers: the committed surrogate and the sampler tables it was trained with. */

@@ -3,7 +3,6 @@ import type { z } from 'zod';
 import {
   clusterId,
   clusterStatisticRowSchema,
-  countyProfileSchema,
   emissionFactorSchema,
   energyRateSchema,
   zipCountySchema,
@@ -20,6 +19,7 @@ import { columnsOfRow } from '../../transform/lake/column-types.ts';
 import { writeCurrent } from '../../transform/lake/current-pointer.ts';
 import { promotePartialSnapshot, writePartialSnapshot } from '../../transform/lake/snapshot-writer.ts';
 import { loadTable } from '../../transform/lake/table-loader.ts';
+import { remCountyRowSchema, withStation } from '../../transform/tables/rem/rem-tables.ts';
 import { loadConfig } from '../../lib/config.ts';
 import type { ApiModule } from '../../serve/api-module.ts';
 import { buildApp } from '../../serve/app.ts';
@@ -253,7 +253,7 @@ export function remFixtureTables(
   statistics: readonly ClusterStatisticRow[] = FIXTURE_STATISTICS,
 ): FixtureTable[] {
   return [
-    { name: 'rem_counties', row: countyProfileSchema, rows: FIXTURE_COUNTIES },
+    { name: 'rem_counties', row: remCountyRowSchema, rows: FIXTURE_COUNTIES.map(withStation) },
     { name: 'rem_zip_counties', row: zipCountySchema, rows: FIXTURE_ZIPS },
     { name: 'rem_energy_rates', row: energyRateSchema, rows: FIXTURE_RATES },
     { name: 'rem_emission_factors', row: emissionFactorSchema, rows: FIXTURE_FACTORS },
