@@ -1,7 +1,13 @@
 import { close, open, readSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { FUELS, UPGRADES, type Upgrade } from '../../schemas/rem.ts';
-import { RESULT_FUELS, SCENARIOS, clusterId, type ClusterKey } from '../../schemas/rem-data.ts';
+import {
+  RESULT_FUELS,
+  SCENARIOS,
+  clusterId,
+  type ClusterKey,
+  type ClusterStatisticRow,
+} from '../../schemas/rem-data.ts';
 import type { SnapshotReader } from '../../transform/lake/snapshot-reader.ts';
 
 /**
@@ -176,4 +182,24 @@ async function readAll(file: string, values: number): Promise<Float64Array> {
   if (bytes.length !== numbers.byteLength) throw new Error(`${file}: unexpected size`);
   new Uint8Array(numbers.buffer).set(bytes);
   return numbers;
+}
+
+const MEASURE_COLUMNS = MEASURES.flatMap((m) => STATISTICS.map((s) => `${m}_${s}` as const));
+
+/**
+ * An answer from one upgrade's statistics lines (computed for a request rather than read from the
+ * slots): the same slot layout, so both are written out alike.
+ */
+export function answerOfLines(lines: readonly ClusterStatisticRow[]): ClusterAnswer {
+  const values = new Float64Array(SLOT_VALUES).fill(NaN);
+  for (const line of lines) {
+    const start =
+      (RESULT_FUELS.indexOf(line.fuel) * SCENARIOS.length + SCENARIOS.indexOf(line.scenario)) * LINE_VALUES;
+    MEASURE_COLUMNS.forEach((column, i) => (values[start + i] = line[column]));
+  }
+  const first = lines[0]!;
+  return {
+    values,
+    counts: { num_samples: first.num_samples, num_excluded_samples: first.num_excluded_samples },
+  };
 }

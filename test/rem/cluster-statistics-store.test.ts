@@ -2,7 +2,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ClusterStatisticsStore, SLOT_VALUES } from '../../serve/rem/cluster-statistics-store.ts';
+import {
+  ClusterStatisticsStore,
+  SLOT_VALUES,
+  answerOfLines,
+} from '../../serve/rem/cluster-statistics-store.ts';
 import { openSnapshot } from '../../transform/lake/snapshot-reader.ts';
 import {
   FIXTURE_STATISTICS,
@@ -43,6 +47,22 @@ describe('ClusterStatisticsStore', () => {
     expect(store.has(GAS_GAS_PROVIDENCE)).toBe(true);
     expect(store.answer({ ...PROPANE_LUBBOCK, water_heater_fuel: 'propane' }, 'baseline')).toBeNull();
     expect(store.has({ ...PROPANE_LUBBOCK, water_heater_fuel: 'propane' })).toBe(false);
+  });
+
+  it('lays out lines computed for a request exactly as the slots hold them', async () => {
+    const store = await storeOf('lines');
+    for (const [key, upgrade] of [
+      [GAS_PROVIDENCE, 'hvac__heat_pump_seer18_hspf10'],
+      [PROPANE_LUBBOCK, 'baseline'],
+    ] as const) {
+      const lines = FIXTURE_STATISTICS.filter(
+        (row) =>
+          row.cluster_id.startsWith(`${key.county_fips}|${key.heating_fuel}|`) &&
+          row.water_heater_fuel === key.water_heater_fuel &&
+          row.upgrade === upgrade,
+      );
+      expect(answerOfLines(lines)).toEqual(store.answer(key, upgrade));
+    }
   });
 
   it('refuses a table with a missing or repeated line, or a line in another energy unit', async () => {
