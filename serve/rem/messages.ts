@@ -22,6 +22,11 @@ export const remMessages = {
       (waterHeater === null ? '' : '; omit water_heater_fuel to let the model draw it'),
     upgradeNotApplicable: (county: string) =>
       `upgrade: applies to none of the sample homes for ${county} with these fuels`,
+    countyUnknown: (county: string) =>
+      `building_profile.county: no county of the contiguous US has code ${county}`,
+    tooFewMatches: (county: string) =>
+      `building_not_supported: too few of ${county}'s sample homes match these building features to ` +
+      'estimate; give fewer features',
     remUnavailable: 'REM estimates are not in the data being served yet; retry later',
     geocoderUnavailable: 'The address service is unavailable; retry shortly.',
   },
@@ -38,6 +43,11 @@ export const remMessages = {
       (waterHeater === null ? '' : '; omita water_heater_fuel para que el modelo lo elija'),
     upgradeNotApplicable: (county: string) =>
       `upgrade: no se aplica a ninguna vivienda de muestra de ${county} con estos combustibles`,
+    countyUnknown: (county: string) =>
+      `building_profile.county: ningún condado de los Estados Unidos contiguos tiene el código ${county}`,
+    tooFewMatches: (county: string) =>
+      `building_not_supported: muy pocas viviendas de muestra de ${county} tienen estas características ` +
+      'para estimarlas; indique menos características',
     remUnavailable:
       'Las estimaciones REM aún no están en los datos publicados; vuelva a intentarlo más tarde',
     geocoderUnavailable: 'El servicio de direcciones no está disponible; vuelva a intentarlo en breve.',

@@ -14,14 +14,9 @@ import { offlineGeocoder, openGeocoder } from '../geocoding/open-geocoder.ts';
 import { parseQueryString, rawQuery } from '../incentives/query-string.ts';
 import { validateQuery } from '../incentives/query-validation.ts';
 import type { ServingModule } from '../snapshot/serving-module.ts';
+import type { RemCountyRow } from '../../transform/tables/rem/rem-tables.ts';
 import { remMessages, type RemMessages } from './messages.ts';
-import {
-  CONTIGUOUS_STATES,
-  loadRemSnapshot,
-  type RemCounty,
-  type RemData,
-  type RemSnapshot,
-} from './rem-data.ts';
+import { CONTIGUOUS_STATES, loadRemSnapshot, type RemData, type RemSnapshot } from './rem-data.ts';
 import { savingsJson } from './savings-body.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -52,7 +47,7 @@ export async function resolveCounty(
   address: string,
   geocoder: Geocoder,
   text: RemMessages,
-): Promise<{ fips: string; county: RemCounty }> {
+): Promise<{ fips: string; county: RemCountyRow }> {
   const located = await locateAddress(geocoder, address, () =>
     errors.geocoderUnavailable(text.geocoderUnavailable),
   );

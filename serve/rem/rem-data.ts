@@ -3,9 +3,10 @@ import path from 'node:path';
 import { REPOSITORY_ROOT } from '../../lib/repository-root.ts';
 import { FUELS, type Fuel } from '../../schemas/rem.ts';
 import type { RemModelInfo, RemServerVersion } from '../../schemas/rem-api.ts';
-import type { CountyProfile, EmissionFactor, EnergyRate, ZipCounty } from '../../schemas/rem-data.ts';
+import type { EmissionFactor, EnergyRate, ZipCounty } from '../../schemas/rem-data.ts';
 import { modelCardSchema } from '../../simulate/surrogate/model-card.ts';
 import type { SnapshotReader } from '../../transform/lake/snapshot-reader.ts';
+import type { RemCountyRow } from '../../transform/tables/rem/rem-tables.ts';
 import { ClusterStatisticsStore } from './cluster-statistics-store.ts';
 
 /** The lake tables the REM routes answer from. */
@@ -35,11 +36,6 @@ export const REM_STATEMENT =
   'calibrated to metered data or bills: use it to compare upgrades and their order of magnitude, not to ' +
   'predict a bill. Do not add up several upgrades’ results: they interact.';
 
-export interface RemCounty {
-  state: string;
-  name: string;
-}
-
 /** What the REM routes hold per snapshot: the data (null while the snapshot has no REM tables). */
 export interface RemSnapshot {
   data: RemData | null;
@@ -51,7 +47,10 @@ export interface RemData {
   statistics: ClusterStatisticsStore;
   /** ZIP → county FIPS. */
   zipCounties: ReadonlyMap<string, string>;
-  counties: ReadonlyMap<string, RemCounty>;
+  /** County FIPS → its row (with its weather station, for drawing homes on demand). */
+  counties: ReadonlyMap<string, RemCountyRow>;
+  rates: readonly EnergyRate[];
+  factors: readonly EmissionFactor[];
   /** State → `"rates":{…},"emissions_factors":{…}`. */
   ratesAndFactorsJson: ReadonlyMap<string, string>;
   /** `"model":{…}`. */
@@ -125,7 +124,7 @@ export async function loadRemSnapshot(snapshot: SnapshotReader): Promise<RemSnap
 }
 
 async function loadRemData(snapshot: SnapshotReader): Promise<RemData> {
-  const counties = await snapshot.rows<CountyProfile>(REM_TABLES.counties);
+  const counties = await snapshot.rows<RemCountyRow>(REM_TABLES.counties);
   const zips = await snapshot.rows<ZipCounty>(REM_TABLES.zipCounties);
   const rates = await snapshot.rows<EnergyRate>(REM_TABLES.rates);
   const factors = await snapshot.rows<EmissionFactor>(REM_TABLES.emissionFactors);
@@ -134,7 +133,9 @@ async function loadRemData(snapshot: SnapshotReader): Promise<RemData> {
   return {
     statistics,
     zipCounties: new Map(zips.map((z) => [z.zip, z.county_fips])),
-    counties: new Map(counties.map((c) => [c.county_fips, { state: c.state, name: c.name }])),
+    counties: new Map(counties.map((c) => [c.county_fips, c])),
+    rates,
+    factors,
     ratesAndFactorsJson: new Map([...states].map((s) => [s, ratesAndFactorsJson(s, rates, factors)])),
     modelJson: `"model":${JSON.stringify(REM_MODEL)}`,
   };
