@@ -125,6 +125,14 @@ function fieldOf(issue: ValidationIssue, context: string): string {
   return path.length > 0 ? path.join('.') : context;
 }
 
+/** The part of the request a Fastify client error is about: the body, or its content type. */
+function clientErrorField(err: unknown, code: unknown): string | undefined {
+  if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return 'content-type';
+  if (err instanceof SyntaxError || (typeof code === 'string' && code.startsWith('FST_ERR_CTP_')))
+    return 'body';
+  return undefined;
+}
+
 /**
  * Maps anything thrown while answering a request to the HttpError sent back. `expected` is false for
  * failures the client did not cause: those are logged with details and answered with a generic 500.
@@ -149,7 +157,10 @@ export function toHttpError(err: unknown): { error: HttpError; expected: boolean
     status < 500 &&
     (err instanceof SyntaxError || (typeof code === 'string' && code.startsWith('FST_')))
   ) {
-    return { error: new HttpError(status, 'BAD_REQUEST', (err as Error).message), expected: true };
+    return {
+      error: new HttpError(status, 'BAD_REQUEST', (err as Error).message, clientErrorField(err, code)),
+      expected: true,
+    };
   }
   return { error: errors.internal(), expected: false };
 }
