@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { BenchResult } from './bench.ts';
 import type { LoadFigures } from './static-baseline.ts';
 
 /*
@@ -138,4 +139,46 @@ export async function interleaved(
     };
   };
   return { a: combine(runs.a), b: combine(runs.b) };
+}
+
+/** The real server (serve/main.ts) on a free port over a lake, once `ready` accepts its /healthz. */
+export async function startServer(
+  env: Record<string, string>,
+  ready: (health: unknown) => boolean,
+): Promise<{ child: ChildProcess; base: string }> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const child = runTs(
+    'serve/main.ts',
+    { ...env, PORT: String(port), HOST: '127.0.0.1', RATE_LIMIT_PER_MINUTE: '1000000000' },
+    'ignore',
+  );
+  await waitFor(`${base}/healthz`, ready, child);
+  return { child, base };
+}
+
+/** A run's failed requests, held to none. */
+export const failedRequests = (name: string, figures: LoadFigures): BenchResult => ({
+  name: `${name}: failed requests`,
+  value: figures.failed,
+  unit: 'requests',
+  target: { op: '<=', value: 0 },
+});
+
+/** The serving process's memory once loaded and at its peak over the runs, both held to 400 MB. */
+export function memoryResults(
+  loaded: { rssMb: number },
+  after: { peakMb: number },
+  loadedName: string,
+  note: string,
+): BenchResult[] {
+  return [
+    { name: loadedName, value: Math.round(loaded.rssMb), unit: 'MB', target: { op: '<=', value: 400 }, note },
+    {
+      name: 'serving process peak RSS over the load runs',
+      value: Math.round(after.peakMb),
+      unit: 'MB',
+      target: { op: '<=', value: 400 },
+    },
+  ];
 }

@@ -1,7 +1,6 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { savingsSchema } from '../../schemas/rem-api.ts';
 import { REM_MODEL, REM_STATEMENT } from '../../serve/rem/rem-data.ts';
 import { writeCurrent } from '../../transform/lake/current-pointer.ts';
@@ -11,32 +10,18 @@ import {
   GAS_PROVIDENCE,
   REM_TEST_KEY,
   programsTable,
-  remFixtureTables,
-  startRemServer,
+  remServerForSpecs,
   writeTablesSnapshot,
 } from '../support/rem-lake-fixture.ts';
 
 const auth = { authorization: `Bearer ${REM_TEST_KEY}` };
 const PROVIDENCE = '1 Main St, Providence, RI 02903';
 
-let lakeDir: string;
-let server: Awaited<ReturnType<typeof startRemServer>>;
+const server = remServerForSpecs('with-rem', (lakeDir) =>
+  writeTablesSnapshot(lakeDir, 'without-rem', [programsTable('without-rem')], { publish: false }),
+);
 
-beforeAll(async () => {
-  lakeDir = await mkdtemp(path.join(tmpdir(), 'rem-api-'));
-  await writeTablesSnapshot(lakeDir, 'without-rem', [programsTable('without-rem')], { publish: false });
-  await writeTablesSnapshot(lakeDir, 'with-rem', [programsTable('with-rem'), ...remFixtureTables()], {
-    publish: true,
-  });
-  server = await startRemServer(lakeDir);
-}, 60_000);
-
-afterAll(async () => {
-  await server?.close();
-  await rm(lakeDir, { recursive: true, force: true });
-});
-
-const get = (url: string) => server.app.inject({ method: 'GET', url, headers: auth });
+const get = (url: string) => server().app.inject({ method: 'GET', url, headers: auth });
 const remAddress = (query: string) => get(`/api/v1/rem/address?${query}`);
 
 /** The statistics lines of a cluster and upgrade, as the lake holds them. */
@@ -246,8 +231,8 @@ describe('GET /api/v1/rem/server_version', () => {
 
 describe('a snapshot without the REM tables', () => {
   it('keeps the other routes serving while the REM routes answer 503, and the cache files live per snapshot', async () => {
-    await writeCurrent(lakeDir, 'without-rem');
-    await server.holder.refresh();
+    await writeCurrent(server().lakeDir, 'without-rem');
+    await server().holder.refresh();
     const programs = await get('/v1/programs');
     expect(programs.statusCode).toBe(200);
     expect(programs.json().snapshot).toBe('without-rem');
@@ -262,10 +247,10 @@ describe('a snapshot without the REM tables', () => {
       message: 'REM estimates are not in the data being served yet; retry later',
     });
     expect((await get('/api/v1/rem/server_version')).statusCode).toBe(200);
-    expect(await readdir(path.join(lakeDir, 'cache', 'serving'))).toEqual(['with-rem']);
+    expect(await readdir(path.join(server().lakeDir, 'cache', 'serving'))).toEqual(['with-rem']);
 
-    await writeCurrent(lakeDir, 'with-rem');
-    await server.holder.refresh();
+    await writeCurrent(server().lakeDir, 'with-rem');
+    await server().holder.refresh();
     const again = await remAddress(
       `address=${encodeURIComponent(PROVIDENCE)}&upgrade=baseline&heating_fuel=natural_gas`,
     );

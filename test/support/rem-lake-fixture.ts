@@ -1,4 +1,8 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
+import { afterAll, beforeAll } from 'vitest';
 import type { z } from 'zod';
 import {
   clusterId,
@@ -301,4 +305,26 @@ export async function startRemServer(lakeDir: string, options: { geocoder?: Geoc
       holder.close();
     },
   };
+}
+
+export type RemServer = Awaited<ReturnType<typeof startRemServer>> & { lakeDir: string };
+
+/**
+ * For a spec file: a temporary lake whose published snapshot `id` holds the fixture REM tables (and the
+ * stand-in programs table), the server over it, and both removed afterwards. `before` may write other
+ * snapshots first. Returns a getter, since the server exists only once beforeAll has run.
+ */
+export function remServerForSpecs(id: string, before?: (lakeDir: string) => Promise<void>): () => RemServer {
+  let server: RemServer | undefined;
+  beforeAll(async () => {
+    const lakeDir = await mkdtemp(path.join(tmpdir(), `${id}-`));
+    await before?.(lakeDir);
+    await writeTablesSnapshot(lakeDir, id, [programsTable(id), ...remFixtureTables()], { publish: true });
+    server = { ...(await startRemServer(lakeDir)), lakeDir };
+  }, 60_000);
+  afterAll(async () => {
+    await server?.close();
+    if (server) await rm(server.lakeDir, { recursive: true, force: true });
+  });
+  return () => server!;
 }
