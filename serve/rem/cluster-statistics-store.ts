@@ -48,12 +48,25 @@ const sqlList = (values: readonly string[]) => `[${values.map((v) => `'${v}'`).j
 const indexOf = (values: readonly string[], column: string) =>
   `list_position(${sqlList(values)}, ${column}) - 1`;
 
+/** A cluster key as three numbers: county FIPS, heating fuel, water-heater fuel (−1: none given). */
+const KEY_COLUMNS = `CAST(county_fips AS INTEGER) AS county,
+    ${indexOf(FUELS, 'heating_fuel')} AS hf,
+    coalesce(${indexOf(FUELS, 'water_heater_fuel')}, -1) AS whf`;
+
+/** The cluster key of the three numbers at `row` of a float64 export (see KEY_COLUMNS). */
+const keyAt = (numbers: Float64Array, row: number): ClusterKey => {
+  const whf = numbers[row + 2]!;
+  return {
+    county_fips: String(numbers[row]).padStart(5, '0'),
+    heating_fuel: FUELS[numbers[row + 1]!]!,
+    water_heater_fuel: whf < 0 ? null : FUELS[whf]!,
+  };
+};
+
 /** Every line with its key and slot position as numbers, so both queries order clusters alike. */
 const KEYED_LINES = `
   SELECT *,
-    CAST(county_fips AS INTEGER) AS county,
-    ${indexOf(FUELS, 'heating_fuel')} AS hf,
-    coalesce(${indexOf(FUELS, 'water_heater_fuel')}, -1) AS whf,
+    ${KEY_COLUMNS},
     ${indexOf(UPGRADES, 'upgrade')} AS u,
     ${indexOf(RESULT_FUELS, 'fuel')} AS f,
     ${indexOf(SCENARIOS, 'scenario')} AS s
@@ -121,12 +134,7 @@ export class ClusterStatisticsStore {
     const positions = new Map<string, number>();
     for (let i = 0; i < clusters; i++) {
       const row = i * DIRECTORY_COLUMNS;
-      const whf = directory[row + 2]!;
-      const key: ClusterKey = {
-        county_fips: String(directory[row]).padStart(5, '0'),
-        heating_fuel: FUELS[directory[row + 1]!]!,
-        water_heater_fuel: whf < 0 ? null : FUELS[whf]!,
-      };
+      const key = keyAt(directory, row);
       const wrongUnits = directory[row + DIRECTORY_COLUMNS - 2]!;
       const incompleteUpgrades = directory[row + DIRECTORY_COLUMNS - 1]!;
       if (wrongUnits > 0 || incompleteUpgrades > 0) {
@@ -152,10 +160,6 @@ export class ClusterStatisticsStore {
     return this.positions.size;
   }
 
-  has(key: ClusterKey): boolean {
-    return this.positions.has(clusterId(key));
-  }
-
   /** The cluster's answer for an upgrade; null when the cluster is unknown or has no lines for it. */
   answer(key: ClusterKey, upgrade: Upgrade): ClusterAnswer | null {
     const position = this.positions.get(clusterId(key));
@@ -174,6 +178,23 @@ export class ClusterStatisticsStore {
     if (bytes !== SLOT_BYTES) throw new Error(`rem slots: short read of slot ${slot}`);
     return { values, counts };
   }
+}
+
+/**
+ * Every cluster the simulate stage ran (lake table `rem_clusters`), by id: true when the sampler found
+ * its fuels plausible for the county (it has statistics), false when not (building_not_supported). A
+ * cluster missing here was not computed for this snapshot at all.
+ */
+export async function loadClusterSupport(snapshot: SnapshotReader): Promise<ReadonlyMap<string, boolean>> {
+  const file = await snapshot.writeFloat64File(
+    'rem-cluster-support',
+    `SELECT ${KEY_COLUMNS}, CASE WHEN supported THEN 1 ELSE 0 END FROM rem_clusters ORDER BY county, hf, whf`,
+  );
+  const numbers = await readAll(file.path, file.values);
+  const support = new Map<string, boolean>();
+  for (let row = 0; row < numbers.length; row += 4)
+    support.set(clusterId(keyAt(numbers, row)), numbers[row + 3] === 1);
+  return support;
 }
 
 async function readAll(file: string, values: number): Promise<Float64Array> {

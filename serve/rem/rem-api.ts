@@ -5,7 +5,7 @@ import {
   remServerVersionSchema,
   savingsSchema,
 } from '../../schemas/rem-api.ts';
-import type { ClusterKey } from '../../schemas/rem-data.ts';
+import { clusterId, type ClusterKey } from '../../schemas/rem-data.ts';
 import type { Upgrade } from '../../schemas/rem.ts';
 import type { ApiModule, ApiModuleContext, ZodApp } from '../api-module.ts';
 import { HttpError, errorBodySchema, errors } from '../errors.ts';
@@ -121,14 +121,16 @@ export function createRemApi(options: RemApiOptions = {}): ApiModule<RemSnapshot
             heating_fuel: query.heating_fuel,
             water_heater_fuel: query.water_heater_fuel ?? null,
           };
-          const answer = data.statistics.answer(key, query.upgrade);
           const place = `${county.name}, ${county.state}`;
-          if (answer === null && !data.statistics.has(key)) {
+          const supported = data.clusterSupport.get(clusterId(key));
+          if (supported === undefined) throw notFound(text.notComputed(place));
+          if (!supported) {
             throw badRequest(
               text.buildingNotSupported(key.heating_fuel, key.water_heater_fuel, place),
               key.water_heater_fuel === null ? 'heating_fuel' : 'water_heater_fuel',
             );
           }
+          const answer = data.statistics.answer(key, query.upgrade);
           if (answer === null || answer.counts.num_samples === 0) {
             throw badRequest(text.upgradeNotApplicable(place), 'upgrade');
           }

@@ -7,10 +7,11 @@ import type { EmissionFactor, EnergyRate, ZipCounty } from '../../schemas/rem-da
 import { modelCardSchema } from '../../simulate/surrogate/model-card.ts';
 import type { SnapshotReader } from '../../transform/lake/snapshot-reader.ts';
 import type { RemCountyRow } from '../../transform/tables/rem/rem-tables.ts';
-import { ClusterStatisticsStore } from './cluster-statistics-store.ts';
+import { ClusterStatisticsStore, loadClusterSupport } from './cluster-statistics-store.ts';
 
 /** The lake tables the REM routes answer from. */
 export const REM_TABLES = {
+  clusters: 'rem_clusters',
   statistics: 'rem_cluster_statistics',
   zipCounties: 'rem_zip_counties',
   counties: 'rem_counties',
@@ -44,6 +45,8 @@ export interface RemSnapshot {
 
 /** A snapshot's REM data, ready to answer from. */
 export interface RemData {
+  /** Cluster id → whether its fuels are plausible for its county; absent: not computed in this snapshot. */
+  clusterSupport: ReadonlyMap<string, boolean>;
   statistics: ClusterStatisticsStore;
   /** ZIP → county FIPS. */
   zipCounties: ReadonlyMap<string, string>;
@@ -128,9 +131,11 @@ async function loadRemData(snapshot: SnapshotReader): Promise<RemData> {
   const zips = await snapshot.rows<ZipCounty>(REM_TABLES.zipCounties);
   const rates = await snapshot.rows<EnergyRate>(REM_TABLES.rates);
   const factors = await snapshot.rows<EmissionFactor>(REM_TABLES.emissionFactors);
+  const clusterSupport = await loadClusterSupport(snapshot);
   const statistics = await ClusterStatisticsStore.load(snapshot);
   const states = new Set(counties.map((c) => c.state));
   return {
+    clusterSupport,
     statistics,
     zipCounties: new Map(zips.map((z) => [z.zip, z.county_fips])),
     counties: new Map(counties.map((c) => [c.county_fips, c])),

@@ -6,6 +6,7 @@ import {
   ClusterStatisticsStore,
   SLOT_VALUES,
   answerOfLines,
+  loadClusterSupport,
 } from '../../serve/rem/cluster-statistics-store.ts';
 import { openSnapshot } from '../../transform/lake/snapshot-reader.ts';
 import {
@@ -44,9 +45,7 @@ describe('ClusterStatisticsStore', () => {
     // A baseline slot's upgrade and delta lines are absent.
     expect(Number.isNaN(baseline.values[12])).toBe(true);
     expect(store.answer(GAS_GAS_PROVIDENCE, 'hvac__heat_pump_seer18_hspf10')).toBeNull();
-    expect(store.has(GAS_GAS_PROVIDENCE)).toBe(true);
     expect(store.answer({ ...PROPANE_LUBBOCK, water_heater_fuel: 'propane' }, 'baseline')).toBeNull();
-    expect(store.has({ ...PROPANE_LUBBOCK, water_heater_fuel: 'propane' })).toBe(false);
   });
 
   it('lays out lines computed for a request exactly as the slots hold them', async () => {
@@ -63,6 +62,18 @@ describe('ClusterStatisticsStore', () => {
       );
       expect(answerOfLines(lines)).toEqual(store.answer(key, upgrade));
     }
+  });
+
+  it('reads which clusters were run and which the sampler found implausible', async () => {
+    await writeTablesSnapshot(lakeDir, 'support', remFixtureTables(), { publish: false });
+    const support = await loadClusterSupport(await openSnapshot(lakeDir, 'support'));
+    expect([...support]).toEqual([
+      ['44007|natural_gas|-', true],
+      ['44007|natural_gas|natural_gas', true],
+      ['48303|fuel_oil|-', false],
+      ['48303|propane|-', true],
+      ['48303|propane|natural_gas', false],
+    ]);
   });
 
   it('refuses a table with a missing or repeated line, or a line in another energy unit', async () => {

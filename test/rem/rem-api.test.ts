@@ -148,6 +148,18 @@ describe('GET /api/v1/rem/address', () => {
     expect(oil.json().message).toMatch(/^building_not_supported: fuel oil heating is too rare in Lubbock/);
   });
 
+  it('answers 404 for a county whose clusters were not computed in this snapshot', async () => {
+    const response = await remAddress(
+      `address=${encodeURIComponent('1 Broadway, Lubbock, TX 79401')}&upgrade=baseline&heating_fuel=electricity`,
+    );
+    expect(response.json()).toEqual({
+      statusCode: 404,
+      error: 'Not Found',
+      message: 'address: REM estimates for Lubbock County, TX are not in the data being served',
+      field: 'address',
+    });
+  });
+
   it('answers 400 naming upgrade when the upgrade applies to none of the sample homes', async () => {
     for (const upgrade of ['weatherization__insulation_air_duct_sealing', 'hvac__heat_pump_seer24_hspf13']) {
       const response = await remAddress(

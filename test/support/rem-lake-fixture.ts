@@ -245,6 +245,26 @@ export const FIXTURE_STATISTICS: ClusterStatisticRow[] = [
   ...statisticLines(PROPANE_LUBBOCK, 'TX', 'baseline', 6, { num_samples: 400, num_excluded_samples: 0 }),
 ];
 
+/** The columns of the simulate stage's `rem_clusters` table the REM routes read. */
+const clusterRowSchema = zod.object({
+  cluster_id: zod.string(),
+  county_fips: zod.string(),
+  heating_fuel: zod.string(),
+  water_heater_fuel: zod.string().nullable(),
+  supported: zod.boolean(),
+});
+
+/**
+ * Every cluster the fixture's simulate stage "ran": the three with statistics, and two the sampler found
+ * implausible in Lubbock County (propane heat with a gas water heater, fuel-oil heat). Lubbock's other
+ * fuels, and every other county, were not computed.
+ */
+export const FIXTURE_CLUSTERS = [
+  ...[GAS_PROVIDENCE, GAS_GAS_PROVIDENCE, PROPANE_LUBBOCK].map((key) => ({ key, supported: true })),
+  { key: { ...PROPANE_LUBBOCK, water_heater_fuel: 'natural_gas' as const }, supported: false },
+  { key: { ...PROPANE_LUBBOCK, heating_fuel: 'fuel_oil' as const }, supported: false },
+].map(({ key, supported }) => ({ cluster_id: clusterId(key), ...key, supported }));
+
 /** The fixture `programs` table the stand-in module serves. */
 export const programsTable = (snapshot: string): FixtureTable => ({
   name: 'programs',
@@ -261,6 +281,7 @@ export function remFixtureTables(
     { name: 'rem_zip_counties', row: zipCountySchema, rows: FIXTURE_ZIPS },
     { name: 'rem_energy_rates', row: energyRateSchema, rows: FIXTURE_RATES },
     { name: 'rem_emission_factors', row: emissionFactorSchema, rows: FIXTURE_FACTORS },
+    { name: 'rem_clusters', row: clusterRowSchema, rows: FIXTURE_CLUSTERS },
     { name: 'rem_cluster_statistics', row: clusterStatisticRowSchema, rows: statistics },
   ];
 }
