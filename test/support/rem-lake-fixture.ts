@@ -1,9 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll } from 'vitest';
-import type { z } from 'zod';
 import {
   clusterId,
   clusterStatisticRowSchema,
@@ -19,65 +17,20 @@ import {
   type ZipCounty,
 } from '../../schemas/rem-data.ts';
 import type { Upgrade } from '../../schemas/rem.ts';
-import { columnsOfRow } from '../../transform/lake/column-types.ts';
-import { writeCurrent } from '../../transform/lake/current-pointer.ts';
-import { promotePartialSnapshot, writePartialSnapshot } from '../../transform/lake/snapshot-writer.ts';
-import { loadTable } from '../../transform/lake/table-loader.ts';
 import { remCountyRowSchema, withStation } from '../../transform/tables/rem/rem-tables.ts';
 import { loadConfig } from '../../lib/config.ts';
 import type { ApiModule } from '../../serve/api-module.ts';
 import { buildApp } from '../../serve/app.ts';
 import type { Geocoder } from '../../serve/geocoding/geocoder.ts';
+import { ENERGY_UNITS } from '../../serve/rem/cluster-statistics-store.ts';
 import { createRemApi } from '../../serve/rem/rem-api.ts';
 import { lakeSnapshotSource } from '../../serve/snapshot/lake-snapshot-source.ts';
 import { SnapshotHolder } from '../../serve/snapshot/snapshot-holder.ts';
-import { programRows, programsModule, silentLogger } from './serve-fixtures.ts';
+import { programsModule, silentLogger } from './serve-fixtures.ts';
+import { programsTable, writeTablesSnapshot, type FixtureTable } from './serve-lake-fixture.ts';
+
+export { programsTable, writeTablesSnapshot };
 import { z as zod } from 'zod';
-
-export interface FixtureTable {
-  name: string;
-  row: z.ZodType;
-  rows: readonly Record<string, unknown>[];
-}
-
-/** Writes a real lake snapshot (Parquet + manifest, through the lake's own writer) of the given tables. */
-export async function writeTablesSnapshot(
-  lakeDir: string,
-  id: string,
-  tables: readonly FixtureTable[],
-  options: { publish: boolean },
-): Promise<void> {
-  const instance = await DuckDBInstance.create(':memory:');
-  try {
-    const db = await instance.connect();
-    try {
-      for (const table of tables)
-        await loadTable(db, table.name, columnsOfRow(table.name, table.row), table.rows);
-      await writePartialSnapshot(lakeDir, db, {
-        id,
-        createdAt: '2026-11-21T12:00:00.000Z',
-        parent: null,
-        fingerprint: `fixture-${id}`,
-        codeVersion: 'fixture-code',
-        sources: {},
-        audit: [],
-        tables: tables.map((table) => ({
-          name: table.name,
-          rows: table.rows.length,
-          schemaVersion: 1,
-          description: `fixture ${table.name}`,
-          inputs: { records: [], tables: [] },
-        })),
-      });
-    } finally {
-      db.closeSync();
-    }
-  } finally {
-    instance.closeSync();
-  }
-  await promotePartialSnapshot(lakeDir, id);
-  if (options.publish) await writeCurrent(lakeDir, id);
-}
 
 /** Two counties: Providence County, RI (gas heat common) and Lubbock County, TX. */
 export const FIXTURE_COUNTIES: CountyProfile[] = [
@@ -159,14 +112,6 @@ export const FIXTURE_FACTORS: EmissionFactor[] = [
   { ...factor('US', 'natural_gas', 0.004182, 'kg/therm', 'combustion'), pollutant: 'nox' },
 ];
 
-const UNITS = {
-  electricity: 'kWh',
-  natural_gas: 'therm',
-  fuel_oil: 'gallon',
-  propane: 'gallon',
-  total: 'kWh',
-} as const;
-
 /**
  * The lines of one (cluster, upgrade): every number distinct and derived from the line's position, so a
  * number served in the wrong place shows. `seed` separates clusters and upgrades.
@@ -191,7 +136,7 @@ export function statisticLines(
         upgrade,
         fuel,
         scenario,
-        energy_unit: UNITS[fuel],
+        energy_unit: ENERGY_UNITS[fuel],
         energy_mean: base,
         energy_median: base + 1,
         energy_p20: base + 2,
@@ -264,13 +209,6 @@ export const FIXTURE_CLUSTERS = [
   { key: { ...PROPANE_LUBBOCK, water_heater_fuel: 'natural_gas' as const }, supported: false },
   { key: { ...PROPANE_LUBBOCK, heating_fuel: 'fuel_oil' as const }, supported: false },
 ].map(({ key, supported }) => ({ cluster_id: clusterId(key), ...key, supported }));
-
-/** The fixture `programs` table the stand-in module serves. */
-export const programsTable = (snapshot: string): FixtureTable => ({
-  name: 'programs',
-  row: zod.object({ snapshot: zod.string(), program: zod.string(), amountUsd: zod.number() }),
-  rows: programRows(snapshot) as unknown as Record<string, unknown>[],
-});
 
 /** The REM tables of a snapshot (optionally with other fixture tables beside them). */
 export function remFixtureTables(
