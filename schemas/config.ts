@@ -44,6 +44,10 @@ export const configSchema = z.object({
   GEOCODER: z.enum(['offline', 'census']).default('offline'),
   GEOCODER_URL: z.url().default('https://geocoding.geo.census.gov/geocoder'),
   GEOCODER_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
+  /** Simulate-stage worker threads with the embedded log; unset: one per core. */
+  SIMULATE_WORKERS: z.coerce.number().int().min(1).max(256).optional(),
+  /** Sample homes drawn per REM cluster. */
+  REM_SAMPLES: z.coerce.number().int().min(10).max(10_000).default(400),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -1,4 +1,7 @@
 import type { SourceRecord } from '../../ingest/source.ts';
+import { loadConfig } from '../../lib/config.ts';
+import { createLogger } from '../../lib/log.ts';
+import { createProgress } from '../../lib/progress.ts';
 import type { AuditFinding } from '../../schemas/lake.ts';
 import { recordSchemas } from '../../schemas/records/index.ts';
 import type { BuildContext, LakeTable } from '../../transform/tables/lake-table.ts';
@@ -24,6 +27,10 @@ export async function buildIncentiveTablesInProcess(
     db: undefined as never,
     records: <T>(schema: string) => Promise.resolve([...(accepted.get(schema) ?? [])] as T[]),
     table: <T>(name: string) => Promise.resolve((tables.get(name) ?? []) as T[]),
+    eventLog: () => Promise.reject(new Error('the in-process lake has no event log')),
+    config: loadConfig({}),
+    logger: createLogger('silent'),
+    progress: createProgress({ logger: createLogger('silent') }),
   };
   const audit: AuditFinding[] = [];
   for (const table of incentivesLakeTables as LakeTable[]) {
