@@ -33,6 +33,9 @@ export function remCatalog(
   };
 }
 
+/** Printed on stderr by rem-pipeline-child.ts when its run stops after its first results. */
+export const RESULTS_PAUSE_MARKER = 'REM_RESULTS_PAUSED';
+
 /** Settings of the stage tests: few homes per cluster, two worker threads. */
 export const REM_TEST_ENV = { REM_SAMPLES: '40', SIMULATE_WORKERS: '2', LOG_LEVEL: 'silent' };
 
