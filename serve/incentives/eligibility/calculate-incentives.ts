@@ -1,6 +1,6 @@
 import type { AuthorityType, FilingStatus, Item, OwnerStatus } from '../../../schemas/incentives/enums.ts';
 import type { IncentivesData, Location, PreparedCandidate, StateCatalog } from '../incentives-data.ts';
-import { amiFlags, type AmiFlags } from './ami.ts';
+import { amiFlags, type AmiFlags } from '../../../schemas/incentives/ami.ts';
 import { isCandidateEligible, type RuleContext } from './incentive-rules.ts';
 import { applyMassSave } from './mass-save.ts';
 import { applyRelationships } from './relationships.ts';
