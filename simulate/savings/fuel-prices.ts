@@ -1,4 +1,4 @@
-import type { EmissionFactor, EnergyRate } from '../../schemas/rem-data.ts';
+import { FUEL_UNITS, type EmissionFactor, type EnergyRate } from '../../schemas/rem-data.ts';
 import { FUELS, type Fuel } from '../../schemas/rem.ts';
 import { KWH_PER_GALLON_FUEL_OIL, KWH_PER_GALLON_PROPANE, KWH_PER_MMBTU, KWH_PER_THERM } from '../units.ts';
 
@@ -22,12 +22,19 @@ export interface FuelPrice {
 
 export type FuelPrices = Readonly<Record<Fuel, FuelPrice>>;
 
+const KWH_PER_UNIT: Readonly<Record<Fuel, number>> = {
+  electricity: 1,
+  natural_gas: KWH_PER_THERM,
+  fuel_oil: KWH_PER_GALLON_FUEL_OIL,
+  propane: KWH_PER_GALLON_PROPANE,
+};
+
 /** The energy unit REM reports each fuel in (notes §1.3) and its size in kWh (simulate/units.ts). */
-export const FUEL_UNITS: Readonly<Record<Fuel, { unit: EnergyUnit; kwhPerUnit: number }>> = {
-  electricity: { unit: 'kWh', kwhPerUnit: 1 },
-  natural_gas: { unit: 'therm', kwhPerUnit: KWH_PER_THERM },
-  fuel_oil: { unit: 'gallon', kwhPerUnit: KWH_PER_GALLON_FUEL_OIL },
-  propane: { unit: 'gallon', kwhPerUnit: KWH_PER_GALLON_PROPANE },
+export const FUEL_ENERGY_UNITS: Readonly<Record<Fuel, { unit: EnergyUnit; kwhPerUnit: number }>> = {
+  electricity: { unit: FUEL_UNITS.electricity, kwhPerUnit: KWH_PER_UNIT.electricity },
+  natural_gas: { unit: FUEL_UNITS.natural_gas, kwhPerUnit: KWH_PER_UNIT.natural_gas },
+  fuel_oil: { unit: FUEL_UNITS.fuel_oil, kwhPerUnit: KWH_PER_UNIT.fuel_oil },
+  propane: { unit: FUEL_UNITS.propane, kwhPerUnit: KWH_PER_UNIT.propane },
 };
 
 const RATE_UNITS: Readonly<Record<EnergyUnit, EnergyRate['volumetric_unit']>> = {
@@ -53,7 +60,7 @@ export function kgCo2ePerKwh(factor: Pick<EmissionFactor, 'fuel' | 'unit' | 'val
   const massKg = mass === 'kg' || mass === 'kgCO2e' ? 1 : mass === 'lb' || mass === 'lbCO2e' ? KG_PER_LB : 0;
   const kwh =
     energy === 'gallon' && (factor.fuel === 'fuel_oil' || factor.fuel === 'propane')
-      ? FUEL_UNITS[factor.fuel].kwhPerUnit
+      ? KWH_PER_UNIT[factor.fuel]
       : KWH_PER_DENOMINATOR[energy ?? ''];
   if (massKg === 0 || kwh === undefined)
     throw new Error(`emission factor unit "${factor.unit}" of ${factor.fuel} is not a mass per energy`);
@@ -71,7 +78,7 @@ export function fuelPricesFor(
   factors: readonly EmissionFactor[],
 ): FuelPrices {
   const priceOf = (fuel: Fuel): FuelPrice => {
-    const { unit, kwhPerUnit } = FUEL_UNITS[fuel];
+    const { unit, kwhPerUnit } = FUEL_ENERGY_UNITS[fuel];
     const rate = rates.find((r) => r.state === state && r.fuel === fuel);
     if (!rate) throw new Error(`no ${fuel} rate for ${state}`);
     if (rate.volumetric_unit !== RATE_UNITS[unit])

@@ -1,6 +1,8 @@
 import { UPGRADES } from '../../schemas/rem.ts';
 import type { RemClusterResult, RemWorkUnit } from '../../schemas/rem-stage.ts';
+import { assignStation } from '../climate/assign-station.ts';
 import { sampleHomes } from '../sampler/sample-homes.ts';
+import { samplingCountyOf } from '../sampler/sampling-county.ts';
 import { evaluateHomes } from '../savings/evaluate-homes.ts';
 import type { Predictor } from '../surrogate/held-out.ts';
 import { encodeStatistics } from './statistics-arrow.ts';
@@ -12,8 +14,17 @@ import { encodeStatistics } from './statistics-arrow.ts';
  */
 export async function runWorkUnit(unit: RemWorkUnit, surrogate: Predictor): Promise<RemClusterResult> {
   const { cluster, county } = unit;
+  // The county table may name the county's station; otherwise it is the nearest of the county's zone.
+  const stationId =
+    typeof county.station_id === 'string'
+      ? county.station_id
+      : assignStation({
+          climateZone: county.climate_zone,
+          latitude: county.latitude,
+          longitude: county.longitude,
+        }).id;
   const drawn = sampleHomes(
-    { state: county.state, countyFips: county.county_fips },
+    samplingCountyOf({ ...county, station_id: stationId }),
     {
       heatingFuel: cluster.heating_fuel,
       ...(cluster.water_heater_fuel ? { waterHeaterFuel: cluster.water_heater_fuel } : {}),

@@ -1,8 +1,7 @@
 import { tableFromArrays, tableFromIPC, tableToIPC } from 'apache-arrow';
-import { RESULT_FUELS, SCENARIOS, type ClusterStatisticRow } from '../../schemas/rem-data.ts';
+import { FUEL_UNITS, RESULT_FUELS, SCENARIOS, type ClusterStatisticRow } from '../../schemas/rem-data.ts';
 import { UPGRADES } from '../../schemas/rem.ts';
 import type { ClusterIdentity } from '../savings/cluster-statistics.ts';
-import { FUEL_UNITS } from '../savings/fuel-prices.ts';
 
 /**
  * A cluster's statistics lines as one Apache Arrow record batch (IPC stream format), the payload of a
@@ -63,7 +62,7 @@ export function decodeStatistics(cluster: ClusterIdentity, bytes: Uint8Array): C
       upgrade: UPGRADES[upgrades[i]!],
       fuel,
       scenario: SCENARIOS[scenarios[i]!],
-      energy_unit: fuel === 'total' ? 'kWh' : FUEL_UNITS[fuel].unit,
+      energy_unit: fuel === 'total' ? 'kWh' : FUEL_UNITS[fuel],
     };
     STATISTICS.forEach((name, k) => (row[name] = statistics[k]![i]));
     row.num_samples = samples[i];

@@ -3,7 +3,7 @@ import type { ClusterStatisticRow } from '../../../schemas/rem-data.ts';
 import { SplitMix64 } from '../../../simulate/random.ts';
 import { clusterStatistics, type ClusterIdentity } from '../../../simulate/savings/cluster-statistics.ts';
 import { summarize, toTenThousandths } from '../../../simulate/savings/distribution.ts';
-import { FUEL_UNITS, type FuelPrices } from '../../../simulate/savings/fuel-prices.ts';
+import { FUEL_ENERGY_UNITS, type FuelPrices } from '../../../simulate/savings/fuel-prices.ts';
 import { KWH_PER_THERM } from '../../../simulate/units.ts';
 
 const cluster: ClusterIdentity = {
@@ -16,10 +16,10 @@ const cluster: ClusterIdentity = {
 
 // Round prices, so every expected figure below is worked by hand.
 const prices: FuelPrices = {
-  electricity: { ...FUEL_UNITS.electricity, volumetric: 0.2, fixedAnnual: 120, kgCo2ePerUnit: 0.4 },
-  natural_gas: { ...FUEL_UNITS.natural_gas, volumetric: 1.5, fixedAnnual: 240, kgCo2ePerUnit: 5 },
-  fuel_oil: { ...FUEL_UNITS.fuel_oil, volumetric: 4, fixedAnnual: 0, kgCo2ePerUnit: 10 },
-  propane: { ...FUEL_UNITS.propane, volumetric: 3, fixedAnnual: 0, kgCo2ePerUnit: 6 },
+  electricity: { ...FUEL_ENERGY_UNITS.electricity, volumetric: 0.2, fixedAnnual: 120, kgCo2ePerUnit: 0.4 },
+  natural_gas: { ...FUEL_ENERGY_UNITS.natural_gas, volumetric: 1.5, fixedAnnual: 240, kgCo2ePerUnit: 5 },
+  fuel_oil: { ...FUEL_ENERGY_UNITS.fuel_oil, volumetric: 4, fixedAnnual: 0, kgCo2ePerUnit: 10 },
+  propane: { ...FUEL_ENERGY_UNITS.propane, volumetric: 3, fixedAnnual: 0, kgCo2ePerUnit: 6 },
 };
 
 /** kWh rows in FUELS order (electricity, natural gas, fuel oil, propane); gas given in therms. */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EmissionFactor, EnergyRate } from '../../../schemas/rem-data.ts';
 import { UPGRADES } from '../../../schemas/rem.ts';
-import { sampleHomes, type SampledHome } from '../../../simulate/sampler/sample-homes.ts';
+import { sampleStateHomes, type SampledHome } from '../../../simulate/sampler/sample-homes.ts';
 import { evaluateHomes, type Evaluation } from '../../../simulate/savings/evaluate-homes.ts';
 import { fuelPricesFor, kgCo2ePerKwh } from '../../../simulate/savings/fuel-prices.ts';
 import { readModelFiles } from '../../../simulate/surrogate/committed-model.ts';
@@ -85,7 +85,7 @@ describe('evaluateHomes with the committed surrogate', () => {
   let evaluation: Evaluation;
   beforeAll(async () => {
     surrogate = await OnnxSurrogate.load((await readModelFiles()).onnx);
-    const drawn = sampleHomes({ state: 'RI' }, { heatingFuel: 'natural_gas' }, 60, 44);
+    const drawn = sampleStateHomes('RI', { heatingFuel: 'natural_gas' }, 60, 44);
     if (!drawn.supported) throw new Error(drawn.message);
     samples = drawn.samples;
     evaluation = await evaluateHomes(samples, UPGRADES, surrogate, {

@@ -1,6 +1,9 @@
 import { z } from 'zod';
-import type { RecordSchema, SourceParser } from '../../../ingest/source.ts';
+import type { SourceParser } from '../../../ingest/source.ts';
+import type { RecordSchema } from '../../../schemas/record-schema.ts';
 import {
+  REM_RECORDS,
+  remRecordSchemas,
   countyProfileSchema,
   emissionFactorSchema,
   energyRateSchema,
@@ -11,28 +14,19 @@ import {
 import type { LakeTable } from '../../../transform/tables/lake-table.ts';
 
 /**
- * Stand-ins for the REM data tables (counties, rates, emission factors) until their real sources land: a
- * handful of records in one JSON file, round figures for tests, not data. Rates and factors leave out
- * year and publisher in the file; the parser fills them with the fixture's own.
+ * A handful of REM source records (counties, rates, emission factors) in one JSON file, round figures for
+ * tests, not data, with stand-ins for the lake tables the stage reads. Rates and factors leave out year
+ * and publisher in the file; the parser fills them with the fixture's own.
  */
 
 const FIXTURE = { year: 2024, publisher: 'test fixture' };
 
+const schemaNamed = (name: string): RecordSchema => remRecordSchemas.find((s) => s.name === name)!;
 const records = {
-  county: {
-    name: 'rem-fixture-county',
-    version: 1,
-    schema: countyProfileSchema,
-    topic: 'rem-fixture-counties',
-  },
-  rate: { name: 'rem-fixture-rate', version: 1, schema: energyRateSchema, topic: 'rem-fixture-rates' },
-  factor: {
-    name: 'rem-fixture-factor',
-    version: 1,
-    schema: emissionFactorSchema,
-    topic: 'rem-fixture-factors',
-  },
-} satisfies Record<string, RecordSchema>;
+  county: schemaNamed(REM_RECORDS.county),
+  rate: schemaNamed(REM_RECORDS.energyRate),
+  factor: schemaNamed(REM_RECORDS.emissionFactor),
+};
 export const remFixtureRecordSchemas: RecordSchema[] = Object.values(records);
 
 const fileSchema = z.object({
