@@ -46,6 +46,27 @@ export const configSchema = z.object({
   GEOCODER_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
   /** Simulate-stage worker threads with the embedded log; unset: one per core. */
   SIMULATE_WORKERS: z.coerce.number().int().min(1).max(256).optional(),
+  /**
+   * States whose REM clusters the simulate stage precomputes: `all` (the contiguous US and DC), `none`, or
+   * comma-separated two-letter codes.
+   */
+  REM_STATES: z
+    .string()
+    .default('all')
+    .transform((v): 'all' | string[] => {
+      const value = v.trim();
+      if (value === 'all') return 'all';
+      if (value === 'none' || value === '') return [];
+      return value.split(',').map((s) => s.trim().toUpperCase());
+    })
+    .pipe(
+      z.union([
+        z.literal('all'),
+        z.array(
+          z.string().regex(/^[A-Z]{2}$/, 'must be all, none or two-letter state codes, comma-separated'),
+        ),
+      ]),
+    ),
   /** Sample homes drawn per REM cluster. */
   REM_SAMPLES: z.coerce.number().int().min(10).max(10_000).default(400),
 });

@@ -20,9 +20,13 @@ interface Slot {
   pending: Map<number, Pending>;
 }
 
-const WORKER_FILE = new URL('./worker-thread.ts', import.meta.url).href;
-// Workers load TypeScript the way the process does (tsx), whether started by tsx or by the test runner.
-const BOOTSTRAP = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(WORKER_FILE)}); })`;
+// From the sources, a thread loads TypeScript through tsx (whether this process runs on tsx or under the
+// test runner); from the compiled copy in dist/, it loads the compiled worker.
+const FROM_SOURCES = import.meta.url.endsWith('.ts');
+const WORKER_FILE = new URL(FROM_SOURCES ? './worker-thread.ts' : './worker-thread.js', import.meta.url).href;
+const BOOTSTRAP = FROM_SOURCES
+  ? `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(WORKER_FILE)}); })`
+  : `import(${JSON.stringify(WORKER_FILE)})`;
 
 export const defaultWorkerCount = (configured: number | undefined): number =>
   configured ?? availableParallelism();

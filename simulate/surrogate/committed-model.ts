@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { REPOSITORY_ROOT } from '../../lib/repository-root.ts';
 import { modelCardSchema, type ModelCard } from './model-card.ts';
 
-/** Where `npm run model:train` writes the surrogate and its card. */
-export const COMMITTED_MODEL_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'model');
+/** Where `npm run model:train` writes the surrogate and its card (found from the sources or from dist/). */
+export const COMMITTED_MODEL_DIR = path.join(REPOSITORY_ROOT, 'simulate', 'model');
 
 export interface ModelFiles {
   card: ModelCard;

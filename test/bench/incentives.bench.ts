@@ -200,7 +200,13 @@ export const bench: Bench = {
     let server: ChildProcess | undefined;
     let baseline: { child: ChildProcess; url: string } | undefined;
     try {
-      const lakeEnv = { LAKE_DIR: lakeDir, INCENTIVES_SOURCE: source.location, LOG_LEVEL: 'warn' };
+      // The incentives figures without the REM precompute (test/bench/simulate.bench.ts measures that).
+      const lakeEnv = {
+        LAKE_DIR: lakeDir,
+        INCENTIVES_SOURCE: source.location,
+        LOG_LEVEL: 'warn',
+        REM_STATES: 'none',
+      };
       const started = Date.now();
       const pipeline = await exitOf(runTs('transform/cli/pipeline.ts', lakeEnv));
       const pipelineSeconds = (Date.now() - started) / 1000;

@@ -6,7 +6,7 @@ import type {
 } from '../../../schemas/rem-data.ts';
 import { clusterStatisticRowSchema } from '../../../schemas/rem-data.ts';
 import { remClusterRowSchema, type RemClusterRow } from '../../../schemas/rem-stage.ts';
-import { gatherResults, runSimulateStage } from '../../../simulate/stage/simulate-stage.ts';
+import { gatherResults, runSimulateStage } from '../../pipeline/simulate-stage.ts';
 import { decodeStatistics } from '../../../simulate/stage/statistics-arrow.ts';
 import { defaultWorkerCount, WorkerPool } from '../../../simulate/stage/worker-pool.ts';
 import { planWorkUnits } from '../../../simulate/stage/work-units.ts';
@@ -41,7 +41,10 @@ export function remStageTables(options: RemStageTableOptions): LakeTable[] {
     row: remClusterRowSchema,
     inputs: { tables: [options.counties, options.rates, options.factors] },
     async build(ctx) {
-      const counties = await ctx.table<CountyProfile & Record<string, unknown>>(options.counties);
+      const states = ctx.config.REM_STATES;
+      const counties = (await ctx.table<CountyProfile & Record<string, unknown>>(options.counties)).filter(
+        (county) => states === 'all' || states.includes(county.state),
+      );
       const rates = await ctx.table<EnergyRate>(options.rates);
       const factors = await ctx.table<EmissionFactor>(options.factors);
       const model = await readModelFiles();

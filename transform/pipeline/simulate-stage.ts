@@ -13,7 +13,7 @@ import {
   type RemClusterResult,
   type RemWorkUnit,
 } from '../../schemas/rem-stage.ts';
-import type { UnitRunner } from './worker-pool.ts';
+import type { UnitRunner } from '../../simulate/stage/worker-pool.ts';
 
 /**
  * The simulate stage on the event log. Work units go to one topic and results come back on another, both
