@@ -1,13 +1,12 @@
 import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EmbeddedEventLog } from '../../../ingest/eventlog/embedded-log.ts';
 import { REM_RESULTS_TOPIC } from '../../../schemas/rem-stage.ts';
 import { readCurrent } from '../../../transform/lake/current-pointer.ts';
 import { openSnapshot } from '../../../transform/lake/snapshot-reader.ts';
 import {
   createRemLake,
+  keysOnLog,
   REM_TEST_ENV,
   RESULTS_PAUSE_MARKER,
   type RemLake,
@@ -42,33 +41,18 @@ async function killAfterFirstResults(): Promise<void> {
   await exited;
 }
 
-async function resultKeys(): Promise<string[]> {
-  const log = await EmbeddedEventLog.open({ directory: path.join(lake.lakeDir, 'log') });
-  const keys: string[] = [];
-  try {
-    await log.drain({
-      groupId: `test-${Date.now()}`,
-      topics: [REM_RESULTS_TOPIC],
-      onBatch: async (records) => void keys.push(...records.map((r) => r.key)),
-    });
-  } finally {
-    await log.close();
-  }
-  return keys;
-}
-
 describe('a pipeline killed with SIGKILL in the middle of the simulate stage', () => {
   it('publishes nothing, and the next run computes only the missing clusters and holds each once', async () => {
     await killAfterFirstResults();
     expect(await readCurrent(lake.lakeDir)).toBeNull();
-    const before = await resultKeys();
+    const before = await keysOnLog(lake.lakeDir, REM_RESULTS_TOPIC);
     expect(before.length).toBeGreaterThan(0);
     expect(before.length).toBeLessThan(40);
 
     const run = await lake.run();
     if (run.status !== 'published') throw new Error(`expected a publish, got ${run.status}`);
     // The results of the killed run were kept: every cluster has exactly one result on the log.
-    const after = await resultKeys();
+    const after = await keysOnLog(lake.lakeDir, REM_RESULTS_TOPIC);
     expect(after).toHaveLength(40);
     expect(new Set(after).size).toBe(40);
     const snapshot = await openSnapshot(lake.lakeDir, run.snapshotId);

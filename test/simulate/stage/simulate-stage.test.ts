@@ -1,33 +1,16 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EmbeddedEventLog } from '../../../ingest/eventlog/embedded-log.ts';
 import type { ClusterStatisticRow } from '../../../schemas/rem-data.ts';
 import { REM_RESULTS_TOPIC, REM_WORK_UNITS_TOPIC, type RemClusterRow } from '../../../schemas/rem-stage.ts';
 import { openSnapshot } from '../../../transform/lake/snapshot-reader.ts';
-import { createRemLake, type RemLake } from '../../support/rem-stage/rem-lake.ts';
+import { createRemLake, keysOnLog, type RemLake } from '../../support/rem-stage/rem-lake.ts';
 
 let lake: RemLake;
 beforeEach(async () => {
   lake = await createRemLake();
 });
 afterEach(() => lake.remove());
-
-/** Cluster ids of the results (or units) on the lake's embedded log, in log order per partition. */
-async function keysOnLog(lakeDir: string, topic: string): Promise<string[]> {
-  const log = await EmbeddedEventLog.open({ directory: path.join(lakeDir, 'log') });
-  const keys: string[] = [];
-  try {
-    await log.drain({
-      groupId: `test-${Date.now()}`,
-      topics: [topic],
-      onBatch: async (records) => void keys.push(...records.map((r) => r.key)),
-    });
-  } finally {
-    await log.close();
-  }
-  return keys;
-}
 
 async function tables(snapshotId: string) {
   const snapshot = await openSnapshot(lake.lakeDir, snapshotId);

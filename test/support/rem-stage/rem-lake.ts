@@ -2,6 +2,7 @@ import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { EmbeddedEventLog } from '../../../ingest/eventlog/embedded-log.ts';
 import { loadConfig } from '../../../lib/config.ts';
 import { createLogger } from '../../../lib/log.ts';
 import type { Config } from '../../../schemas/config.ts';
@@ -61,4 +62,20 @@ export async function createRemLake(): Promise<RemLake> {
       runPipeline({ config, logger: createLogger('silent'), catalog: remCatalog(sourceDir), codeVersion }),
     remove: () => rm(root, { recursive: true, force: true }),
   };
+}
+
+/** Keys (cluster ids) of every record of a topic on a lake's embedded log, partition by partition. */
+export async function keysOnLog(lakeDir: string, topic: string): Promise<string[]> {
+  const log = await EmbeddedEventLog.open({ directory: path.join(lakeDir, 'log') });
+  const keys: string[] = [];
+  try {
+    await log.drain({
+      groupId: `test-${Date.now()}`,
+      topics: [topic],
+      onBatch: async (records) => void keys.push(...records.map((r) => r.key)),
+    });
+  } finally {
+    await log.close();
+  }
+  return keys;
 }

@@ -2,22 +2,12 @@ import type { AuditFinding } from '../../../schemas/lake.ts';
 import type { ClusterStatisticRow } from '../../../schemas/rem-data.ts';
 import type { RemClusterRow } from '../../../schemas/rem-stage.ts';
 import { toTenThousandths } from '../../../simulate/savings/distribution.ts';
+import { offendersFinding } from '../audit-findings.ts';
 import type { BuildContext } from '../lake-table.ts';
 
-/** An error finding for `check` when any `failures` were found (up to 5 of them as examples). */
-function errorIf(table: string, check: string, message: string, failures: readonly string[]): AuditFinding[] {
-  if (failures.length === 0) return [];
-  return [
-    {
-      table,
-      check,
-      severity: 'error',
-      message: `${failures.length} ${message}`,
-      count: failures.length,
-      examples: failures.slice(0, 5),
-    },
-  ];
-}
+/** The stage's checks all block a publish: statistics that break them would be served wrong. */
+const errorIf = (table: string, check: string, message: string, offenders: readonly string[]) =>
+  offendersFinding(table, check, 'error', message, offenders);
 
 function repeated(keys: readonly string[]): string[] {
   const seen = new Set<string>();
@@ -29,14 +19,14 @@ export function auditClusters(rows: RemClusterRow[]): AuditFinding[] {
   return [
     ...errorIf(
       table,
-      'cluster-once',
-      'clusters appear more than once',
+      'cluster_once',
+      'clusters that appear more than once',
       repeated(rows.map((r) => r.cluster_id)),
     ),
     ...errorIf(
       table,
-      'supported-has-samples',
-      'clusters are supported without samples, or unsupported without a reason',
+      'supported_has_samples',
+      'clusters supported without samples, or unsupported without a reason',
       rows
         .filter((r) =>
           r.supported ? r.samples === 0 || r.reason !== null : r.samples !== 0 || r.reason === null,
@@ -45,8 +35,8 @@ export function auditClusters(rows: RemClusterRow[]): AuditFinding[] {
     ),
     ...errorIf(
       table,
-      'excluded-within-samples',
-      'clusters exclude more homes than they drew',
+      'excluded_within_samples',
+      'clusters that exclude more homes than they drew',
       rows
         .filter((r) => Object.values(r.excluded_samples).some((n) => n > r.samples))
         .map((r) => r.cluster_id),
@@ -79,28 +69,33 @@ export async function auditClusterStatistics(
   const clusters = new Map((await ctx.table<RemClusterRow>('rem_clusters')).map((c) => [c.cluster_id, c]));
   const counted = new Set(rows.map((r) => r.cluster_id));
   return [
-    ...errorIf(table, 'line-once', 'lines appear more than once', repeated(rows.map(line))),
-    ...errorIf(table, 'mean-identity', 'upgrade means differ from baseline + delta', identity),
+    ...errorIf(table, 'line_once', 'lines that appear more than once', repeated(rows.map(line))),
     ...errorIf(
       table,
-      'energy-non-negative',
-      'baseline or upgrade lines have negative energy',
+      'mean_identity',
+      'upgrade means that differ from baseline + delta (in ten-thousandths)',
+      identity,
+    ),
+    ...errorIf(
+      table,
+      'energy_non_negative',
+      'baseline or upgrade lines with negative energy',
       rows
         .filter((r) => r.scenario !== 'delta' && Math.min(r.energy_mean, r.energy_p20, r.energy_median) < 0)
         .map(line),
     ),
     ...errorIf(
       table,
-      'samples-of-cluster',
-      'lines count other homes than their cluster drew',
+      'samples_of_cluster',
+      'lines that count other homes than their cluster drew',
       rows
         .filter((r) => r.num_samples + r.num_excluded_samples !== clusters.get(r.cluster_id)?.samples)
         .map(line),
     ),
     ...errorIf(
       table,
-      'every-supported-cluster',
-      'supported clusters have no statistics',
+      'every_supported_cluster',
+      'supported clusters without statistics',
       [...clusters.values()]
         .filter((c) => c.supported && !counted.has(c.cluster_id))
         .map((c) => c.cluster_id),
