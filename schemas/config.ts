@@ -48,11 +48,12 @@ export const configSchema = z.object({
   SIMULATE_WORKERS: z.coerce.number().int().min(1).max(256).optional(),
   /**
    * States whose REM clusters the simulate stage precomputes: `all` (the contiguous US and DC), `none`, or
-   * comma-separated two-letter codes.
+   * comma-separated two-letter codes. The default is the sample data's states, so a first start stays quick;
+   * production sets `all`.
    */
   REM_STATES: z
     .string()
-    .default('all')
+    .default('RI,MA,CO')
     .transform((v): 'all' | string[] => {
       const value = v.trim();
       if (value === 'all') return 'all';

@@ -38,7 +38,12 @@ export function remCatalog(
 export const RESULTS_PAUSE_MARKER = 'REM_RESULTS_PAUSED';
 
 /** Settings of the stage tests: few homes per cluster, two worker threads. */
-export const REM_TEST_ENV = { REM_SAMPLES: '40', SIMULATE_WORKERS: '2', LOG_LEVEL: 'silent' };
+export const REM_TEST_ENV = {
+  REM_SAMPLES: '40',
+  SIMULATE_WORKERS: '2',
+  REM_STATES: 'all',
+  LOG_LEVEL: 'silent',
+};
 
 export interface RemLake {
   lakeDir: string;
