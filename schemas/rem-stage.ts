@@ -56,6 +56,8 @@ export type RemWorkUnit = z.infer<typeof remWorkUnitSchema>;
 export const remClusterResultSchema = z.object({
   cluster_id: z.string().min(1),
   fingerprint: z.string().regex(/^[0-9a-f]{64}$/),
+  /** The unit's versions, so a result on the log says what it came from on its own. */
+  versions: remInputVersionsSchema,
   supported: z.boolean(),
   /** Why the sampler declined the cluster (null when supported). */
   reason: z.string().nullable(),

@@ -32,7 +32,7 @@ export async function runWorkUnit(unit: RemWorkUnit, surrogate: Predictor): Prom
     unit.samples,
     BigInt(unit.seed),
   );
-  const base = { cluster_id: unit.cluster_id, fingerprint: unit.fingerprint };
+  const base = { cluster_id: unit.cluster_id, fingerprint: unit.fingerprint, versions: unit.versions };
   if (!drawn.supported) {
     return {
       ...base,

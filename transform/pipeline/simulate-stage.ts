@@ -170,7 +170,9 @@ export async function gatherResults(
           continue;
         if (results.has(key) || wanted.get(key) !== (value.payload as { fingerprint?: unknown }).fingerprint)
           continue;
-        results.set(key, remClusterResultSchema.parse(value.payload));
+        // A result that does not parse is not an answer: its unit is run again.
+        const parsed = remClusterResultSchema.safeParse(value.payload);
+        if (parsed.success) results.set(key, parsed.data);
       }
     },
   });
