@@ -103,10 +103,10 @@ function homeValues(
     METRICS.map(() => Array.from({ length: SCENARIO_COUNT }, () => new Float64Array(n))),
   );
   const set = (fuel: number, metric: number, j: number, before: number, after: number): void => {
-    const [baseline, upgrade, delta] = values[fuel]![metric]!;
-    baseline![j] = before;
-    upgrade![j] = after;
-    delta![j] = after - before;
+    const scenarios = values[fuel]![metric]!;
+    scenarios[0]![j] = before;
+    scenarios[1]![j] = after;
+    scenarios[2]![j] = after - before;
   };
   for (let j = 0; j < n; j++) {
     const i = included[j]!;
@@ -123,16 +123,17 @@ function homeValues(
       const fixed = before > 0 ? price.fixedAnnual : 0;
       const unitsBefore = before / price.kwhPerUnit;
       const unitsAfter = after / price.kwhPerUnit;
-      const cost = [price.volumetric * unitsBefore + fixed, price.volumetric * unitsAfter + fixed] as const;
+      const costBeforeOfFuel = price.volumetric * unitsBefore + fixed;
+      const costAfterOfFuel = price.volumetric * unitsAfter + fixed;
       set(f, 0, j, unitsBefore, unitsAfter);
       set(f, 1, j, unitsBefore * price.kgCo2ePerUnit, unitsAfter * price.kgCo2ePerUnit);
-      set(f, 2, j, cost[0], cost[1]);
+      set(f, 2, j, costBeforeOfFuel, costAfterOfFuel);
       kwhBefore += before;
       kwhAfter += after;
       kgBefore += unitsBefore * price.kgCo2ePerUnit;
       kgAfter += unitsAfter * price.kgCo2ePerUnit;
-      costBefore += cost[0];
-      costAfter += cost[1];
+      costBefore += costBeforeOfFuel;
+      costAfter += costAfterOfFuel;
     }
     set(TOTAL, 0, j, kwhBefore, kwhAfter);
     set(TOTAL, 1, j, kgBefore, kgAfter);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ClusterStatisticRow } from '../../../schemas/rem-data.ts';
 import { SplitMix64 } from '../../../simulate/random.ts';
 import { clusterStatistics, type ClusterIdentity } from '../../../simulate/savings/cluster-statistics.ts';
-import { summarize, toTenThousandths } from '../../../simulate/savings/distribution.ts';
+import { sortedPercentile, summarize, toTenThousandths } from '../../../simulate/savings/distribution.ts';
 import { FUEL_ENERGY_UNITS, type FuelPrices } from '../../../simulate/savings/fuel-prices.ts';
 import { KWH_PER_THERM } from '../../../simulate/units.ts';
 
@@ -184,6 +184,25 @@ describe('summarize', () => {
     expect(p20).toBeCloseTo(1.6, 12);
     expect(p80).toBeCloseTo(3.4, 12);
     expect(summarize(Float64Array.from([7]))).toEqual({ mean: 7, median: 7, p20: 7, p80: 7 });
+  });
+
+  it('equals the percentiles of the sorted values, for any size, ties and signs', () => {
+    const rng = new SplitMix64(7);
+    for (let trial = 0; trial < 300; trial++) {
+      const n = 1 + Math.floor(rng.next() * 60);
+      const values = Float64Array.from({ length: n }, () =>
+        rng.next() < 0.3 ? 0 : Math.round((rng.next() - 0.3) * 1000) / 10,
+      );
+      const sorted = Float64Array.from(values).sort();
+      const given = Float64Array.from(values);
+      const summary = summarize(values);
+      expect(values).toEqual(given);
+      expect([summary.p20, summary.median, summary.p80]).toEqual([
+        sortedPercentile(sorted, 0.2),
+        sortedPercentile(sorted, 0.5),
+        sortedPercentile(sorted, 0.8),
+      ]);
+    }
   });
 
   it('refuses an empty distribution', () => {
