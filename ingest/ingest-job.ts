@@ -9,7 +9,8 @@ import {
 import { contentHash, sha256Hex } from './connectors/content-hash.ts';
 import { openReader } from './connectors/open-reader.ts';
 import type { EventLog, OutgoingRecord } from './eventlog/event-log.ts';
-import type { RecordSchema, SourceDeclaration, SourceParser, SourceReader, SourceRecord } from './source.ts';
+import type { RecordSchema } from '../schemas/record-schema.ts';
+import type { SourceDeclaration, SourceParser, SourceReader, SourceRecord } from './source.ts';
 
 /** The topic of SourceVersionPayload events (without the Kafka prefix). */
 export const SOURCE_VERSIONS_TOPIC = 'source-versions';

@@ -1,5 +1,3 @@
-import type { z } from 'zod';
-
 /** One entry of the sources config file (ingest/sources.json), after environment overrides. */
 export interface SourceDeclaration {
   /** Stable name, e.g. "incentives". Records and versions are tracked per source name. */
@@ -40,13 +38,4 @@ export interface SourceParser {
   /** Record schemas this parser emits, so consumers know which topics to read. */
   recordSchemas: string[];
   parse(reader: SourceReader): Promise<SourceRecord[]>;
-}
-
-/** The zod schema and version of one kind of source record; transform validates payloads with it. */
-export interface RecordSchema<T extends z.ZodType = z.ZodType> {
-  name: string;
-  version: number;
-  schema: T;
-  /** The topic its records travel on (without the Kafka prefix). */
-  topic: string;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { RecordSchema } from './record-schema.ts';
 import { climateZoneSchema, fuelSchema, upgradeSchema } from './rem.ts';
 
 /**
@@ -138,3 +139,95 @@ export const clusterStatisticRowSchema = z
 export type ClusterStatisticRow = z.infer<typeof clusterStatisticRowSchema> & {
   [K in `${'energy' | 'emissions' | 'cost'}_${'mean' | 'median' | 'p20' | 'p80'}`]: number;
 };
+
+/**
+ * Two-digit FIPS codes of the contiguous states and DC (U.S. Census Bureau, ANSI INCITS 38), the REM's
+ * territory: GeoNames postal codes name a state by its code and a county by 3 digits, and this joins them.
+ */
+export const CONTIGUOUS_STATE_FIPS: Readonly<Record<string, string>> = {
+  AL: '01',
+  AZ: '04',
+  AR: '05',
+  CA: '06',
+  CO: '08',
+  CT: '09',
+  DE: '10',
+  DC: '11',
+  FL: '12',
+  GA: '13',
+  ID: '16',
+  IL: '17',
+  IN: '18',
+  IA: '19',
+  KS: '20',
+  KY: '21',
+  LA: '22',
+  ME: '23',
+  MD: '24',
+  MA: '25',
+  MI: '26',
+  MN: '27',
+  MS: '28',
+  MO: '29',
+  MT: '30',
+  NE: '31',
+  NV: '32',
+  NH: '33',
+  NJ: '34',
+  NM: '35',
+  NY: '36',
+  NC: '37',
+  ND: '38',
+  OH: '39',
+  OK: '40',
+  OR: '41',
+  PA: '42',
+  RI: '44',
+  SC: '45',
+  SD: '46',
+  TN: '47',
+  TX: '48',
+  UT: '49',
+  VT: '50',
+  VA: '51',
+  WA: '53',
+  WV: '54',
+  WI: '55',
+  WY: '56',
+};
+
+/** The other states and territories GeoNames lists with county codes: their ZIPs are known, not modelled. */
+export const OTHER_STATE_FIPS: Readonly<Record<string, string>> = {
+  AK: '02',
+  HI: '15',
+  PR: '72',
+};
+
+/** Volumetric unit of each fuel's rate, and of each fossil fuel's emission factors (per delivered unit). */
+export const FUEL_UNITS = {
+  electricity: 'kWh',
+  natural_gas: 'therm',
+  fuel_oil: 'gallon',
+  propane: 'gallon',
+} as const;
+
+/** Names of the REM's source records on the event log (each on its own topic, named like it). */
+export const REM_RECORDS = {
+  county: 'rem.county',
+  zipCounty: 'rem.zip-county',
+  energyRate: 'rem.energy-rate',
+  emissionFactor: 'rem.emission-factor',
+} as const;
+
+/** Every REM record schema, each on its own topic (named like the schema). */
+export const remRecordSchemas: RecordSchema[] = [
+  { name: REM_RECORDS.county, version: 1, schema: countyProfileSchema, topic: REM_RECORDS.county },
+  { name: REM_RECORDS.zipCounty, version: 1, schema: zipCountySchema, topic: REM_RECORDS.zipCounty },
+  { name: REM_RECORDS.energyRate, version: 1, schema: energyRateSchema, topic: REM_RECORDS.energyRate },
+  {
+    name: REM_RECORDS.emissionFactor,
+    version: 1,
+    schema: emissionFactorSchema,
+    topic: REM_RECORDS.emissionFactor,
+  },
+];

@@ -223,6 +223,9 @@ export const climateStationSchema = z
     coolingDesignF: z.number().min(60).max(120),
     /** Mean daily global horizontal irradiance over the year, kWh/m²/day. */
     ghiKwhM2Day: z.number().min(2).max(8),
+    /** Where the station is (degrees), to pick the nearest station for a county. */
+    latitude: z.number().min(18).max(50),
+    longitude: z.number().min(-125).max(-66),
   })
   .strict();
 export type ClimateStation = z.infer<typeof climateStationSchema>;
@@ -237,17 +240,28 @@ export interface Climate extends ClimateStation {
   mainsTempF: number;
 }
 
-/** Where homes are sampled: a contiguous-US state (+ DC) and optionally a 5-digit county FIPS code. */
-export const sampleLocationSchema = z
+/**
+ * The county a cluster's homes are drawn for, as the sampler needs it: its state (heating-fuel shares and
+ * census region), its IECC climate zone (the homes' zone), the weather station that stands for its climate,
+ * and its housing mix where the data has one. `countyFips` is absent for a state-level draw (training).
+ */
+export const samplingCountySchema = z
   .object({
     state: z.string().regex(/^[A-Z]{2}$/, 'state must be a two-letter code such as "MA"'),
     countyFips: z
       .string()
       .regex(/^\d{5}$/, 'countyFips must be a 5-digit FIPS code such as "25025"')
       .optional(),
+    climateZone: climateZoneSchema,
+    stationId: z.string().regex(/^[a-z0-9-]+$/, 'stationId must be a station id such as "boston-ma"'),
+    /**
+     * Mobile homes among the county's homes of the REM universe (single-family detached, attached and
+     * mobile), or null to use the census region's mix.
+     */
+    mobileHomeShare: z.number().min(0).max(1).nullable(),
   })
   .strict();
-export type SampleLocation = z.infer<typeof sampleLocationSchema>;
+export type SamplingCounty = z.infer<typeof samplingCountySchema>;
 
 /** The household's known fuels, as the API takes them (`heating_fuel`, optional `water_heater_fuel`). */
 export const sampleConditionsSchema = z

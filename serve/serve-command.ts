@@ -23,7 +23,8 @@ export async function serveCommand(config: Config): Promise<number | undefined> 
         const result = await runPipeline({ config, logger, catalog: await defaultCatalog(config) });
         logger.info({ snapshot: result.snapshotId, status: result.status }, 'first pipeline run done');
       },
-      print: (line) => process.stdout.write(`${line}\n`),
+      // stderr: the JSON logs go to stdout, and a key must not end up wherever they are collected.
+      print: (block) => process.stderr.write(`${block}\n`),
     });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;

@@ -3,6 +3,7 @@ import type { Logger } from '../lib/log.ts';
 import type { ApiModule, ZodApp } from './api-module.ts';
 import { buildApp } from './app.ts';
 import { ensureKey } from './auth/ensure-key.ts';
+import { keyAnnouncement } from './auth/key-announcement.ts';
 import { keyFilePath } from './auth/key-file.ts';
 import { KeyStore } from './auth/key-store.ts';
 import { SnapshotHolder, type SnapshotSource } from './snapshot/snapshot-holder.ts';
@@ -14,8 +15,8 @@ export interface ServiceDeps {
   source: SnapshotSource;
   /** Builds and publishes a snapshot; run once when nothing is published yet. */
   publishFirstSnapshot: () => Promise<void>;
-  /** Where the one-time key announcement goes (stdout), apart from the logs. */
-  print: (line: string) => void;
+  /** Where the one-time key announcement (a block of lines) goes: the terminal, never the logs. */
+  print: (block: string) => void;
 }
 
 export interface RunningService {
@@ -43,11 +44,7 @@ export async function startService(deps: ServiceDeps): Promise<RunningService> {
   const keyFile = keyFilePath(config.LAKE_DIR);
   const created = await ensureKey(keyFile, config.API_KEYS);
   if (created) {
-    deps.print(
-      `No API key was configured, so one was created (id ${created.id}). It is shown only this once:`,
-    );
-    deps.print(`  API key: ${created.key}`);
-    deps.print(`Use it as "Authorization: Bearer <key>"; manage keys with "npm run keys".`);
+    deps.print(keyAnnouncement(created.id, created.key));
   }
 
   const keyStore = await KeyStore.open({

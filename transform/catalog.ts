@@ -1,6 +1,7 @@
 import { parsers } from '../ingest/parsers/index.ts';
 import { loadSources, resolveSourcesFile } from '../ingest/sources-config.ts';
-import type { RecordSchema, SourceDeclaration, SourceParser } from '../ingest/source.ts';
+import type { SourceDeclaration, SourceParser } from '../ingest/source.ts';
+import type { RecordSchema } from '../schemas/record-schema.ts';
 import type { Config } from '../schemas/config.ts';
 import { recordSchemas } from '../schemas/records/index.ts';
 import { lakeTables } from './tables/index.ts';

@@ -1,5 +1,15 @@
 import type { SourceParser } from '../source.ts';
+import { eiaSedsResidentialPricesParser } from './eia-seds-residential-prices.ts';
+import { geonamesPostalCodesParser } from './geonames-postal-codes.ts';
+import { remCountyProfilesParser } from './rem-county-profiles.ts';
+import { remEmissionFactorsParser } from './rem-emission-factors.ts';
 import { rewiringAmericaOpenDataParser } from './rewiring-america-open-data.ts';
 
 /** Every source layout the pipeline understands, by `kind` (the `kind` of a sources.json entry). */
-export const parsers: SourceParser[] = [rewiringAmericaOpenDataParser];
+export const parsers: SourceParser[] = [
+  rewiringAmericaOpenDataParser,
+  geonamesPostalCodesParser,
+  remCountyProfilesParser,
+  eiaSedsResidentialPricesParser,
+  remEmissionFactorsParser,
+];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RecordSchema } from '../../ingest/source.ts';
+import type { RecordSchema } from '../record-schema.ts';
 import {
   amountTypeSchema,
   amountUnitSchema,

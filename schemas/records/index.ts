@@ -1,5 +1,6 @@
-import type { RecordSchema } from '../../ingest/source.ts';
+import type { RecordSchema } from '../record-schema.ts';
 import { incentivesRecordSchemas } from '../incentives/records.ts';
+import { remRecordSchemas } from '../rem-data.ts';
 
 /** Every record schema that travels on the event log; transform validates each payload with its entry. */
-export const recordSchemas: RecordSchema[] = [...incentivesRecordSchemas];
+export const recordSchemas: RecordSchema[] = [...incentivesRecordSchemas, ...remRecordSchemas];

@@ -1,7 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { openSnapshot } from '../../transform/lake/snapshot-reader.ts';
-import type { SnapshotReader } from './serving-module.ts';
+import { openSnapshot, type SnapshotReader } from '../../transform/lake/snapshot-reader.ts';
 
 export interface TableRequest {
   table: string;

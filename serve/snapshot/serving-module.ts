@@ -1,13 +1,4 @@
-import type { Manifest } from '../../schemas/lake.ts';
-
-/** Read access to one published snapshot of the lake. */
-export interface SnapshotReader {
-  readonly id: string;
-  readonly dir: string;
-  readonly manifest: Manifest;
-  /** All rows of a table of this snapshot (JSON columns parsed back into values). */
-  rows<T = Record<string, unknown>>(table: string): Promise<T[]>;
-}
+import type { SnapshotReader } from '../../transform/lake/snapshot-reader.ts';
 
 /**
  * What a group of routes needs in memory from a snapshot. The server loads every module once per

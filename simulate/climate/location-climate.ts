@@ -1,30 +1,26 @@
-import type { Climate } from '../../schemas/rem.ts';
-import { COUNTY_STATIONS, STATE_CLIMATES } from '../parameters/locations.ts';
+import type { Climate, ClimateZone } from '../../schemas/rem.ts';
+import { STATE_CLIMATES } from '../parameters/locations.ts';
 import { climateById } from './climate.ts';
 
-/** One climate a location's households live in, with their share. */
-export interface ClimateShare {
+/** One climate a state's households live in: their IECC zone, the station standing for it, their share. */
+export interface ZoneClimateShare {
+  climateZone: ClimateZone;
   climate: Climate;
   share: number;
 }
 
-const stateShares = new Map(
+const byState = new Map(
   Object.entries(STATE_CLIMATES).map(([state, zones]) => [
     state,
-    zones.map(([, share, stationId]): ClimateShare => ({ climate: climateById(stationId), share })),
+    zones.map(([climateZone, share, stationId]): ZoneClimateShare => ({
+      climateZone,
+      climate: climateById(stationId),
+      share,
+    })),
   ]),
 );
 
-/**
- * The climate table keyed by location: a listed county's own station, else its state's household shares by
- * climate zone. A county listed under another state (its FIPS code starts with that state's code) does not
- * override. Undefined for a state outside the contiguous US + DC.
- */
-export function climateSharesFor(state: string, countyFips?: string): readonly ClimateShare[] | undefined {
-  const shares = stateShares.get(state);
-  if (!shares || countyFips === undefined) return shares;
-  const stationId = COUNTY_STATIONS[countyFips];
-  if (stationId === undefined) return shares;
-  const climate = climateById(stationId);
-  return climate.state === state ? [{ climate, share: 1 }] : shares;
+/** A state's households by climate zone, or undefined for a state outside the contiguous US + DC. */
+export function stateClimates(state: string): readonly ZoneClimateShare[] | undefined {
+  return byState.get(state);
 }

@@ -6,7 +6,7 @@ import type { ClimateZone, Fuel } from '../../schemas/rem.ts';
  * aggregates or, where labelled, judgement (approx.); simulate/README.md lists the sources. Bump
  * HOUSING_STOCK_VERSION whenever any number here changes: results are reproducible per version.
  */
-export const HOUSING_STOCK_VERSION = 'rem-housing-stock-2026.11.1';
+export const HOUSING_STOCK_VERSION = 'rem-housing-stock-2026.11.2';
 
 /** Option → weight; weights need not sum to 1 (the sampler normalises). */
 export type Weights<T> = readonly (readonly [option: T, weight: number])[];
@@ -20,7 +20,8 @@ export type Era = 'pre1950' | '1950to1979' | '1980to1999' | '2000on';
 export const eraOf = (vintage: number): Era =>
   vintage < 1950 ? 'pre1950' : vintage < 1980 ? '1950to1979' : vintage < 2000 ? '1980to1999' : '2000on';
 
-type Region = 'northeast' | 'midwest' | 'south' | 'west';
+export type Region = 'northeast' | 'midwest' | 'south' | 'west';
+export type BuildingType = 'single_family_detached' | 'single_family_attached' | 'mobile_home';
 
 /** Census regions (US Census Bureau). */
 export const CENSUS_REGION: Readonly<Record<string, Region>> = {
@@ -100,7 +101,7 @@ export const BUILDING_TYPE_BY_REGION = {
     ['single_family_attached', 0.08],
     ['mobile_home', 0.09],
   ],
-} as const satisfies Record<Region, Weights<string>>;
+} as const satisfies Record<Region, Weights<BuildingType>>;
 
 /**
  * Year built (decade midpoints; before 1940 → 1930) by zone group: ACS B25034 shares, shifted older in

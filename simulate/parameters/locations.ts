@@ -188,38 +188,3 @@ export const STATE_CLIMATES: Readonly<Record<string, readonly ZoneShare[]>> = {
   ],
   WY: [['6B', 1, 'cheyenne-wy']],
 };
-
-/**
- * Counties whose climate zone differs from most of their state, or that are a zone's main population, with
- * the station that stands for them (2021 IECC Table R301.1). Any other county uses its state's shares.
- */
-export const COUNTY_STATIONS: Readonly<Record<string, string>> = {
-  '04013': 'phoenix-az', // Maricopa, AZ (2B)
-  '04019': 'phoenix-az', // Pima, AZ (2B)
-  '06037': 'los-angeles-ca', // Los Angeles, CA (3B)
-  '06073': 'los-angeles-ca', // San Diego, CA (3B)
-  '06067': 'sacramento-ca', // Sacramento, CA (3B)
-  '06075': 'san-francisco-ca', // San Francisco, CA (3C)
-  '06001': 'san-francisco-ca', // Alameda, CA (3C)
-  '08031': 'denver-co', // Denver, CO (5B)
-  '12086': 'miami-fl', // Miami-Dade, FL (1A)
-  '12011': 'miami-fl', // Broward, FL (1A)
-  '12057': 'tampa-fl', // Hillsborough, FL (2A)
-  '12031': 'jacksonville-fl', // Duval, FL (2A)
-  '17031': 'chicago-il', // Cook, IL (5A)
-  '25025': 'boston-ma', // Suffolk, MA (5A)
-  '26163': 'detroit-mi', // Wayne, MI (5A)
-  '27053': 'minneapolis-mn', // Hennepin, MN (6A)
-  '27137': 'duluth-mn', // St. Louis, MN (7)
-  '29510': 'st-louis-mo', // St. Louis city, MO (4A)
-  '32003': 'las-vegas-nv', // Clark, NV (3B)
-  '32031': 'reno-nv', // Washoe, NV (5B)
-  '36061': 'new-york-ny', // New York, NY (4A)
-  '36001': 'albany-ny', // Albany, NY (5A)
-  '48201': 'houston-tx', // Harris, TX (2A)
-  '48029': 'san-antonio-tx', // Bexar, TX (2A)
-  '48113': 'dallas-tx', // Dallas, TX (3A)
-  '48141': 'el-paso-tx', // El Paso, TX (3B)
-  '53033': 'seattle-wa', // King, WA (4C)
-  '53063': 'spokane-wa', // Spokane, WA (5B)
-};

@@ -1,23 +1,27 @@
 import {
   sampleConditionsSchema,
+  samplingCountySchema,
   zoneTemperature,
-  sampleLocationSchema,
   type Climate,
+  type ClimateZone,
   type Fuel,
   type Home,
   type SampleConditions,
-  type SampleLocation,
+  type SamplingCounty,
 } from '../../schemas/rem.ts';
-import { climateSharesFor } from '../climate/location-climate.ts';
+import { climateById } from '../climate/climate.ts';
+import { stateClimates } from '../climate/location-climate.ts';
 import { EER_PER_SEER } from '../equipment/heat-pumps.ts';
 import * as P from '../parameters/housing-stock.ts';
 import { SplitMix64 } from '../random.ts';
 
 /**
- * Draws realistic homes for a location, conditioned on the household's known fuels, from the coarse
- * conditional tables in simulate/parameters (ancestral sampling: location → climate zone → type → vintage →
- * size → envelope → heating (fixed fuel) → cooling → water heating (fixed fuel if given) → appliances).
- * Home i depends only on (seed, i), so a smaller batch is a prefix of a larger one.
+ * Draws realistic homes for a county, conditioned on the household's known fuels, from the coarse
+ * conditional tables in simulate/parameters (ancestral sampling: county climate → type → vintage → size →
+ * envelope → heating (fixed fuel) → cooling → water heating (fixed fuel if given) → appliances). The county
+ * brings its climate zone, weather station and mobile-home share; what no county table has (heating fuel,
+ * equipment, envelope) comes from the state and zone tables. Home i depends only on (seed, i), so a smaller
+ * batch is a prefix of a larger one.
  */
 
 export interface SampledHome {
@@ -35,19 +39,56 @@ export type SampleResult =
 
 export const SAMPLER_PARAMETERS_VERSION = P.HOUSING_STOCK_VERSION;
 
+/** A climate the homes of a draw live in: the zone they are built for and the station that gives the weather. */
+interface ZoneClimate {
+  climateZone: ClimateZone;
+  climate: Climate;
+}
+
 export function sampleHomes(
-  location: SampleLocation,
+  county: SamplingCounty,
   conditions: SampleConditions,
   n: number,
   seed: number | bigint,
 ): SampleResult {
-  const { state, countyFips } = sampleLocationSchema.parse(location);
+  const { state, climateZone, stationId, mobileHomeShare } = samplingCountySchema.parse(county);
+  return draw(state, conditions, n, seed, {
+    climates: [[{ climateZone, climate: climateById(stationId) }, 1]],
+    mobileHomeShare,
+  });
+}
+
+/**
+ * Homes of a whole state: its households' climate-zone mix (parameters/locations.ts) and its census
+ * region's housing mix. The surrogate's training draw and the state summaries use it; answers for an
+ * address use `sampleHomes` with the address's county.
+ */
+export function sampleStateHomes(
+  state: string,
+  conditions: SampleConditions,
+  n: number,
+  seed: number | bigint,
+): SampleResult {
+  samplingCountySchema.shape.state.parse(state);
+  const climates = stateClimates(state)?.map(
+    ({ climateZone, climate, share }) => [{ climateZone, climate }, share] as const,
+  );
+  return draw(state, conditions, n, seed, { climates: climates ?? [], mobileHomeShare: null });
+}
+
+function draw(
+  state: string,
+  conditions: SampleConditions,
+  n: number,
+  seed: number | bigint,
+  place: { climates: P.Weights<ZoneClimate>; mobileHomeShare: number | null },
+): SampleResult {
   const { heatingFuel, waterHeaterFuel } = sampleConditionsSchema.parse(conditions);
   if (!Number.isInteger(n) || n < 1) throw new RangeError(`n must be a positive integer, got ${n}`);
 
-  const climates = climateSharesFor(state, countyFips);
   const heatingShares = P.HEATING_FUEL_BY_STATE[state];
-  if (!climates || !heatingShares) {
+  const region = P.CENSUS_REGION[state];
+  if (!heatingShares || !region || place.climates.length === 0) {
     return {
       supported: false,
       reason: 'unsupported_location',
@@ -66,22 +107,31 @@ export function sampleHomes(
     );
   }
 
-  const region = P.CENSUS_REGION[state]!;
-  const climateWeights = climates.map((c) => [c.climate, c.share] as const);
+  const context: DrawContext = {
+    climates: place.climates,
+    buildingTypes: buildingTypeWeights(region, place.mobileHomeShare),
+    heatingFuel,
+    waterHeaterFuel,
+    waterFuels,
+  };
   const samples: SampledHome[] = [];
-  for (let i = 0; i < n; i++) {
-    const rng = new SplitMix64(mixSeed(seed, i));
-    samples.push(
-      drawHome(rng, {
-        climates: climateWeights,
-        region,
-        heatingFuel,
-        waterHeaterFuel,
-        waterFuels,
-      }),
-    );
-  }
+  for (let i = 0; i < n; i++) samples.push(drawHome(new SplitMix64(mixSeed(seed, i)), context));
   return { supported: true, parametersVersion: P.HOUSING_STOCK_VERSION, samples };
+}
+
+/**
+ * The region's building-type mix, or, given a county's mobile-home share, that share for mobile homes and
+ * the rest split between detached and attached homes as in the region.
+ */
+function buildingTypeWeights(region: P.Region, mobileHomeShare: number | null): P.Weights<P.BuildingType> {
+  const regional = P.BUILDING_TYPE_BY_REGION[region];
+  if (mobileHomeShare === null) return regional;
+  const siteBuilt = regional.filter(([type]) => type !== 'mobile_home');
+  const siteBuiltTotal = siteBuilt.reduce((sum, [, w]) => sum + w, 0);
+  return [
+    ...siteBuilt.map(([type, w]) => [type, ((1 - mobileHomeShare) * w) / siteBuiltTotal] as const),
+    ['mobile_home', mobileHomeShare],
+  ];
 }
 
 function implausible(message: string): SampleResult {
@@ -129,19 +179,18 @@ const clamp = (x: number, min: number, max: number): number => (x < min ? min : 
 const round1 = (x: number): number => Math.round(x * 10) / 10;
 
 interface DrawContext {
-  climates: P.Weights<Climate>;
-  region: keyof typeof P.BUILDING_TYPE_BY_REGION;
+  climates: P.Weights<ZoneClimate>;
+  buildingTypes: P.Weights<P.BuildingType>;
   heatingFuel: Fuel;
   waterHeaterFuel: Fuel | undefined;
   waterFuels: P.Weights<Fuel>;
 }
 
 function drawHome(rng: SplitMix64, ctx: DrawContext): SampledHome {
-  const climate = pick(rng, ctx.climates);
-  const climateZone = climate.climateZone;
+  const { climateZone, climate } = pick(rng, ctx.climates);
   const group = P.zoneGroupOf(zoneTemperature(climateZone));
 
-  const buildingType = pick(rng, P.BUILDING_TYPE_BY_REGION[ctx.region]);
+  const buildingType = pick(rng, ctx.buildingTypes);
   const isMobile = buildingType === 'mobile_home';
   const vintage = pick(rng, isMobile ? P.MOBILE_HOME_VINTAGE : P.VINTAGE_BY_ZONE_GROUP[group]);
   const era = P.eraOf(vintage);

@@ -1,7 +1,7 @@
 import { FUELS, UPGRADES, type Climate, type Fuel, type Home, type Upgrade } from '../../schemas/rem.ts';
 import { FEATURE_NAMES, SIMULATION_OUTPUT_STRIDE, encodeFeatures, simulateBatch } from '../features.ts';
 import { STATE_CLIMATES } from '../parameters/locations.ts';
-import { sampleHomes } from '../sampler/sample-homes.ts';
+import { sampleStateHomes } from '../sampler/sample-homes.ts';
 import { applyUpgrade } from '../upgrades/apply-upgrade.ts';
 import type { TrainingSources } from './training-set.ts';
 
@@ -52,7 +52,7 @@ export const remSources: TrainingSources<Home, Climate> = {
   upgrades: UPGRADES,
   sample(stratum, count, seed) {
     const { state, heatingFuel, waterHeaterFuel } = parseStratum(stratum);
-    const result = sampleHomes({ state }, { heatingFuel, waterHeaterFuel }, count, seed);
+    const result = sampleStateHomes(state, { heatingFuel, waterHeaterFuel }, count, seed);
     return result.supported ? result.samples : [];
   },
   applyUpgrade(home, upgrade) {

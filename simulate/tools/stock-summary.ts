@@ -1,6 +1,6 @@
 import { FUELS, type Fuel } from '../../schemas/rem.ts';
 import { simulateBatch, SIMULATION_OUTPUT_STRIDE } from '../features.ts';
-import { sampleHomes } from '../sampler/sample-homes.ts';
+import { sampleStateHomes } from '../sampler/sample-homes.ts';
 import { kwhToFuelOilGallons, kwhToMmbtu, kwhToPropaneGallons, kwhToTherms } from '../units.ts';
 import { applyUpgrade } from '../upgrades/apply-upgrade.ts';
 
@@ -44,7 +44,7 @@ console.log(
 console.log('|---|---|---|---|---|---|---|---|---|');
 for (const cell of cells) {
   const [state = '', heatingFuel = ''] = cell.split(':');
-  const result = sampleHomes({ state }, { heatingFuel: heatingFuel as Fuel }, n, seed);
+  const result = sampleStateHomes(state, { heatingFuel: heatingFuel as Fuel }, n, seed);
   if (!result.supported) {
     console.log(`| ${state} | ${heatingFuel} | ${result.message} |`);
     continue;

@@ -3,7 +3,7 @@ import { allClimates } from '../../simulate/climate/climate.ts';
 import { weatherBins } from '../../simulate/climate/synthetic-year.ts';
 import { encodeBatch, simulateBatch } from '../../simulate/features.ts';
 import { STATE_CLIMATES } from '../../simulate/parameters/locations.ts';
-import { sampleHomes } from '../../simulate/sampler/sample-homes.ts';
+import { sampleStateHomes } from '../../simulate/sampler/sample-homes.ts';
 import type { Bench, BenchResult } from './bench.ts';
 
 /**
@@ -18,7 +18,7 @@ function sampledStock(perCell: number): { homes: Home[]; climates: Climate[]; sa
   let seed = 1;
   for (const state of Object.keys(STATE_CLIMATES)) {
     for (const heatingFuel of FUELS) {
-      const result = sampleHomes({ state }, { heatingFuel }, perCell, seed++);
+      const result = sampleStateHomes(state, { heatingFuel }, perCell, seed++);
       if (!result.supported) continue;
       for (const { home, climate } of result.samples) {
         homes.push(home);

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Climate, Home } from '../../schemas/rem.ts';
 import { encodeBatch, simulateBatch } from '../../simulate/features.ts';
-import { sampleHomes } from '../../simulate/sampler/sample-homes.ts';
+import { sampleStateHomes } from '../../simulate/sampler/sample-homes.ts';
 import { OnnxSurrogate } from '../../simulate/surrogate/onnx-surrogate.ts';
 import type { Bench } from './bench.ts';
 
@@ -25,7 +25,7 @@ function sampleMix(): { homes: Home[]; climates: Climate[] } {
     ['ME', 'fuel_oil'],
     ['MN', 'propane'],
   ] as const) {
-    const result = sampleHomes({ state }, { heatingFuel }, 1000, 1);
+    const result = sampleStateHomes(state, { heatingFuel }, 1000, 1);
     if (!result.supported) throw new Error(result.message);
     for (const s of result.samples) {
       homes.push(s.home);

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -20,10 +21,13 @@ import { IN_PROCESS_KEY, inProcessApp } from './in-process-app.ts';
  * Runs the pipeline on the source (default ../shared/ra-data, or INCENTIVES_SOURCE) into a temporary lake
  * with the reference's clock (2025-01-25), starts the real server on 127.0.0.1 on a free port with a key,
  * sends every case of <source>/conformance/cases.json over HTTP and compares as its README says.
+ * Without the data it prints one line naming what is missing and exits 2.
  * --in-process skips the lake and the socket (tables built in memory, requests injected): for iterating.
  */
 
 const AS_OF_DATE = '2025-01-25';
+/** Exit code when the data to run against is missing (1 means a case failed). */
+const EXIT_NO_DATA = 2;
 const KEY = `conformance-${Date.now()}-key`;
 
 interface Target {
@@ -93,7 +97,16 @@ async function run(): Promise<number> {
   const source = path.resolve(
     args.find((a) => !a.startsWith('--')) ?? process.env.INCENTIVES_SOURCE ?? '../shared/ra-data',
   );
-  const cases: ConformanceCase[] = await loadCases(path.join(source, 'conformance'));
+  const casesFile = path.join(source, 'conformance', 'cases.json');
+  if (!existsSync(casesFile)) {
+    // Not a failure of the service: the national data is simply not here. One line, no stack trace.
+    console.error(
+      `conformance: ${casesFile} not found; point it at a copy of the national data: ` +
+        `npm run test:conformance -- <dir> (or INCENTIVES_SOURCE=<dir>)`,
+    );
+    return EXIT_NO_DATA;
+  }
+  const cases: ConformanceCase[] = await loadCases(path.dirname(casesFile));
   const target = args.includes('--in-process') ? await inProcess(source) : await overHttp(source);
   let failed = 0;
   try {

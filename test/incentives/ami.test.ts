@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adjustAmi, amiBySize, amiFlags } from '../../serve/incentives/eligibility/ami.ts';
+import { adjustAmi, amiBySize, amiFlags } from '../../schemas/incentives/ami.ts';
 
 describe('adjustAmi', () => {
   it('matches the reference values for a 4-person limit of 60,400', () => {

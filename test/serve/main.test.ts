@@ -48,10 +48,13 @@ describe('npm start (serve/main.ts)', () => {
       .poll(() => /"msg":"serving on (http:\/\/\S+?)"/.exec(output.stdout)?.[1], { timeout: 60_000 })
       .toBeTruthy();
     const url = /"msg":"serving on (http:\/\/\S+?)"/.exec(output.stdout)![1]!;
-    const keys = output.stdout.match(/esk_[A-Za-z0-9_-]{43}/g) ?? [];
+    // The key is shown once, framed, on stderr; the JSON logs on stdout never carry it.
+    const keys = output.stderr.match(/esk_[A-Za-z0-9_-]{43}/g) ?? [];
     expect(keys).toHaveLength(1);
     const key = keys[0]!;
-    expect(output.stdout).toContain(`  API key: ${key}\n`);
+    expect(output.stderr).toContain(`\n${'='.repeat(78)}\n  No API key was configured`);
+    expect(output.stderr).toContain(`\n    API key: ${key}\n`);
+    expect(output.stdout).not.toMatch(/esk_/);
     expect(await readFile(path.join(lakeDir, 'keys.json'), 'utf8')).not.toContain(key);
 
     const health = (await (await fetch(`${url}/healthz`)).json()) as {

@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { keyAnnouncement } from '../../serve/auth/key-announcement.ts';
 import { startService, type RunningService } from '../../serve/service.ts';
 import {
   MemorySnapshotSource,
@@ -46,9 +47,9 @@ describe('startService', () => {
     service = await running;
     expect(runs).toBe(1);
     expect(service.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(printed).toHaveLength(3);
-    expect(printed[0]).toMatch(/^No API key was configured, so one was created \(id key_[0-9a-f]{12}\)\./);
-    const key = /^ {2}API key: (esk_\S+)$/.exec(printed[1]!)![1]!;
+    expect(printed).toHaveLength(1);
+    const [, id, key] = /\(id (key_[0-9a-f]{12})\)[^]*API key: (esk_\S+)\n/.exec(printed[0]!)!;
+    expect(printed[0]).toBe(keyAnnouncement(id!, key!));
     expect(await readFile(path.join(lakeDir, 'keys.json'), 'utf8')).not.toContain(key);
 
     const res = await fetch(`${service.url}/v1/programs`, { headers: { authorization: `Bearer ${key}` } });

@@ -3,8 +3,9 @@ import { climateStationSchema } from '../../schemas/rem.ts';
 import { allClimates, climateById, climateFromStation } from '../../simulate/climate/climate.ts';
 import { CLIMATE_STATIONS } from '../../simulate/climate/stations.ts';
 import { binYear, syntheticYear, weatherBins } from '../../simulate/climate/synthetic-year.ts';
-import { climateSharesFor } from '../../simulate/climate/location-climate.ts';
-import { COUNTY_STATIONS, STATE_CLIMATES } from '../../simulate/parameters/locations.ts';
+import { assignStation, greatCircleKm } from '../../simulate/climate/assign-station.ts';
+import { stateClimates } from '../../simulate/climate/location-climate.ts';
+import { STATE_CLIMATES } from '../../simulate/parameters/locations.ts';
 
 function dailyDegreeDays(hourly: Float64Array): { hdd: number; cdd: number } {
   let hdd = 0;
@@ -103,31 +104,57 @@ describe('location → climate table', () => {
       for (const [zone, , stationId] of zones) expect(climateById(stationId).climateZone, state).toBe(zone);
     }
   });
-
-  it('names known stations for every county override', () => {
-    for (const [fips, stationId] of Object.entries(COUNTY_STATIONS)) {
-      expect(fips).toMatch(/^\d{5}$/);
-      expect(() => climateById(stationId)).not.toThrow();
-    }
-  });
 });
 
-describe('climateSharesFor', () => {
-  it("gives a state's households by climate", () => {
-    const shares = climateSharesFor('WA')!;
-    expect(shares.map((s) => [s.climate.id, s.share])).toEqual([
-      ['seattle-wa', 0.75],
-      ['spokane-wa', 0.25],
+describe('stateClimates', () => {
+  it("gives a state's households by climate zone and station", () => {
+    expect(stateClimates('WA')!.map((s) => [s.climateZone, s.climate.id, s.share])).toEqual([
+      ['4C', 'seattle-wa', 0.75],
+      ['5B', 'spokane-wa', 0.25],
     ]);
   });
 
-  it("uses a listed county's own station, and the state's shares for other counties", () => {
-    expect(climateSharesFor('WA', '53063')!.map((s) => [s.climate.id, s.share])).toEqual([['spokane-wa', 1]]);
-    expect(climateSharesFor('WA', '53077')).toBe(climateSharesFor('WA'));
+  it('knows no state outside the contiguous US + DC', () => {
+    expect(stateClimates('AK')).toBeUndefined();
+    expect(stateClimates('PR')).toBeUndefined();
+  });
+});
+
+describe('assignStation', () => {
+  const station = (id: string) => CLIMATE_STATIONS.find((s) => s.id === id)!;
+
+  it('measures great-circle distances', () => {
+    // Boston Logan to Providence T. F. Green airports: ≈ 79 km.
+    expect(greatCircleKm(42.36, -71.01, 41.72, -71.43)).toBeCloseTo(78.9, 0);
+    expect(greatCircleKm(40, -100, 40, -100)).toBe(0);
   });
 
-  it('ignores a county of another state and knows no state outside the contiguous US + DC', () => {
-    expect(climateSharesFor('IL', '53063')).toBe(climateSharesFor('IL'));
-    expect(climateSharesFor('AK')).toBeUndefined();
+  it("picks the nearest station of the county's own zone, even when another zone's is nearer", () => {
+    // Worcester County, MA (5A, 42.35 N 71.9 W): Boston and Providence are both 5A; Boston is nearer.
+    expect(assignStation({ climateZone: '5A', latitude: 42.35, longitude: -71.9 }).id).toBe('boston-ma');
+    // Garrett County, MD (5A, 39.5 N 79.3 W): Baltimore (4A) is nearer than Pittsburgh, but Pittsburgh is 5A.
+    expect(assignStation({ climateZone: '5A', latitude: 39.5, longitude: -79.3 }).id).toBe('pittsburgh-pa');
+    // St. Louis County, MN (7): Duluth.
+    expect(assignStation({ climateZone: '7', latitude: 47.6, longitude: -92.5 }).id).toBe('duluth-mn');
+    // Humboldt County, CA (4C): the nearest 4C station is Portland, OR.
+    expect(assignStation({ climateZone: '4C', latitude: 40.7, longitude: -123.9 }).id).toBe('portland-or');
+  });
+
+  it('falls back to the nearest station of any zone when its zone has none', () => {
+    const withoutZone5B = CLIMATE_STATIONS.filter((s) => s.climateZone !== '5B');
+    // Denver County (5B) with no 5B station listed: Cheyenne (6B) is the nearest.
+    expect(assignStation({ climateZone: '5B', latitude: 39.76, longitude: -104.88 }, withoutZone5B).id).toBe(
+      'cheyenne-wy',
+    );
+  });
+
+  it('breaks ties in list order and refuses an empty list', () => {
+    const twin = { ...station('boston-ma'), id: 'boston-twin' };
+    expect(
+      assignStation({ climateZone: '5A', latitude: 42, longitude: -71 }, [station('boston-ma'), twin]).id,
+    ).toBe('boston-ma');
+    expect(() => assignStation({ climateZone: '5A', latitude: 42, longitude: -71 }, [])).toThrow(
+      'no climate stations',
+    );
   });
 });

@@ -12,7 +12,7 @@ import {
   simulateBatch,
 } from '../../simulate/features.ts';
 import { STATE_CLIMATES } from '../../simulate/parameters/locations.ts';
-import { sampleHomes } from '../../simulate/sampler/sample-homes.ts';
+import { sampleStateHomes } from '../../simulate/sampler/sample-homes.ts';
 import { simulateHome } from '../../simulate/simulator.ts';
 import { applyUpgrade } from '../../simulate/upgrades/apply-upgrade.ts';
 import { electricSlabHome, gasHeatedHome } from './homes.ts';
@@ -108,7 +108,7 @@ describe('feature encoding', () => {
     let encoded = 0;
     for (const state of Object.keys(STATE_CLIMATES)) {
       for (const fuel of FUELS) {
-        const result = sampleHomes({ state }, { heatingFuel: fuel }, 8, 31);
+        const result = sampleStateHomes(state, { heatingFuel: fuel }, 8, 31);
         if (!result.supported) continue;
         for (const { home, climate } of result.samples) {
           for (const upgrade of UPGRADES) {

@@ -1,21 +1,41 @@
 import { describe, expect, it } from 'vitest';
 import { ZodError } from 'zod';
-import { homeSchema, type Fuel } from '../../schemas/rem.ts';
+import { homeSchema, type Fuel, type SamplingCounty } from '../../schemas/rem.ts';
 import { HOUSING_STOCK_VERSION } from '../../simulate/parameters/housing-stock.ts';
-import { sampleHomes, type SampledHome } from '../../simulate/sampler/sample-homes.ts';
+import { sampleHomes, sampleStateHomes, type SampledHome } from '../../simulate/sampler/sample-homes.ts';
+import { remMobileHomeShare, samplingCountyOf } from '../../simulate/sampler/sampling-county.ts';
 
 function samples(
   state: string,
   heatingFuel: Fuel,
   n: number,
   seed: number | bigint,
-  extra: { countyFips?: string; waterHeaterFuel?: Fuel } = {},
+  extra: { waterHeaterFuel?: Fuel } = {},
 ): SampledHome[] {
-  const location = extra.countyFips ? { state, countyFips: extra.countyFips } : { state };
   const conditions = extra.waterHeaterFuel
     ? { heatingFuel, waterHeaterFuel: extra.waterHeaterFuel }
     : { heatingFuel };
-  const result = sampleHomes(location, conditions, n, seed);
+  const result = sampleStateHomes(state, conditions, n, seed);
+  if (!result.supported) throw new Error(result.message);
+  return result.samples;
+}
+
+/** St. Louis County, MN, as the lake's rem_counties has it (ACS 2019–2023; 2021 IECC zone 7). */
+const stLouisMn = {
+  county_fips: '27137',
+  state: 'MN',
+  name: 'St. Louis County',
+  households: 87_468,
+  mobile_home_share: 0.044,
+  multi_unit_share: 0.231,
+  climate_zone: '7' as const,
+  latitude: 47.6,
+  longitude: -92.5,
+  station_id: 'duluth-mn',
+};
+
+function countySamples(county: SamplingCounty, heatingFuel: Fuel, n: number, seed: number): SampledHome[] {
+  const result = sampleHomes(county, { heatingFuel }, n, seed);
   if (!result.supported) throw new Error(result.message);
   return result.samples;
 }
@@ -33,7 +53,7 @@ describe('sampleHomes', () => {
   });
 
   it('reports the parameter table version it drew from', () => {
-    const result = sampleHomes({ state: 'OH' }, { heatingFuel: 'natural_gas' }, 3, 1);
+    const result = sampleStateHomes('OH', { heatingFuel: 'natural_gas' }, 3, 1);
     expect(result).toMatchObject({ supported: true, parametersVersion: HOUSING_STOCK_VERSION });
   });
 
@@ -64,13 +84,44 @@ describe('sampleHomes', () => {
     expect(new Set(minnesota.map((s) => s.home.climateZone))).toEqual(new Set(['6A', '7']));
   });
 
-  it('uses the county climate where the table has the county, else the state mix', () => {
-    const duluth = samples('MN', 'natural_gas', 100, 5, { countyFips: '27137' });
-    expect(new Set(duluth.map((s) => s.climate.id))).toEqual(new Set(['duluth-mn']));
-    const unlisted = samples('MN', 'natural_gas', 300, 5, { countyFips: '27001' });
-    expect(new Set(unlisted.map((s) => s.climate.id))).toEqual(new Set(['minneapolis-mn', 'duluth-mn']));
-    const otherState = samples('MN', 'natural_gas', 50, 5, { countyFips: '17031' });
-    expect(otherState.every((s) => s.climate.state === 'MN')).toBe(true);
+  it("draws a county's homes in its own zone and station, with its mobile-home share", () => {
+    const county = samplingCountyOf(stLouisMn);
+    expect(county).toEqual({
+      state: 'MN',
+      countyFips: '27137',
+      climateZone: '7',
+      stationId: 'duluth-mn',
+      // 4.4 % of all units, 76.9 % of units are outside multi-unit buildings: 0.044 / 0.769.
+      mobileHomeShare: expect.closeTo(0.0572, 4),
+    });
+    const homes = countySamples(county, 'natural_gas', 400, 5);
+    expect(new Set(homes.map((s) => s.climate.id))).toEqual(new Set(['duluth-mn']));
+    expect(new Set(homes.map((s) => s.home.climateZone))).toEqual(new Set(['7']));
+    const mobiles = share(homes, (s) => s.home.buildingType === 'mobile_home');
+    expect(mobiles).toBeGreaterThan(0.02);
+    expect(mobiles).toBeLessThan(0.1);
+  });
+
+  it("follows the county's mobile-home share, and the region's mix when the county has none", () => {
+    const base = samplingCountyOf(stLouisMn);
+    const trailerCounty = countySamples({ ...base, mobileHomeShare: 0.6 }, 'electricity', 400, 6);
+    expect(share(trailerCounty, (s) => s.home.buildingType === 'mobile_home')).toBeGreaterThan(0.5);
+    const none = countySamples({ ...base, mobileHomeShare: 0 }, 'electricity', 400, 6);
+    expect(none.some((s) => s.home.buildingType === 'mobile_home')).toBe(false);
+    // Midwest: 6 % mobile homes (ACS B25024).
+    const regional = countySamples({ ...base, mobileHomeShare: null }, 'electricity', 1000, 6);
+    expect(share(regional, (s) => s.home.buildingType === 'mobile_home')).toBeCloseTo(0.06, 1);
+  });
+
+  it('renormalises the ACS mobile-home share within single-family and mobile homes', () => {
+    expect(remMobileHomeShare({ mobile_home_share: 0.145, multi_unit_share: 0.089 })).toBeCloseTo(
+      0.159166,
+      6,
+    );
+    expect(remMobileHomeShare({ mobile_home_share: 0.3, multi_unit_share: 0.5 })).toBeCloseTo(0.6, 9);
+    // New York County: 97.9 % multi-unit, 0.1 % mobile.
+    expect(remMobileHomeShare({ mobile_home_share: 0.001, multi_unit_share: 0.979 })).toBeCloseTo(0.0476, 4);
+    expect(remMobileHomeShare({ mobile_home_share: 0, multi_unit_share: 1 })).toBeNull();
   });
 
   it('follows the conditional tables: older, basement homes up north; slab homes and central AC down south', () => {
@@ -97,30 +148,37 @@ describe('sampleHomes', () => {
   });
 
   it('reports a fuel the location (almost) never uses as an implausible combination', () => {
-    expect(sampleHomes({ state: 'AZ' }, { heatingFuel: 'fuel_oil' }, 10, 1)).toEqual({
+    expect(sampleStateHomes('AZ', { heatingFuel: 'fuel_oil' }, 10, 1)).toEqual({
       supported: false,
       reason: 'implausible_combination',
       message: 'fuel_oil heating is (almost) never found in AZ',
     });
-    expect(sampleHomes({ state: 'FL' }, { heatingFuel: 'fuel_oil' }, 10, 1).supported).toBe(false);
-    expect(sampleHomes({ state: 'MA' }, { heatingFuel: 'fuel_oil' }, 10, 1).supported).toBe(true);
+    expect(sampleStateHomes('FL', { heatingFuel: 'fuel_oil' }, 10, 1).supported).toBe(false);
+    expect(sampleStateHomes('MA', { heatingFuel: 'fuel_oil' }, 10, 1).supported).toBe(true);
+    // A county answers for its state: Maricopa County gets no fuel-oil homes either.
+    const maricopa = {
+      state: 'AZ',
+      countyFips: '04013',
+      climateZone: '2B',
+      stationId: 'phoenix-az',
+      mobileHomeShare: 0.07,
+    } as const;
+    expect(sampleHomes(maricopa, { heatingFuel: 'fuel_oil' }, 10, 1)).toMatchObject({
+      supported: false,
+      reason: 'implausible_combination',
+    });
   });
 
   it('reports a rare heating / water-heater pairing as implausible and suggests omitting the water-heater fuel', () => {
-    const result = sampleHomes(
-      { state: 'TX' },
-      { heatingFuel: 'propane', waterHeaterFuel: 'natural_gas' },
-      10,
-      1,
-    );
+    const result = sampleStateHomes('TX', { heatingFuel: 'propane', waterHeaterFuel: 'natural_gas' }, 10, 1);
     expect(result).toMatchObject({ supported: false, reason: 'implausible_combination' });
     expect(result.supported === false && result.message).toContain('omit water_heater_fuel');
-    expect(sampleHomes({ state: 'TX' }, { heatingFuel: 'propane' }, 10, 1).supported).toBe(true);
+    expect(sampleStateHomes('TX', { heatingFuel: 'propane' }, 10, 1).supported).toBe(true);
   });
 
   it('reports states outside the contiguous US as unsupported', () => {
     for (const state of ['AK', 'HI', 'PR']) {
-      expect(sampleHomes({ state }, { heatingFuel: 'electricity' }, 10, 1)).toMatchObject({
+      expect(sampleStateHomes(state, { heatingFuel: 'electricity' }, 10, 1)).toMatchObject({
         supported: false,
         reason: 'unsupported_location',
       });
@@ -128,13 +186,22 @@ describe('sampleHomes', () => {
   });
 
   it('rejects malformed input, naming the field', () => {
-    expect(() => sampleHomes({ state: 'Massachusetts' }, { heatingFuel: 'natural_gas' }, 10, 1)).toThrow(
-      ZodError,
+    const suffolk: SamplingCounty = {
+      state: 'MA',
+      countyFips: '25025',
+      climateZone: '5A',
+      stationId: 'boston-ma',
+      mobileHomeShare: 0.01,
+    };
+    const gas = { heatingFuel: 'natural_gas' } as const;
+    expect(() => sampleStateHomes('Massachusetts', gas, 10, 1)).toThrow(ZodError);
+    expect(() => sampleHomes({ ...suffolk, countyFips: '25' }, gas, 10, 1)).toThrow(/countyFips/);
+    expect(() => sampleHomes({ ...suffolk, climateZone: '8' as '7' }, gas, 10, 1)).toThrow(/climateZone/);
+    expect(() => sampleHomes({ ...suffolk, mobileHomeShare: 1.5 }, gas, 10, 1)).toThrow(/mobileHomeShare/);
+    expect(() => sampleHomes({ ...suffolk, stationId: 'atlantis' }, gas, 10, 1)).toThrow(
+      'unknown climate station "atlantis"',
     );
-    expect(() =>
-      sampleHomes({ state: 'MA', countyFips: '25' }, { heatingFuel: 'natural_gas' }, 10, 1),
-    ).toThrow(/countyFips/);
-    expect(() => sampleHomes({ state: 'MA' }, { heatingFuel: 'wood' as Fuel }, 10, 1)).toThrow(/heatingFuel/);
-    expect(() => sampleHomes({ state: 'MA' }, { heatingFuel: 'natural_gas' }, 0, 1)).toThrow(RangeError);
+    expect(() => sampleHomes(suffolk, { heatingFuel: 'wood' as Fuel }, 10, 1)).toThrow(/heatingFuel/);
+    expect(() => sampleHomes(suffolk, gas, 0, 1)).toThrow(RangeError);
   });
 });

@@ -4,7 +4,7 @@ import { climateById } from '../../simulate/climate/climate.ts';
 import { HEAT_PUMPS } from '../../simulate/equipment/heat-pumps.ts';
 import { envelopeOf, wallAssemblyU } from '../../simulate/physics/envelope.ts';
 import { ductEfficiency } from '../../simulate/physics/distribution.ts';
-import { sampleHomes } from '../../simulate/sampler/sample-homes.ts';
+import { sampleStateHomes } from '../../simulate/sampler/sample-homes.ts';
 import { simulateHome } from '../../simulate/simulator.ts';
 import { applyUpgrade } from '../../simulate/upgrades/apply-upgrade.ts';
 import { kwhToMmbtu, kwhToTherms } from '../../simulate/units.ts';
@@ -175,7 +175,7 @@ describe('simulateHome', () => {
 
 /** Mean annual consumption of n sampled homes of one state and heating fuel. */
 function sampledMeans(state: string, heatingFuel: Fuel, n: number): Record<Fuel, number> & { total: number } {
-  const result = sampleHomes({ state }, { heatingFuel }, n, 2020);
+  const result = sampleStateHomes(state, { heatingFuel }, n, 2020);
   if (!result.supported) throw new Error(result.message);
   const sums = { electricity: 0, natural_gas: 0, fuel_oil: 0, propane: 0, total: 0 };
   for (const { home, climate } of result.samples) {

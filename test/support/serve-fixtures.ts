@@ -5,7 +5,7 @@ import type { Config } from '../../schemas/config.ts';
 import type { Manifest } from '../../schemas/lake.ts';
 import type { ApiModule } from '../../serve/api-module.ts';
 import type { SnapshotSource } from '../../serve/snapshot/snapshot-holder.ts';
-import type { SnapshotReader } from '../../serve/snapshot/serving-module.ts';
+import type { SnapshotReader } from '../../transform/lake/snapshot-reader.ts';
 
 export const silentLogger = () => pino({ level: 'silent' });
 

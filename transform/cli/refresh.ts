@@ -6,37 +6,50 @@ import { defaultCatalog } from '../catalog.ts';
 import { runMain, UsageError } from './cli-main.ts';
 import { pipelineCommand } from './pipeline-command.ts';
 
-const USAGE = 'usage: npm run refresh -- --cron "<expression>"   e.g. --cron "0 */6 * * *" (every 6 hours)';
+const USAGE =
+  'usage: npm run refresh -- --cron "<expression>" [--no-initial-run]   e.g. --cron "0 */6 * * *" (every 6 hours)';
 
-// npm run refresh -- --cron "<expr>": runs the pipeline on a schedule until stopped (SIGINT/SIGTERM).
-// node-cron's noOverlap skips a tick while a run is still going; the lake lock also refuses a tick while
-// a separately started `npm run pipeline` holds the lake.
+// npm run refresh -- --cron "<expr>": runs the pipeline once at start (unless --no-initial-run), then on the
+// schedule until stopped (SIGINT/SIGTERM). A run never starts while another of ours is going (a tick during
+// a long run is skipped); the lake lock also refuses a run while a separate `npm run pipeline` holds the lake.
 runMain(async () => {
-  const expression = cronExpression(process.argv.slice(2));
+  const options = refreshOptions(process.argv.slice(2));
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL, 'refresh');
   let running: Promise<number> | undefined;
-  const task = cron.schedule(
-    expression,
-    async () => {
-      running = defaultCatalog(config).then((catalog) =>
-        pipelineCommand({
-          config,
-          logger,
-          catalog,
-          print: (line) => logger.info(line),
-          printError: (line) => logger.warn(line),
-        }),
-      );
+  const runOnce = async (trigger: 'start' | 'schedule'): Promise<void> => {
+    if (running) {
+      logger.warn({ trigger }, 'pipeline run skipped: the previous run is still going');
+      return;
+    }
+    running = defaultCatalog(config).then((catalog) =>
+      pipelineCommand({
+        config,
+        logger,
+        catalog,
+        print: (line) => logger.info(line),
+        printError: (line) => logger.warn(line),
+      }),
+    );
+    try {
       const code = await running;
       logger.info(
-        { exitCode: code, nextRun: task.getNextRun()?.toISOString() },
-        'scheduled pipeline run ended',
+        { trigger, exitCode: code, nextRun: task.getNextRun()?.toISOString() },
+        'pipeline run ended',
       );
-    },
-    { name: 'pipeline refresh', noOverlap: true },
+    } finally {
+      running = undefined;
+    }
+  };
+  const task = cron.schedule(options.cron, () => runOnce('schedule'), {
+    name: 'pipeline refresh',
+    noOverlap: true,
+  });
+  logger.info(
+    { cron: options.cron, initialRun: options.initialRun, nextRun: task.getNextRun()?.toISOString() },
+    'refresh scheduled',
   );
-  logger.info({ cron: expression, nextRun: task.getNextRun()?.toISOString() }, 'refresh scheduled');
+  if (options.initialRun) void runOnce('start');
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
@@ -48,10 +61,14 @@ runMain(async () => {
   return 0;
 });
 
-function cronExpression(argv: string[]): string {
-  let values: { cron?: string };
+function refreshOptions(argv: string[]): { cron: string; initialRun: boolean } {
+  let values: { cron?: string; 'no-initial-run'?: boolean };
   try {
-    ({ values } = parseArgs({ args: argv, options: { cron: { type: 'string' } }, strict: true }));
+    ({ values } = parseArgs({
+      args: argv,
+      options: { cron: { type: 'string' }, 'no-initial-run': { type: 'boolean' } },
+      strict: true,
+    }));
   } catch (error) {
     throw new UsageError(`${(error as Error).message}\n${USAGE}`);
   }
@@ -65,5 +82,5 @@ function cronExpression(argv: string[]): string {
       `--cron "${values.cron}" is not a valid cron expression${detail ? ` (${detail})` : ''}\n${USAGE}`,
     );
   }
-  return values.cron;
+  return { cron: values.cron, initialRun: values['no-initial-run'] !== true };
 }

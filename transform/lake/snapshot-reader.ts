@@ -1,13 +1,21 @@
 import path from 'node:path';
 import { DuckDBInstance, DuckDBTypeId, type DuckDBType } from '@duckdb/node-api';
 import type { Manifest } from '../../schemas/lake.ts';
-import type { SnapshotReader } from '../../serve/snapshot/serving-module.ts';
 import { readCurrent } from './current-pointer.ts';
 import { snapshotDir } from './lake-paths.ts';
 import { readManifest } from './manifest-file.ts';
 import { quoteLiteral } from './sql-quote.ts';
 
 export { readCurrent };
+
+/** Read access to one published snapshot of the lake. */
+export interface SnapshotReader {
+  readonly id: string;
+  readonly dir: string;
+  readonly manifest: Manifest;
+  /** All rows of a table of this snapshot (JSON columns parsed back into values). */
+  rows<T = Record<string, unknown>>(table: string): Promise<T[]>;
+}
 
 /** Opens a snapshot of the lake by id; its manifest is read and validated now, its tables on demand. */
 export async function openSnapshot(lakeDir: string, id: string): Promise<SnapshotReader> {

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { RecordSchema } from '../../ingest/source.ts';
+import type { RecordSchema } from '../../schemas/record-schema.ts';
 import type { EventEnvelope } from '../../schemas/envelope.ts';
 
 export type Verdict =

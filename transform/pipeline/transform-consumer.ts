@@ -1,6 +1,6 @@
 import type { EventLog, ConsumedRecord } from '../../ingest/eventlog/event-log.ts';
 import { SOURCE_VERSIONS_TOPIC } from '../../ingest/ingest-job.ts';
-import type { RecordSchema } from '../../ingest/source.ts';
+import type { RecordSchema } from '../../schemas/record-schema.ts';
 import type { Logger } from '../../lib/log.ts';
 import type { Progress } from '../../lib/progress.ts';
 import { eventEnvelopeSchema, sourceVersionPayloadSchema } from '../../schemas/envelope.ts';

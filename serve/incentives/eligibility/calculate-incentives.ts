@@ -1,6 +1,6 @@
 import type { AuthorityType, Item, OwnerStatus } from '../../../schemas/incentives/enums.ts';
 import type { IncentivesData, Location, PreparedCandidate, StateCatalog } from '../incentives-data.ts';
-import type { AmiFlags } from './ami.ts';
+import type { AmiFlags } from '../../../schemas/incentives/ami.ts';
 import type { IncomeClass } from './income-class.ts';
 import { isCandidateEligible, type RuleContext } from './incentive-rules.ts';
 import { applyMassSave } from './mass-save.ts';

@@ -1,5 +1,5 @@
 import type { IncentivesData, Location } from '../incentives-data.ts';
-import { amiFlags, type AmiFlags } from './ami.ts';
+import { amiFlags, type AmiFlags } from '../../../schemas/incentives/ami.ts';
 import { isLowIncome, type Household } from './low-income.ts';
 import { estimateFederalTax, estimateStateTax } from './tax.ts';
 

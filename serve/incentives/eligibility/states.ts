@@ -1,20 +1,14 @@
 import { STATES_AND_TERRITORIES, type StateCode } from '../../../schemas/incentives/enums.ts';
-
-/**
- * States whose incentives the reference service serves (its LAUNCHED_STATES at commit 16ad9bf4). Data
- * exists for others too; those are served only with include_beta_states=true.
- */
-export const LAUNCHED_STATES: ReadonlySet<string> = new Set([
-  'AK', 'AZ', 'CA', 'CO', 'CT', 'DC', 'DE', 'GA', 'HI', 'IA', 'IL', 'IN', 'MA', 'ME', 'MI', 'MN', 'MO',
-  'NC', 'NH', 'NJ', 'NM', 'NV', 'NY', 'OH', 'OR', 'PA', 'RI', 'TX', 'UT', 'VA', 'VT', 'WI', 'WY',
-]); // prettier-ignore
+import { LAUNCHED_STATES } from '../../../schemas/incentives/launched-states.ts';
 
 export type StateStatus = 'launched' | 'beta' | 'none';
 
 /**
- * The rollout status of every state and territory, in the reference's order. `beta` is reported for a
- * state that is not launched but has incentive data: exactly the states include_beta_states adds.
- * (The reference never says `beta`; with `betaStatus: false` this returns its answer exactly.)
+ * The rollout status of every state and territory, in the reference's order, as the loaded data stands:
+ * `launched` for a state the reference launched that has incentives in the snapshot (one without data
+ * has nothing to serve, so it is `none`); `beta` for a state that is not launched but has incentive data,
+ * exactly the states include_beta_states adds. (The reference never says `beta`; with `betaStatus: false`
+ * and the national data, where every launched state has incentives, this is its answer exactly.)
  */
 export function stateStatuses(
   statesWithIncentives: ReadonlySet<string>,
@@ -24,11 +18,13 @@ export function stateStatuses(
     STATES_AND_TERRITORIES.map((state) => [
       state,
       {
-        status: LAUNCHED_STATES.has(state)
-          ? 'launched'
-          : options.betaStatus && statesWithIncentives.has(state)
-            ? 'beta'
-            : 'none',
+        status: !statesWithIncentives.has(state)
+          ? 'none'
+          : LAUNCHED_STATES.has(state)
+            ? 'launched'
+            : options.betaStatus
+              ? 'beta'
+              : 'none',
       },
     ]),
   ) as Record<StateCode, { status: StateStatus }>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { RecordSchema, SourceParser, SourceRecord } from '../../../ingest/source.ts';
+import type { SourceParser, SourceRecord } from '../../../ingest/source.ts';
+import type { RecordSchema } from '../../../schemas/record-schema.ts';
 
 /** One appliance price quote of the demo source: the smallest source the pipeline can run end to end. */
 export const demoPriceSchema = z.object({

@@ -4,8 +4,8 @@ import type {
   LowIncomeThresholdRecord,
   Prerequisite,
 } from '../../../schemas/incentives/records.ts';
-import { HOUSEHOLD_SIZES } from '../../../serve/incentives/eligibility/ami.ts';
-import { LAUNCHED_STATES } from '../../../serve/incentives/eligibility/states.ts';
+import { HOUSEHOLD_SIZES } from '../../../schemas/incentives/ami.ts';
+import { LAUNCHED_STATES } from '../../../schemas/incentives/launched-states.ts';
 import { FEDERAL_PROGRAMS } from './federal-programs.ts';
 import type { CatalogInputs } from './serving-states.ts';
 

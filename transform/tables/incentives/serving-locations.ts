@@ -10,7 +10,7 @@ import {
   type ZipRecord,
   type ZipUtilityRecord,
 } from '../../../schemas/incentives/records.ts';
-import { amiBySize } from '../../../serve/incentives/eligibility/ami.ts';
+import { amiBySize } from '../../../schemas/incentives/ami.ts';
 import type { LakeTable } from '../lake-table.ts';
 
 export const servingLocationRowSchema = z.object({

@@ -1,0 +1,246 @@
+import { describe, expect, it } from 'vitest';
+import {
+  eiaSedsResidentialPricesParser,
+  ratesOfRow,
+} from '../../ingest/parsers/eia-seds-residential-prices.ts';
+import {
+  geonamesPostalCodesParser,
+  parseGeoNamesPostalCodes,
+  resolveConnecticutCounties,
+} from '../../ingest/parsers/geonames-postal-codes.ts';
+import { remCountyProfilesParser } from '../../ingest/parsers/rem-county-profiles.ts';
+import { remEmissionFactorsParser } from '../../ingest/parsers/rem-emission-factors.ts';
+import { MalformedSourceFileError } from '../../ingest/parsers/rewiring-america-open-data.ts';
+import type { SourceReader } from '../../ingest/source.ts';
+import { createFileReader } from '../../ingest/connectors/file-reader.ts';
+import { loadSources, resolveSourcesFile } from '../../ingest/sources-config.ts';
+import { parsers } from '../../ingest/parsers/index.ts';
+import { recordSchemas } from '../../schemas/records/index.ts';
+
+/** A single-file source held in memory (path "" is the file). */
+const fileOf = (text: string | null): SourceReader => ({
+  location: 'memory',
+  read: async (path) => (path === '' && text !== null ? Buffer.from(text) : null),
+  filesRead: () => [],
+});
+
+const line = (cells: string[]) => cells.join('\t');
+// GeoNames US.txt lines: country, ZIP, place, state, state code, county, county code, community, code, lat, lon, accuracy.
+const BOSTON = line([
+  'US',
+  '02116',
+  'Boston',
+  'Massachusetts',
+  'MA',
+  'Suffolk',
+  '025',
+  '',
+  '',
+  '42.3492',
+  '-71.0768',
+  '4',
+]);
+const AVON = line([
+  'US',
+  '06001',
+  'Avon',
+  'Connecticut',
+  'CT',
+  'Capitol Region',
+  '110',
+  '',
+  '',
+  '41.7905',
+  '-72.8653',
+  '4',
+]);
+const BRISTOL = line([
+  'US',
+  '06010',
+  'Bristol',
+  'Connecticut',
+  'CT',
+  'Naugatuck Valley',
+  '140',
+  '',
+  '',
+  '41.6823',
+  '-72.9302',
+  '4',
+]);
+// An old-county code (Tolland County, 09013) for a ZIP next to Avon.
+const OLD_COUNTY = line([
+  'US',
+  '06085',
+  'Unionville',
+  'Connecticut',
+  'CT',
+  'Tolland',
+  '013',
+  '',
+  '',
+  '41.76',
+  '-72.88',
+  '1',
+]);
+const APO = line(['US', '09001', 'APO AA', '', '', '', '', '', '', '38.1105', '15.6613', '']);
+
+describe('GeoNames postal codes → ZIP counties', () => {
+  it('reads state, 5-digit county FIPS and coordinates; a ZIP without a county keeps a null county', () => {
+    expect(parseGeoNamesPostalCodes([BOSTON, APO, BOSTON.replace('Boston', 'Boston 2')].join('\n'))).toEqual([
+      { zip: '02116', state: 'MA', county_fips: '25025', latitude: 42.3492, longitude: -71.0768 },
+      { zip: '09001', state: '', county_fips: null, latitude: 38.1105, longitude: 15.6613 },
+    ]);
+  });
+
+  it('moves a Connecticut ZIP coded by an old county to the planning region of its nearest neighbour', () => {
+    const codes = resolveConnecticutCounties(
+      parseGeoNamesPostalCodes([AVON, BRISTOL, OLD_COUNTY].join('\n')),
+    );
+    expect(codes.map((c) => [c.zip, c.county_fips])).toEqual([
+      ['06001', '09110'],
+      ['06010', '09140'],
+      ['06085', '09110'],
+    ]);
+  });
+
+  it('refuses a file whose lines do not have the 12 columns', () => {
+    expect(() => parseGeoNamesPostalCodes('US\t02116\tBoston')).toThrow(MalformedSourceFileError);
+    expect(() => parseGeoNamesPostalCodes('US\t02116\tBoston')).toThrow('line 1 has 3 columns, not 12');
+  });
+
+  it('emits one record per ZIP, keyed by the ZIP, and fails when the file is missing', async () => {
+    const records = await geonamesPostalCodesParser.parse(fileOf(`${BOSTON}\n${APO}\n`));
+    expect(records).toEqual([
+      {
+        schema: 'rem.zip-county',
+        key: '02116',
+        payload: { zip: '02116', state: 'MA', county_fips: '25025', latitude: 42.3492, longitude: -71.0768 },
+      },
+      {
+        schema: 'rem.zip-county',
+        key: '09001',
+        payload: { zip: '09001', state: '', county_fips: null, latitude: 38.1105, longitude: 15.6613 },
+      },
+    ]);
+    await expect(geonamesPostalCodesParser.parse(fileOf(null))).rejects.toThrow('the source file is missing');
+  });
+});
+
+describe('REM county profiles', () => {
+  it('reads each county row as a CountyProfile record', async () => {
+    const csv =
+      'county_fips,state,name,households,mobile_home_share,multi_unit_share,climate_zone,latitude,longitude\n' +
+      '25025,MA,Suffolk County,329914,0.001,0.824,5A,42.3343,-71.0689\n';
+    expect(await remCountyProfilesParser.parse(fileOf(csv))).toEqual([
+      {
+        schema: 'rem.county',
+        key: '25025',
+        payload: {
+          county_fips: '25025',
+          state: 'MA',
+          name: 'Suffolk County',
+          households: 329914,
+          mobile_home_share: 0.001,
+          multi_unit_share: 0.824,
+          climate_zone: '5A',
+          latitude: 42.3343,
+          longitude: -71.0689,
+        },
+      },
+    ]);
+  });
+
+  it('names the missing columns of a file that lacks some', async () => {
+    await expect(remCountyProfilesParser.parse(fileOf('county_fips,state\n25025,MA\n'))).rejects.toThrow(
+      /missing column\(s\) name, households/,
+    );
+  });
+});
+
+describe('EIA SEDS residential prices → energy rates', () => {
+  const massachusetts = {
+    state: 'MA',
+    year: '2023',
+    electricity_cents_per_kwh: '29.61',
+    natural_gas_usd_per_therm: '2.082',
+    heating_oil_usd_per_gal: '3.66',
+    propane_usd_per_gal: '3.74',
+  };
+
+  it('splits a $12/month charge off electricity and gas and keeps delivered fuels volumetric', () => {
+    const rates = ratesOfRow(massachusetts);
+    expect(rates.map((r) => [r.fuel, r.volumetric_rate, r.volumetric_unit, r.fixed_monthly])).toEqual([
+      // 0.2961 − 12 × 12 / 10,715
+      ['electricity', 0.2827, '$/kWh', 12],
+      // 2.082 − 12 × 12 / 710
+      ['natural_gas', 1.8792, '$/therm', 12],
+      ['fuel_oil', 3.66, '$/gallon', 0],
+      ['propane', 3.74, '$/gallon', 0],
+    ]);
+    for (const rate of rates) {
+      expect(rate).toMatchObject({ state: 'MA', year: 2023 });
+      expect(rate.publisher).toContain('State Energy Data System');
+    }
+    expect(rates[0]!.method).toContain('spread over a typical customer');
+  });
+
+  it('uses the newest year of the file', async () => {
+    const header =
+      'state,year,electricity_cents_per_kwh,natural_gas_usd_per_therm,natural_gas_usd_per_mcf,heating_oil_usd_per_gal,propane_usd_per_gal\n';
+    const csv = `${header}MA,2022,25.00,2.000,20.00,4.00,3.50\nMA,2023,29.61,2.082,21.57,3.66,3.74\n`;
+    const records = await eiaSedsResidentialPricesParser.parse(fileOf(csv));
+    expect(records.map((r) => r.key)).toEqual([
+      'MA/electricity',
+      'MA/natural_gas',
+      'MA/fuel_oil',
+      'MA/propane',
+    ]);
+    expect(records.every((r) => (r.payload as { year: number }).year === 2023)).toBe(true);
+    await expect(eiaSedsResidentialPricesParser.parse(fileOf(header))).rejects.toThrow('no row has a year');
+  });
+});
+
+describe("the project's default REM sources", () => {
+  it('parse into valid records: every county, rate and factor, and every ZIP but those without a county', async () => {
+    const declared = await loadSources(resolveSourcesFile('./ingest/sources.json'), {});
+    const schemaOf = new Map(recordSchemas.map((s) => [s.name, s.schema]));
+    const counts: Record<string, { valid: number; invalid: number }> = {};
+    for (const source of declared.filter((s) => s.name !== 'incentives')) {
+      const parser = parsers.find((p) => p.kind === source.kind)!;
+      const reader = createFileReader(source.location);
+      for (const record of await parser.parse(reader)) {
+        const count = (counts[source.name] ??= { valid: 0, invalid: 0 });
+        if (schemaOf.get(record.schema)!.safeParse(record.payload).success) count.valid++;
+        else count.invalid++;
+      }
+    }
+    expect(counts['rem-counties']).toEqual({ valid: 3109, invalid: 0 });
+    // 49 states and DC, plus AK, HI and the US average: 4 fuels each.
+    expect(counts['energy-rates']).toEqual({ valid: 52 * 4, invalid: 0 });
+    expect(counts['emission-factors']).toEqual({ valid: 16, invalid: 0 });
+    // APO/FPO and Marshall Islands ZIPs have no county and are quarantined.
+    expect(counts['zip-counties']!.invalid).toBe(511);
+    expect(counts['zip-counties']!.valid).toBeGreaterThan(40_000);
+  });
+
+  it('ship the fossil CO2e factors of the reference exactly', async () => {
+    const declared = await loadSources(resolveSourcesFile('./ingest/sources.json'), {});
+    const source = declared.find((s) => s.name === 'emission-factors')!;
+    const records = await remEmissionFactorsParser.parse(createFileReader(source.location));
+    const co2e = Object.fromEntries(
+      records
+        .map(
+          (r) => r.payload as { fuel: string; pollutant: string; value: number; unit: string; basis: string },
+        )
+        .filter((f) => f.pollutant === 'co2e')
+        .map((f) => [f.fuel, `${f.value} ${f.unit} ${f.basis}`]),
+    );
+    expect(co2e).toEqual({
+      natural_gas: '6.6798 kg/therm combustion',
+      fuel_oil: '12.3069 kg/gallon combustion',
+      propane: '7.3776 kg/gallon combustion',
+      electricity: '0.3901 kg/kWh average',
+    });
+  });
+});
