@@ -1,12 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { REPOSITORY_ROOT } from '../lib/repository-root.ts';
 import { isHttpLocation } from './connectors/open-reader.ts';
 import type { SourceDeclaration } from './source.ts';
-
-/** The repository root: relative SOURCES_FILE values resolve against it, so any cwd works. */
-export const REPOSITORY_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 const location = z
   .string()

@@ -85,6 +85,20 @@ export const emissionFactorSchema = z
   .strict();
 export type EmissionFactor = z.infer<typeof emissionFactorSchema>;
 
+/**
+ * The factor that applies to a state: its own row if the table has one, else the national ("US") row.
+ * Undefined when neither exists.
+ */
+export function emissionFactorFor(
+  factors: readonly EmissionFactor[],
+  state: string,
+  fuel: EmissionFactor['fuel'],
+  pollutant: Pollutant,
+): EmissionFactor | undefined {
+  const matching = factors.filter((f) => f.fuel === fuel && f.pollutant === pollutant);
+  return matching.find((f) => f.region === state) ?? matching.find((f) => f.region === 'US');
+}
+
 /** A REM address cluster: every address of the county with these fuels gets the same sample homes. */
 export const clusterKeySchema = z.object({
   county_fips: countyFips,

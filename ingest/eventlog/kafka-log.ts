@@ -2,6 +2,7 @@ import {
   Kafka,
   logLevel,
   type Admin,
+  type Consumer,
   type ICustomPartitioner,
   type LogEntry,
   type Message,
@@ -25,6 +26,11 @@ export interface KafkaEventLogOptions {
   sessionTimeoutMs?: number;
   heartbeatIntervalMs?: number;
   maxWaitTimeInMs?: number;
+  /**
+   * Creates a topic, resolving to false when it already exists. Default: the CreateTopics admin request to the
+   * controller. Tests against a broker without that request (librdkafka's mock cluster) pass the broker's own.
+   */
+  createTopic?: (name: string, partitions: number) => Promise<boolean>;
 }
 
 /** Kafka brokers refuse batches over message.max.bytes (1 MiB by default): publish in smaller sends. */
@@ -72,12 +78,9 @@ export class KafkaEventLog implements EventLog {
   async ensureTopic(topic: string, partitions?: number): Promise<void> {
     const name = this.topicName(topic);
     if (this.knownTopics.has(name)) return;
-    await this.admin.createTopics({
-      topics: [
-        { topic: name, numPartitions: partitions ?? this.options.defaultPartitions ?? DEFAULT_PARTITIONS },
-      ],
-      waitForLeaders: true,
-    });
+    const numPartitions = partitions ?? this.options.defaultPartitions ?? DEFAULT_PARTITIONS;
+    if (this.options.createTopic) await this.options.createTopic(name, numPartitions);
+    else await this.admin.createTopics({ topics: [{ topic: name, numPartitions }], waitForLeaders: true });
     this.knownTopics.add(name);
   }
 
@@ -101,62 +104,27 @@ export class KafkaEventLog implements EventLog {
   }
 
   async drain({ groupId, topics, onBatch }: DrainOptions): Promise<number> {
-    const existing = new Set(await this.admin.listTopics());
-    const names = [...new Set(topics)]
-      .map((topic) => this.topicName(topic))
-      .filter((name) => existing.has(name));
+    const names = await this.existingTopics(topics);
     if (names.length === 0) return 0;
     const pending = await this.pendingPartitions(groupId, names);
     if (pending.size === 0) return 0;
 
-    const consumer = this.kafka.consumer({
-      groupId,
-      sessionTimeout: this.options.sessionTimeoutMs ?? 6000,
-      heartbeatInterval: this.options.heartbeatIntervalMs ?? 500,
-      maxWaitTimeInMs: this.options.maxWaitTimeInMs ?? 100,
-      allowAutoTopicCreation: false,
-    });
     let delivered = 0;
-    let failure: unknown;
-    let finish!: () => void;
-    const finished = new Promise<void>((resolve) => (finish = resolve));
-    const fail = (error: unknown) => {
-      failure ??= error;
-      finish();
-    };
-    consumer.on(consumer.events.CRASH, ({ payload }) => {
-      if (!payload.restart) fail(payload.error);
-    });
-    // A partition assigned to another member of the group would never reach its end here: say so instead.
-    consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
-      const assigned = new Set(
-        Object.entries(payload.memberAssignment).flatMap(([topic, partitions]) =>
-          partitions.map((partition) => `${topic}/${partition}`),
-        ),
-      );
-      const elsewhere = [...pending.keys()].filter((id) => !assigned.has(id));
-      if (elsewhere.length > 0) {
-        fail(
-          new Error(`consumer group ${groupId} has another active member holding ${elsewhere.join(', ')}`),
-        );
-      }
-    });
-    try {
-      await consumer.connect();
-      await consumer.subscribe({ topics: names, fromBeginning: true });
+    await this.asGroupMember(groupId, names, [...pending.keys()], async (member) => {
+      const { consumer } = member;
       await consumer.run({
         autoCommit: false,
         eachBatch: async ({ batch, heartbeat }) => {
           const id = `${batch.topic}/${batch.partition}`;
           const end = pending.get(id);
-          if (failure !== undefined || end === undefined) return;
+          if (member.failed() || end === undefined) return;
           // Records past the end captured at the start belong to the next drain.
           const messages = batch.messages.filter((m) => Number(m.offset) < end);
           if (messages.length > 0) {
             try {
               await onBatch(messages.map((m) => this.consumed(batch.topic, batch.partition, m)));
             } catch (error) {
-              fail(error);
+              member.fail(error);
               return;
             }
             const next = Number(messages.at(-1)!.offset) + 1;
@@ -168,27 +136,110 @@ export class KafkaEventLog implements EventLog {
           }
           pending.delete(id);
           consumer.pause([{ topic: batch.topic, partitions: [batch.partition] }]);
-          if (pending.size === 0) finish();
+          if (pending.size === 0) member.finish();
         },
       });
-      await finished;
-    } finally {
-      await consumer.disconnect();
-    }
-    if (failure !== undefined) throw failure;
+    });
     return delivered;
   }
 
+  /**
+   * Commits each partition's earliest offset as a member of the group (JoinGroup, SyncGroup, OffsetCommit):
+   * kafkajs's admin.resetOffsets would also need DescribeGroups, one more API a broker must serve.
+   */
   async resetGroup(groupId: string, topics: string[]): Promise<void> {
-    const existing = new Set(await this.admin.listTopics());
-    for (const name of topics.map((topic) => this.topicName(topic))) {
-      if (existing.has(name)) await this.admin.resetOffsets({ groupId, topic: name, earliest: true });
-    }
+    const names = await this.existingTopics(topics);
+    if (names.length === 0) return;
+    const earliest = (
+      await Promise.all(
+        names.map(async (topic) =>
+          (await this.admin.fetchTopicOffsets(topic)).map(({ partition, low }) => ({
+            topic,
+            partition,
+            offset: low,
+          })),
+        ),
+      )
+    ).flat();
+    await this.asGroupMember(
+      groupId,
+      names,
+      earliest.map(({ topic, partition }) => `${topic}/${partition}`),
+      async (member) => {
+        await member.consumer.run({ autoCommit: false, eachBatch: async () => {} });
+        member.consumer.pause(names.map((topic) => ({ topic })));
+        await member.joined;
+        await member.consumer.commitOffsets(earliest);
+        member.finish();
+      },
+    );
   }
 
   async close(): Promise<void> {
     await this.producer.disconnect();
     await this.admin.disconnect();
+  }
+
+  /** The prefixed names of those of `topics` that exist, each once. */
+  private async existingTopics(topics: string[]): Promise<string[]> {
+    const existing = new Set(await this.admin.listTopics());
+    return [...new Set(topics)].map((topic) => this.topicName(topic)).filter((name) => existing.has(name));
+  }
+
+  /**
+   * Runs `work` with a consumer of `names` in the group until it calls `finish` or `fail`. Fails when the group
+   * assigns any of `required` (`topic/partition`) to another member: this one could never finish it.
+   */
+  private async asGroupMember(
+    groupId: string,
+    names: string[],
+    required: string[],
+    work: (member: GroupMember) => Promise<void>,
+  ): Promise<void> {
+    const consumer = this.kafka.consumer({
+      groupId,
+      sessionTimeout: this.options.sessionTimeoutMs ?? 6000,
+      heartbeatInterval: this.options.heartbeatIntervalMs ?? 500,
+      maxWaitTimeInMs: this.options.maxWaitTimeInMs ?? 100,
+      allowAutoTopicCreation: false,
+    });
+    let failure: unknown;
+    let finish!: () => void;
+    const finished = new Promise<void>((resolve) => (finish = resolve));
+    let joinedAlone!: () => void;
+    const joined = new Promise<void>((resolve) => (joinedAlone = resolve));
+    const fail = (error: unknown) => {
+      failure ??= error;
+      finish();
+    };
+    consumer.on(consumer.events.CRASH, ({ payload }) => {
+      if (!payload.restart) fail(payload.error);
+    });
+    consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
+      const assigned = new Set(
+        Object.entries(payload.memberAssignment).flatMap(([topic, partitions]) =>
+          partitions.map((partition) => `${topic}/${partition}`),
+        ),
+      );
+      const elsewhere = required.filter((id) => !assigned.has(id));
+      if (elsewhere.length === 0) joinedAlone();
+      else {
+        fail(
+          new Error(`consumer group ${groupId} has another active member holding ${elsewhere.join(', ')}`),
+        );
+      }
+    });
+    const member: GroupMember = { consumer, joined, finish, fail, failed: () => failure !== undefined };
+    try {
+      await consumer.connect();
+      await consumer.subscribe({ topics: names, fromBeginning: true });
+      // `work` may wait for a join that fails instead; `finished` settles either way.
+      void work(member).catch(fail);
+      await finished;
+    } finally {
+      await consumer.disconnect();
+    }
+    if (failure !== undefined) throw failure;
   }
 
   /** `topic/partition` → the end offset, for every partition with records the group has not committed. */
@@ -231,6 +282,16 @@ export class KafkaEventLog implements EventLog {
   private topicName(topic: string): string {
     return `${this.options.topicPrefix}${topic}`;
   }
+}
+
+/** One consumer in a group, as `asGroupMember` hands it to its work. */
+interface GroupMember {
+  consumer: Consumer;
+  /** Resolves once the group has assigned this member every partition it requires. */
+  joined: Promise<void>;
+  finish(): void;
+  fail(error: unknown): void;
+  failed(): boolean;
 }
 
 function forwardLog(logger: Logger | undefined, { namespace, level, log }: LogEntry): void {

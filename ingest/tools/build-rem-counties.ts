@@ -5,7 +5,7 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { CONTIGUOUS_STATE_FIPS, countyProfileSchema, type CountyProfile } from '../../schemas/rem-data.ts';
 import { climateZoneSchema, type ClimateZone } from '../../schemas/rem.ts';
 import { parseGeoNamesPostalCodes, resolveConnecticutCounties } from '../parsers/geonames-postal-codes.ts';
-import { REPOSITORY_ROOT } from '../sources-config.ts';
+import { REPOSITORY_ROOT } from '../../lib/repository-root.ts';
 
 // npx tsx ingest/tools/build-rem-counties.ts --climate-zones <county_fips,iecc_zone CSV> [--households <CSV>]
 //   [--postal-codes <US.txt>] [--out <CSV>]

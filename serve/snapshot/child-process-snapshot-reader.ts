@@ -9,7 +9,13 @@ export interface TableRequest {
 export type TableReply =
   { ready: true } | { table: string; rows: unknown[] } | { table: string; error: string };
 
-const CHILD_ENTRY = fileURLToPath(new URL('./table-reader-child.ts', import.meta.url));
+/**
+ * The child runs as this module does: plain node on the compiled .js (npm start), or through tsx on the
+ * .ts sources (tests, dev).
+ */
+const COMPILED = import.meta.url.endsWith('.js');
+const CHILD_ENTRY = fileURLToPath(new URL(`./table-reader-child.${COMPILED ? 'js' : 'ts'}`, import.meta.url));
+const CHILD_EXEC_ARGV = COMPILED ? [] : ['--import', import.meta.resolve('tsx')];
 /** A module load asks for its tables one after another: the child waits this long for the next. */
 const IDLE_MS = 500;
 
@@ -82,7 +88,7 @@ class ChildProcessSnapshotReader implements SnapshotReader {
       return this.ready.then(() => child);
     }
     const child = fork(CHILD_ENTRY, [this.lakeDir, this.id], {
-      execArgv: ['--import', import.meta.resolve('tsx')],
+      execArgv: CHILD_EXEC_ARGV,
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });

@@ -73,6 +73,28 @@ export const MODEL_STATEMENT =
   'accuracy figures only say how closely it reproduces our simulator on held-out sampled homes, not ' +
   'how closely either matches real homes. Treat its outputs as model-derived approximations.';
 
+/**
+ * Where the model (sampler + simulator, which the surrogate copies) is knowingly off public figures, as
+ * checked by test/simulate/physical-sense.test.ts on typical county clusters (sources in simulate/README.md).
+ */
+export const KNOWN_BIASES: readonly string[] = [
+  'Gas-heated clusters of the cold North use about 1.2× the natural gas of the EIA RECS 2020 Midwestern ' +
+    'gas household (Wayne County, MI 91 and Cook County, IL 90 MMBtu against 76.1): RECS averages include ' +
+    'apartments and homes that do not heat with gas, our clusters are gas-heated single-family and mobile ' +
+    'homes. Their space heating matches RECS Michigan (72.6 against 72.7 MMBtu) and is 1.1× RECS Kansas ' +
+    '(56.8 against 50.9). Against EIA per-customer sales (about 710 therms nationally in 2022, derived; ' +
+    'state figures were not available offline) cold-state gas-heated clusters sit at 900–1,320 therms: ' +
+    'read them as heating homes, not as the average gas customer.',
+  'Electric-heated Gulf homes use about 1.1× EIA’s per-customer figure (East Baton Rouge, LA: 16,200 ' +
+    'against 14,407 kWh, all customers, 2020).',
+  'Each county takes the nearest weather station of its IECC zone. About 50 mountain and Sierra counties ' +
+    'lie more than 800 km from it (zone 7 Colorado counties get Fargo, ND; Sierra foothill counties get ' +
+    'Albuquerque, NM): their climate is of the right zone but not local, so heating and cooling there are ' +
+    'rough.',
+  'Electricity emissions use one national average CO2 rate (EIA, 2022: 0.39 kg/kWh) for every state: ' +
+    'an average, not a marginal rate, and not the local grid.',
+];
+
 const fmt = (value: number | null, digits: number): string =>
   value === null ? 'n/a' : value.toFixed(digits);
 
@@ -135,6 +157,10 @@ export function renderModelCard(card: ModelCard): string {
     '| upgrade | median APE of savings (baseline − upgraded total) |',
     '|---|---|',
     ...Object.entries(a.median_ape_savings_by_upgrade).map(([u, v]) => `| ${u} | ${fmt(v, 2)} % |`),
+    '',
+    '## Known biases against public figures',
+    '',
+    ...KNOWN_BIASES.map((bias) => `- ${bias}`),
     '',
   ];
   return lines.join('\n');

@@ -77,25 +77,43 @@ describe('in-process Kafka test broker', () => {
     await first.disconnect();
   });
 
-  it('makes a drain fail, not hang, while another member of its group holds partitions', async () => {
+  /** A log and another running member of `groupId` that the group has given partitions of `topic`. */
+  async function withOtherMember(
+    groupId: string,
+    topic: string,
+    act: (log: KafkaEventLog) => Promise<void>,
+  ): Promise<void> {
     const log = await KafkaEventLog.open({ brokers: [broker.address], clientId: 'drainer', topicPrefix: '' });
-    await log.ensureTopic('shared', 2);
-    await log.publish('shared', interleavedRecords('program', 6, 2));
-    const other = kafka.consumer({ groupId: 'shared-group', heartbeatInterval: 200, maxWaitTimeInMs: 100 });
+    await log.ensureTopic(topic, 2);
+    await log.publish(topic, interleavedRecords('program', 6, 2));
+    const other = kafka.consumer({ groupId, heartbeatInterval: 200, maxWaitTimeInMs: 100 });
     let joined = false;
     other.on(other.events.GROUP_JOIN, () => void (joined = true));
     await other.connect();
-    await other.subscribe({ topic: 'shared', fromBeginning: true });
+    await other.subscribe({ topic, fromBeginning: true });
     await other.run({ autoCommit: false, eachBatch: async () => {} });
     await eventually(() => joined, 'the other member to join');
-
     try {
-      await expect(
-        log.drain({ groupId: 'shared-group', topics: ['shared'], onBatch: async () => {} }),
-      ).rejects.toThrow(/^consumer group shared-group has another active member holding shared\/\d$/);
+      await act(log);
     } finally {
       await other.disconnect();
       await log.close();
     }
+  }
+
+  it('makes a drain fail, not hang, while another member of its group holds partitions', async () => {
+    await withOtherMember('shared-group', 'shared', async (log) => {
+      await expect(
+        log.drain({ groupId: 'shared-group', topics: ['shared'], onBatch: async () => {} }),
+      ).rejects.toThrow(/^consumer group shared-group has another active member holding shared\/\d$/);
+    });
+  });
+
+  it('makes a reset fail, not hang, while another member of its group holds partitions', async () => {
+    await withOtherMember('reset-group', 'reset', async (log) => {
+      await expect(log.resetGroup('reset-group', ['reset'])).rejects.toThrow(
+        /^consumer group reset-group has another active member holding reset\/\d$/,
+      );
+    });
   });
 });

@@ -4,11 +4,11 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   loadSources,
-  REPOSITORY_ROOT,
   resolveSourcesFile,
   sourceEnvVariable,
   SourcesConfigError,
 } from '../../ingest/sources-config.ts';
+import { REPOSITORY_ROOT } from '../../lib/repository-root.ts';
 
 let repo: string;
 let file: string;

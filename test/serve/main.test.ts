@@ -1,15 +1,25 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 
 const root = path.resolve(import.meta.dirname, '../..');
+// Inside the repository (git-ignored .tmp/) so the compiled code finds the repository root as dist/ does;
+// kept between runs, so tsc's incremental build makes a repeated run quick.
+const outDir = path.join(root, '.tmp', 'compiled-start');
 
-/** `npm start` without npm: the same entry point, with only the given variables besides PATH. */
-function startMain(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'serve/main.ts'], {
-    cwd: root,
+/**
+ * `npm start` without npm: the same entry point (the TypeScript sources through tsx unless another is
+ * given), with only the given variables besides PATH.
+ */
+function startMain(
+  env: Record<string, string>,
+  entry: { args: string[]; cwd: string } = { args: ['--import', 'tsx', 'serve/main.ts'], cwd: root },
+) {
+  const child = spawn(process.execPath, entry.args, {
+    cwd: entry.cwd,
     env: { PATH: process.env.PATH, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -71,4 +81,38 @@ describe('npm start (serve/main.ts)', () => {
     expect(await exited).toBe(0);
     expect(output.stdout).toContain('"msg":"shutting down: finishing requests in flight"');
   }, 90_000);
+
+  it('from the compiled JavaScript serves from plain node (no tsx), its snapshot table reader included', async () => {
+    await promisify(execFile)(
+      process.execPath,
+      [
+        path.join(root, 'node_modules/typescript/bin/tsc'),
+        ...['-p', 'tsconfig.build.json', '--outDir', outDir],
+        ...['--tsBuildInfoFile', path.join(outDir, '.tsbuildinfo')],
+      ],
+      { cwd: root },
+    );
+    lakeDir = await mkdtemp(path.join(tmpdir(), 'compiled-start-'));
+    // Another cwd: the compiled code must find the sample data from the repository root on its own.
+    const { child, output, exited } = startMain(
+      { LAKE_DIR: lakeDir, PORT: '0', HOST: '127.0.0.1' },
+      { args: [path.join(outDir, 'serve/main.js')], cwd: tmpdir() },
+    );
+    running = child;
+    await expect
+      .poll(() => /"msg":"serving on (http:\/\/\S+?)"/.exec(output.stdout)?.[1], { timeout: 60_000 })
+      .toBeTruthy();
+    const url = /"msg":"serving on (http:\/\/\S+?)"/.exec(output.stdout)![1]!;
+    const key = /API key: (esk_\S+)/.exec(output.stderr)![1]!;
+
+    // The first start ran the pipeline on the sample data and loaded the snapshot through the table
+    // reader child, which also ran compiled.
+    const states = await fetch(`${url}/api/v1/states`, { headers: { authorization: `Bearer ${key}` } });
+    expect(states.status).toBe(200);
+    expect(((await states.json()) as Record<string, { status: string }>).RI).toEqual({ status: 'launched' });
+    expect(output.stdout).not.toContain('"level":50');
+
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  }, 180_000);
 });

@@ -4,6 +4,7 @@ import { homeSchema, type Fuel, type SamplingCounty } from '../../schemas/rem.ts
 import { HOUSING_STOCK_VERSION } from '../../simulate/parameters/housing-stock.ts';
 import { sampleHomes, sampleStateHomes, type SampledHome } from '../../simulate/sampler/sample-homes.ts';
 import { remMobileHomeShare, samplingCountyOf } from '../../simulate/sampler/sampling-county.ts';
+import { ST_LOUIS_MN } from '../support/rem-counties.ts';
 
 function samples(
   state: string,
@@ -20,19 +21,7 @@ function samples(
   return result.samples;
 }
 
-/** St. Louis County, MN, as the lake's rem_counties has it (ACS 2019–2023; 2021 IECC zone 7). */
-const stLouisMn = {
-  county_fips: '27137',
-  state: 'MN',
-  name: 'St. Louis County',
-  households: 87_468,
-  mobile_home_share: 0.044,
-  multi_unit_share: 0.231,
-  climate_zone: '7' as const,
-  latitude: 47.6,
-  longitude: -92.5,
-  station_id: 'duluth-mn',
-};
+const stLouisMn = { ...ST_LOUIS_MN, station_id: 'duluth-mn' };
 
 function countySamples(county: SamplingCounty, heatingFuel: Fuel, n: number, seed: number): SampledHome[] {
   const result = sampleHomes(county, { heatingFuel }, n, seed);

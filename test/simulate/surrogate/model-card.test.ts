@@ -2,7 +2,12 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { MODEL_STATEMENT, modelCardSchema, renderModelCard } from '../../../simulate/surrogate/model-card.ts';
+import {
+  KNOWN_BIASES,
+  MODEL_STATEMENT,
+  modelCardSchema,
+  renderModelCard,
+} from '../../../simulate/surrogate/model-card.ts';
 
 const CARD = path.join(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -34,6 +39,8 @@ describe('model card', () => {
       expect(markdown).toContain(`| ${fuel} | ${r2!.toFixed(4)} |`);
     }
     expect(markdown).toContain(`${card.accuracy_held_out.median_ape_total.toFixed(2)} %`);
+    expect(markdown).toContain('## Known biases against public figures');
+    for (const bias of KNOWN_BIASES) expect(markdown).toContain(`- ${bias}`);
   });
 
   it('rejects a card without a proper ONNX checksum', () => {

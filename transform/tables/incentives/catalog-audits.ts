@@ -6,22 +6,14 @@ import type {
 } from '../../../schemas/incentives/records.ts';
 import { HOUSEHOLD_SIZES } from '../../../schemas/incentives/ami.ts';
 import { LAUNCHED_STATES } from '../../../schemas/incentives/launched-states.ts';
+import { offendersFinding } from '../audit-findings.ts';
 import { FEDERAL_PROGRAMS } from './federal-programs.ts';
 import type { CatalogInputs } from './serving-states.ts';
 
 const TABLE = 'incentives_serving_states';
 
-function finding(
-  check: string,
-  severity: AuditFinding['severity'],
-  message: string,
-  offenders: string[],
-): AuditFinding[] {
-  if (offenders.length === 0) return [];
-  return [
-    { table: TABLE, check, severity, message, count: offenders.length, examples: offenders.slice(0, 20) },
-  ];
-}
+const finding = (check: string, severity: AuditFinding['severity'], message: string, offenders: string[]) =>
+  offendersFinding(TABLE, check, severity, message, offenders);
 
 const label = (i: IncentiveRecord) => `${i.state ?? 'federal'}/${i.id}`;
 

@@ -1,0 +1,197 @@
+import { describe, expect, it } from 'vitest';
+import type { EmissionFactor, EnergyRate, ZipCounty } from '../../schemas/rem-data.ts';
+import { CONTIGUOUS_STATE_FIPS, emissionFactorFor } from '../../schemas/rem-data.ts';
+import { FUELS } from '../../schemas/rem.ts';
+import type { BuildContext } from '../../transform/tables/lake-table.ts';
+import { ST_LOUIS_MN, SUFFOLK_MA } from '../support/rem-counties.ts';
+import {
+  auditRemCounties,
+  auditRemEmissionFactors,
+  auditRemEnergyRates,
+  auditRemZipCounties,
+} from '../../transform/tables/rem/rem-audits.ts';
+import {
+  remCountiesTable,
+  remZipCountiesTable,
+  withStation,
+  type RemCountyRow,
+} from '../../transform/tables/rem/rem-tables.ts';
+
+const suffolk = SUFFOLK_MA;
+const stLouis = ST_LOUIS_MN;
+
+/** A build context over in-memory records and tables. */
+function contextOf(records: Record<string, unknown[]>, tables: Record<string, unknown[]> = {}): BuildContext {
+  return {
+    db: undefined as never,
+    records: async <T>(schema: string) => (records[schema] ?? []) as T[],
+    table: async <T>(name: string) => (tables[name] ?? []) as T[],
+  };
+}
+
+/** One county per contiguous state (Suffolk's figures under the state's first FIPS code). */
+const countyPerState: RemCountyRow[] = Object.entries(CONTIGUOUS_STATE_FIPS).map(([state, fips]) => ({
+  ...withStation(suffolk),
+  state,
+  county_fips: `${fips}001`,
+}));
+
+describe('rem_counties', () => {
+  it('gives every county the nearest station of its zone, sorted by FIPS', async () => {
+    const rows = await remCountiesTable.build(contextOf({ 'rem.county': [stLouis, suffolk] }));
+    expect(rows.map((r) => [r.county_fips, r.station_id])).toEqual([
+      ['25025', 'boston-ma'],
+      ['27137', 'duluth-mn'],
+    ]);
+    expect(rows[0]).toEqual({ ...suffolk, station_id: 'boston-ma' });
+  });
+
+  it('passes a table with a county in every state, and names the states without one', () => {
+    expect(auditRemCounties(countyPerState)).toEqual([]);
+    const withoutTexas = countyPerState.filter((r) => r.state !== 'TX');
+    expect(auditRemCounties(withoutTexas)).toEqual([
+      {
+        table: 'rem_counties',
+        check: 'every_state_has_counties',
+        severity: 'error',
+        message: 'contiguous states (or DC) without any county',
+        count: 1,
+        examples: ['TX'],
+      },
+    ]);
+  });
+
+  it('flags a FIPS code of another state, a station far away and a station of another zone', () => {
+    const wrong = [
+      ...countyPerState,
+      { ...withStation(suffolk), county_fips: '27001' },
+      { ...withStation(suffolk), county_fips: '25027', station_id: 'miami-fl' },
+    ];
+    expect(auditRemCounties(wrong).map((f) => [f.check, f.severity, f.examples])).toEqual([
+      ['fips_in_state', 'error', ['27001']],
+      ['station_zone', 'warning', ['25027 5A→miami-fl']],
+      ['station_distance', 'warning', ['25027 Suffolk County, MA → miami-fl']],
+    ]);
+  });
+
+  it('is one warning when the REM sources are not declared, so incentives still publish', () => {
+    expect(auditRemCounties([])).toEqual([
+      expect.objectContaining({ check: 'not_empty', severity: 'warning' }),
+    ]);
+  });
+});
+
+describe('rem_zip_counties', () => {
+  const boston: ZipCounty = {
+    zip: '02116',
+    state: 'MA',
+    county_fips: '25025',
+    latitude: 42.3492,
+    longitude: -71.0768,
+  };
+  const anchorage: ZipCounty = {
+    zip: '99501',
+    state: 'AK',
+    county_fips: '02020',
+    latitude: 61.22,
+    longitude: -149.86,
+  };
+
+  it('sorts ZIPs and accepts ZIPs of known counties, and ZIPs outside the contiguous US', async () => {
+    const ctx = contextOf(
+      { 'rem.zip-county': [anchorage, boston] },
+      { rem_counties: [...countyPerState, withStation(suffolk)] },
+    );
+    const rows = await remZipCountiesTable.build(ctx);
+    expect(rows.map((r) => r.zip)).toEqual(['02116', '99501']);
+    expect(await remZipCountiesTable.audit!(rows, ctx)).toEqual([]);
+  });
+
+  it('reports a ZIP pointing at an unknown county, or at a county of another state', () => {
+    const counties = [withStation(suffolk)];
+    const findings = auditRemZipCounties(
+      [
+        { ...boston, county_fips: '25099' },
+        { ...boston, zip: '02117', state: 'NH' },
+      ],
+      counties,
+    );
+    expect(findings.map((f) => [f.check, f.severity, f.examples])).toEqual([
+      ['zip_has_known_county', 'error', ['02116 → 25099']],
+      ['zip_state_matches_county', 'error', ['02117 NH → 25025']],
+    ]);
+  });
+});
+
+describe('rem_energy_rates', () => {
+  const rate = (state: string, fuel: EnergyRate['fuel']): EnergyRate => ({
+    state,
+    fuel,
+    volumetric_rate: 0.15,
+    volumetric_unit: '$/kWh',
+    fixed_monthly: 12,
+    year: 2023,
+    publisher: 'EIA SEDS',
+    method: 'test',
+  });
+  const complete = Object.keys(CONTIGUOUS_STATE_FIPS).flatMap((s) => FUELS.map((f) => rate(s, f)));
+
+  it('needs a rate for every contiguous state and fuel', () => {
+    expect(auditRemEnergyRates(complete)).toEqual([]);
+    const findings = auditRemEnergyRates(complete.filter((r) => !(r.state === 'VT' && r.fuel === 'propane')));
+    expect(findings).toEqual([
+      expect.objectContaining({ check: 'rate_for_every_state_and_fuel', examples: ['VT/propane'] }),
+    ]);
+  });
+});
+
+describe('rem_emission_factors', () => {
+  const factor = (
+    region: string,
+    fuel: EmissionFactor['fuel'],
+    basis: EmissionFactor['basis'],
+    value: number,
+  ): EmissionFactor => ({
+    region,
+    fuel,
+    pollutant: 'co2e',
+    value,
+    unit: fuel === 'electricity' ? 'kg/kWh' : 'kg/therm',
+    basis,
+    year: 2022,
+    publisher: 'test',
+  });
+  const fossil = [
+    factor('US', 'natural_gas', 'combustion', 6.6798),
+    factor('US', 'fuel_oil', 'combustion', 12.3069),
+    factor('US', 'propane', 'combustion', 7.3776),
+  ];
+
+  it("takes a state's own electricity factor, else the national one", () => {
+    const factors = [
+      ...fossil,
+      factor('US', 'electricity', 'average', 0.39),
+      factor('VT', 'electricity', 'average', 0.01),
+    ];
+    expect(emissionFactorFor(factors, 'VT', 'electricity', 'co2e')?.value).toBe(0.01);
+    expect(emissionFactorFor(factors, 'WV', 'electricity', 'co2e')?.value).toBe(0.39);
+    expect(emissionFactorFor(fossil, 'WV', 'electricity', 'co2e')).toBeUndefined();
+  });
+
+  it('needs every fossil CO2e factor and an electricity factor for every state, and says which are national', () => {
+    const onlyVermont = [...fossil, factor('VT', 'electricity', 'average', 0.01)];
+    const findings = auditRemEmissionFactors(onlyVermont);
+    expect(findings.map((f) => [f.check, f.severity, f.count])).toEqual([
+      ['co2e_for_every_state_electricity', 'error', 48],
+    ]);
+    const national = auditRemEmissionFactors([
+      ...fossil.slice(1),
+      factor('US', 'electricity', 'combustion', 0.39),
+    ]);
+    expect(national.map((f) => [f.check, f.severity, f.examples?.[0]])).toEqual([
+      ['co2e_for_every_fuel', 'error', 'natural_gas'],
+      ['electricity_national_fallback', 'warning', 'AL'],
+      ['electricity_is_grid_rate', 'error', 'US/co2e'],
+    ]);
+  });
+});
