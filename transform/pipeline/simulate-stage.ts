@@ -25,7 +25,7 @@ import type { UnitRunner } from '../../simulate/stage/worker-pool.ts';
 export const SIMULATE_GROUP = 'rem-simulate';
 const GATHER_GROUP = 'rem-gather';
 const PARTITIONS = 8;
-/** Results are published in groups of this many units per runner slot (fewer fsyncs, little redone work). */
+/** Results are published in groups of this many per runner slot (fewer fsyncs, little work redone after a kill). */
 const UNITS_PER_SLOT_PER_FLUSH = 4;
 
 export interface SimulateStageOptions {
@@ -92,10 +92,18 @@ export async function runSimulateStage(options: SimulateStageOptions): Promise<S
       groupId: SIMULATE_GROUP,
       topics: [REM_WORK_UNITS_TOPIC],
       onBatch: async (records) => {
-        const todo = unitsToRun(records, wanted, results);
-        const flush = runner.concurrency * UNITS_PER_SLOT_PER_FLUSH;
-        for (let start = 0; start < todo.length; start += flush) {
-          const done = await Promise.all(todo.slice(start, start + flush).map((unit) => runner.run(unit)));
+        // Every unit goes to the runner at once, so no thread waits for a slow neighbour; results are
+        // published in groups as they arrive, one group at a time, before the batch's offsets are committed.
+        const flushSize = runner.concurrency * UNITS_PER_SLOT_PER_FLUSH;
+        const arrived: RemClusterResult[] = [];
+        let publishing = Promise.resolve();
+        const queuePublish = (): void => {
+          publishing = publishing.then(publishArrived);
+          publishing.catch(() => undefined); // awaited below; meanwhile a failure is not unhandled
+        };
+        const publishArrived = async (): Promise<void> => {
+          const done = arrived.splice(0);
+          if (done.length === 0) return;
           await log.publish(REM_RESULTS_TOPIC, done.map(resultRecord));
           for (const result of done) {
             results.set(result.cluster_id, result);
@@ -104,7 +112,15 @@ export async function runSimulateStage(options: SimulateStageOptions): Promise<S
           computed += done.length;
           task.tick(done.length);
           await options.afterResults?.();
-        }
+        };
+        await Promise.all(
+          unitsToRun(records, wanted, results).map(async (unit) => {
+            arrived.push(await runner.run(unit));
+            if (arrived.length >= flushSize) queuePublish();
+          }),
+        );
+        queuePublish();
+        await publishing;
       },
     });
   } finally {
