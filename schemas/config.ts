@@ -40,10 +40,37 @@ export const configSchema = z.object({
   INCENTIVES_SOURCE: z.string().min(1).optional(),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
   SNAPSHOT_POLL_MS: z.coerce.number().int().min(50).default(2000),
+  RESPONSE_CACHE_MB: z.coerce.number().int().min(0).default(32),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   GEOCODER: z.enum(['offline', 'census']).default('offline'),
   GEOCODER_URL: z.url().default('https://geocoding.geo.census.gov/geocoder'),
   GEOCODER_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
+  /** Simulate-stage worker threads with the embedded log; unset: one per core. */
+  SIMULATE_WORKERS: z.coerce.number().int().min(1).max(256).optional(),
+  /**
+   * States whose REM clusters the simulate stage precomputes: `all` (the contiguous US and DC), `none`, or
+   * comma-separated two-letter codes. The default is the sample data's states, so a first start stays quick;
+   * production sets `all`.
+   */
+  REM_STATES: z
+    .string()
+    .default('RI,MA,CO')
+    .transform((v): 'all' | string[] => {
+      const value = v.trim();
+      if (value === 'all') return 'all';
+      if (value === 'none' || value === '') return [];
+      return value.split(',').map((s) => s.trim().toUpperCase());
+    })
+    .pipe(
+      z.union([
+        z.literal('all'),
+        z.array(
+          z.string().regex(/^[A-Z]{2}$/, 'must be all, none or two-letter state codes, comma-separated'),
+        ),
+      ]),
+    ),
+  /** Sample homes drawn per REM cluster. */
+  REM_SAMPLES: z.coerce.number().int().min(10).max(10_000).default(400),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -1,7 +1,3 @@
-import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { createProgress } from '../../lib/progress.ts';
@@ -9,7 +5,7 @@ import { FUELS, UPGRADES } from '../../schemas/rem.ts';
 import { FEATURE_NAMES, SIMULATOR_VERSION } from '../features.ts';
 import { SAMPLER_PARAMETERS_VERSION } from '../sampler/sample-homes.ts';
 import { scoreSplit } from '../surrogate/held-out.ts';
-import { modelCardSchema } from '../surrogate/model-card.ts';
+import { COMMITTED_MODEL_DIR, readModelFiles } from '../surrogate/committed-model.ts';
 import { OnnxSurrogate } from '../surrogate/onnx-surrogate.ts';
 import { remSources } from '../surrogate/rem-sources.ts';
 import { trainingPlan } from '../surrogate/training-config.ts';
@@ -24,19 +20,13 @@ const { values } = parseArgs({
     json: { type: 'boolean', default: false },
     model: {
       type: 'string',
-      default: path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'model'),
+      default: COMMITTED_MODEL_DIR,
     },
   },
 });
 const logger = pino({ name: 'model:eval' }, pino.destination({ dest: 2, sync: true }));
 
-const card = modelCardSchema.parse(
-  JSON.parse(await readFile(path.join(values.model, 'model-card.json'), 'utf8')),
-);
-const onnx = await readFile(path.join(values.model, card.onnx.file));
-const sha256 = createHash('sha256').update(onnx).digest('hex');
-if (sha256 !== card.onnx.sha256)
-  throw new Error(`${card.onnx.file} does not match its model card (sha256 ${sha256})`);
+const { card, onnx } = await readModelFiles(values.model);
 if (card.inputs.length !== FEATURE_NAMES.length) {
   throw new Error(
     `the model takes ${card.inputs.length} features but FEATURE_NAMES has ${FEATURE_NAMES.length}`,

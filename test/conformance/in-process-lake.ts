@@ -1,8 +1,9 @@
 import type { SourceRecord } from '../../ingest/source.ts';
 import type { AuditFinding } from '../../schemas/lake.ts';
 import { recordSchemas } from '../../schemas/records/index.ts';
-import type { BuildContext, LakeTable } from '../../transform/tables/lake-table.ts';
+import type { LakeTable } from '../../transform/tables/lake-table.ts';
 import { incentivesLakeTables } from '../../transform/tables/incentives/index.ts';
+import { inMemoryBuildContext } from '../support/in-memory-build-context.ts';
 
 /**
  * Builds the incentives tables in memory from parsed records, validating each record with its schema as
@@ -20,11 +21,10 @@ export async function buildIncentiveTablesInProcess(
       (accepted.get(record.schema) ?? accepted.set(record.schema, []).get(record.schema)!).push(parsed.data);
   }
   const tables = new Map<string, Record<string, unknown>[]>();
-  const ctx: BuildContext = {
-    db: undefined as never,
-    records: <T>(schema: string) => Promise.resolve([...(accepted.get(schema) ?? [])] as T[]),
-    table: <T>(name: string) => Promise.resolve((tables.get(name) ?? []) as T[]),
-  };
+  const ctx = inMemoryBuildContext(
+    (schema) => [...(accepted.get(schema) ?? [])],
+    (name) => tables.get(name) ?? [],
+  );
   const audit: AuditFinding[] = [];
   for (const table of incentivesLakeTables as LakeTable[]) {
     const rows = await table.build(ctx);

@@ -48,6 +48,8 @@ async function overHttp(source: string): Promise<Target> {
     RATE_LIMIT_PER_MINUTE: '1000000',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
     KAFKA_BROKERS: '',
+    // The incentives cases need no REM precompute.
+    REM_STATES: 'none',
   });
   const logger = createLogger(config.LOG_LEVEL, 'conformance');
   const started = performance.now();

@@ -389,6 +389,7 @@ beforeAll(async () => {
     API_KEYS: KEY,
     RATE_LIMIT_PER_MINUTE: '100000000',
     LOG_LEVEL: 'silent',
+    REM_STATES: 'none',
   });
   // An empty environment: the sample data, whatever INCENTIVES_SOURCE the developer has set.
   const catalog = await defaultCatalog(config, {});

@@ -54,7 +54,8 @@ describe('npm run refresh', () => {
 
 function startRefresh(args: string[]): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', script, ...args], {
-    env: { ...process.env, LAKE_DIR: lakeDir, LOG_LEVEL: 'info' },
+    // No REM precompute: these specs are about scheduling runs.
+    env: { ...process.env, LAKE_DIR: lakeDir, LOG_LEVEL: 'info', REM_STATES: 'none' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 }

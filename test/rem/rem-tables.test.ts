@@ -3,6 +3,7 @@ import type { EmissionFactor, EnergyRate, ZipCounty } from '../../schemas/rem-da
 import { CONTIGUOUS_STATE_FIPS, emissionFactorFor } from '../../schemas/rem-data.ts';
 import { FUELS } from '../../schemas/rem.ts';
 import type { BuildContext } from '../../transform/tables/lake-table.ts';
+import { inMemoryBuildContext } from '../support/in-memory-build-context.ts';
 import { ST_LOUIS_MN, SUFFOLK_MA } from '../support/rem-counties.ts';
 import {
   auditRemCounties,
@@ -22,11 +23,10 @@ const stLouis = ST_LOUIS_MN;
 
 /** A build context over in-memory records and tables. */
 function contextOf(records: Record<string, unknown[]>, tables: Record<string, unknown[]> = {}): BuildContext {
-  return {
-    db: undefined as never,
-    records: async <T>(schema: string) => (records[schema] ?? []) as T[],
-    table: async <T>(name: string) => (tables[name] ?? []) as T[],
-  };
+  return inMemoryBuildContext(
+    (schema) => records[schema] ?? [],
+    (name) => tables[name] ?? [],
+  );
 }
 
 /** One county per contiguous state (Suffolk's figures under the state's first FIPS code). */

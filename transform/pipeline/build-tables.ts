@@ -1,5 +1,8 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
+import type { EventLog } from '../../ingest/eventlog/event-log.ts';
+import type { Logger } from '../../lib/log.ts';
 import type { Progress } from '../../lib/progress.ts';
+import type { Config } from '../../schemas/config.ts';
 import { auditFindingSchema, type AuditFinding } from '../../schemas/lake.ts';
 import { columnsOfRow } from '../lake/column-types.ts';
 import { loadTable } from '../lake/table-loader.ts';
@@ -23,6 +26,9 @@ export interface BuildOptions {
   /** Accepted payloads of a record schema from the versions this run uses. */
   records(schema: string): Promise<unknown[]>;
   progress: Progress;
+  config: Config;
+  logger: Pick<Logger, 'info' | 'warn'>;
+  eventLog(): Promise<EventLog>;
 }
 
 export class TableBuildError extends Error {
@@ -78,6 +84,10 @@ function contextFor(
   const tables = table.inputs.tables ?? [];
   return {
     db: options.db,
+    config: options.config,
+    logger: options.logger,
+    progress: options.progress,
+    eventLog: options.eventLog,
     records: async <T>(schema: string) => {
       if (!records.includes(schema)) {
         throw new TableBuildError(

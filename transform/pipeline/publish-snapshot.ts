@@ -1,6 +1,8 @@
 import { DuckDBInstance } from '@duckdb/node-api';
+import type { EventLog } from '../../ingest/eventlog/event-log.ts';
 import type { Logger } from '../../lib/log.ts';
 import type { Progress } from '../../lib/progress.ts';
+import type { Config } from '../../schemas/config.ts';
 import type { Manifest } from '../../schemas/lake.ts';
 import { writeCurrent } from '../lake/current-pointer.ts';
 import { promotePartialSnapshot, writePartialSnapshot } from '../lake/snapshot-writer.ts';
@@ -26,6 +28,9 @@ export interface PublishInputs {
   progress: Progress;
   logger: Pick<Logger, 'info' | 'warn'>;
   step: (name: PipelineStep) => Promise<void>;
+  config: Config;
+  /** Opens the run's event log, for tables built through it; opened at most once, closed after the build. */
+  openLog: () => Promise<EventLog>;
 }
 
 /**
@@ -37,12 +42,18 @@ export async function buildAndPublish(inputs: PublishInputs): Promise<Manifest> 
   const id = snapshotId(now, inputs.fingerprint);
   const instance = await DuckDBInstance.create(':memory:');
   const db = await instance.connect();
+  let log: Promise<EventLog> | undefined;
   try {
     const { tables: built, findings } = await buildTables({
       db,
       tables: inputs.tables,
       records: stagedRecordReader(inputs.staging, chosen),
       progress,
+      config: inputs.config,
+      logger,
+      eventLog: () => (log ??= inputs.openLog()),
+    }).finally(async () => {
+      if (log) await (await log.catch(() => null))?.close();
     });
     for (const warning of findings.filter((f) => f.severity === 'warning')) {
       logger.warn(

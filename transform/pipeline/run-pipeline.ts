@@ -128,6 +128,8 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
       progress,
       logger,
       step,
+      config,
+      openLog: () => (options.openLog ?? openEventLog)(config, logger),
     });
     await pruneSupersededVersions(staging, chosen);
     return { status: 'published', snapshotId: manifest.id, previous: current, manifest };

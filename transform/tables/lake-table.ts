@@ -1,5 +1,9 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { z } from 'zod';
+import type { EventLog } from '../../ingest/eventlog/event-log.ts';
+import type { Logger } from '../../lib/log.ts';
+import type { Progress } from '../../lib/progress.ts';
+import type { Config } from '../../schemas/config.ts';
 import type { AuditFinding } from '../../schemas/lake.ts';
 
 export interface BuildContext {
@@ -9,6 +13,11 @@ export interface BuildContext {
   records<T = unknown>(schema: string): Promise<T[]>;
   /** Rows of a table already built in this run (one of the declaration's `inputs.tables`). */
   table<T = unknown>(name: string): Promise<T[]>;
+  /** The run's event log, opened on first use: for tables a stage computes through the log (REM simulate). */
+  eventLog(): Promise<EventLog>;
+  config: Config;
+  logger: Pick<Logger, 'info' | 'warn'>;
+  progress: Progress;
 }
 
 /**

@@ -5,11 +5,20 @@ import {
   remEnergyRatesTable,
   remZipCountiesTable,
 } from './rem-tables.ts';
+import { remStageTables } from './rem-stage-tables.ts';
 
-/** The REM's source tables: counties with their stations, ZIP → county, rates and emission factors. */
+/**
+ * The REM's source tables (counties with their stations, ZIP → county, rates and emission factors), then
+ * the simulate stage's clusters and statistics computed from them.
+ */
 export const remLakeTables: LakeTable[] = [
   remCountiesTable,
   remZipCountiesTable,
   remEnergyRatesTable,
   remEmissionFactorsTable,
+  ...remStageTables({
+    counties: remCountiesTable.name,
+    rates: remEnergyRatesTable.name,
+    factors: remEmissionFactorsTable.name,
+  }),
 ] as LakeTable[];

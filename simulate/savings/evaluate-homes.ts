@@ -1,0 +1,82 @@
+import type { ClusterStatisticRow } from '../../schemas/rem-data.ts';
+import { FUELS, type Climate, type Home, type Upgrade } from '../../schemas/rem.ts';
+import { encodeBatch } from '../features.ts';
+import type { SampledHome } from '../sampler/sample-homes.ts';
+import type { Predictor } from '../surrogate/held-out.ts';
+import { applyUpgrade } from '../upgrades/apply-upgrade.ts';
+import { clusterStatistics, type ClusterIdentity, type UpgradeEnergy } from './cluster-statistics.ts';
+import type { FuelPrices } from './fuel-prices.ts';
+
+export interface EvaluateOptions {
+  /** The cluster (or request) every line is labelled with. */
+  cluster: ClusterIdentity;
+  /** Prices and factors of the homes' state (fuelPricesFor). */
+  prices: FuelPrices;
+}
+
+export interface Evaluation {
+  rows: ClusterStatisticRow[];
+  /** Sample homes each requested upgrade does not apply to (0 for `baseline`). */
+  excluded: Partial<Record<Upgrade, number>>;
+  /** Rows run through the surrogate: the baseline homes plus every applicable upgraded home. */
+  evaluations: number;
+}
+
+/**
+ * REM statistics of sample homes for each requested upgrade: every upgrade is applied to every home, the
+ * baseline homes and all applicable upgraded homes go through the surrogate in one batch, and the per-home
+ * kWh become the statistics lines (cluster-statistics.ts). Used by the simulate stage for each cluster and
+ * by the API for a request's own homes, so both answer alike.
+ */
+export async function evaluateHomes(
+  samples: readonly SampledHome[],
+  upgrades: readonly Upgrade[],
+  surrogate: Predictor,
+  { cluster, prices }: EvaluateOptions,
+): Promise<Evaluation> {
+  const homes: Home[] = samples.map((s) => s.home);
+  const climates: Climate[] = samples.map((s) => s.climate);
+  const plans = upgrades.map((upgrade) => {
+    const rowOf: number[] = []; // batch row of each home's upgraded version, −1 when excluded
+    for (const sample of samples) {
+      if (upgrade === 'baseline') {
+        rowOf.push(-1);
+        continue;
+      }
+      const result = applyUpgrade(sample.home, upgrade);
+      rowOf.push(result.applicable ? homes.length : -1);
+      if (result.applicable) {
+        homes.push(result.home);
+        climates.push(sample.climate);
+      }
+    }
+    return { upgrade, rowOf };
+  });
+
+  const predicted = await surrogate.predict(encodeBatch(homes, climates), homes.length);
+  if (predicted.length !== homes.length * FUELS.length)
+    throw new Error(
+      `the surrogate gave ${predicted.length} values for ${homes.length} homes × ${FUELS.length} fuels`,
+    );
+  const kwhOfRows = (rowOf: readonly number[]): Float64Array => {
+    const out = new Float64Array(rowOf.length * FUELS.length);
+    rowOf.forEach((row, i) => {
+      if (row >= 0)
+        out.set(predicted.subarray(row * FUELS.length, (row + 1) * FUELS.length), i * FUELS.length);
+    });
+    return out;
+  };
+  const baselineKwh = kwhOfRows(samples.map((_, i) => i));
+
+  const excluded: Partial<Record<Upgrade, number>> = {};
+  const energies: UpgradeEnergy[] = plans.map(({ upgrade, rowOf }) => {
+    const applicable = upgrade === 'baseline' ? rowOf.map(() => true) : rowOf.map((row) => row >= 0);
+    excluded[upgrade] = applicable.filter((a) => !a).length;
+    return { upgrade, applicable, kwh: upgrade === 'baseline' ? baselineKwh : kwhOfRows(rowOf) };
+  });
+  return {
+    rows: clusterStatistics(cluster, baselineKwh, energies, prices),
+    excluded,
+    evaluations: homes.length,
+  };
+}

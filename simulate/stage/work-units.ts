@@ -1,0 +1,103 @@
+import { createHash } from 'node:crypto';
+import {
+  clusterId,
+  type ClusterKey,
+  type CountyProfile,
+  type EmissionFactor,
+  type EnergyRate,
+} from '../../schemas/rem-data.ts';
+import type { RemWorkUnit } from '../../schemas/rem-stage.ts';
+import { FUELS } from '../../schemas/rem.ts';
+import { hashSeed } from '../random.ts';
+import { SAMPLER_PARAMETERS_VERSION } from '../sampler/sample-homes.ts';
+import { fuelPricesFor, type FuelPrices } from '../savings/fuel-prices.ts';
+
+/**
+ * The simulate stage's work: one unit per cluster (a county × heating fuel × water-heater fuel, given or
+ * not), self-contained (county, prices, sample count, seed, versions) so any worker anywhere can run it, and
+ * fingerprinted so an unchanged unit is never run twice (the NREL buildstockbatch pattern: fixed,
+ * idempotent jobs keyed by their inputs, gathered afterwards).
+ */
+
+export interface ModelIdentity {
+  /** model_version of the model card. */
+  version: string;
+  /** SHA-256 of the ONNX file. */
+  sha256: string;
+}
+
+export interface PlanOptions {
+  samples: number;
+  model: ModelIdentity;
+}
+
+/** The 20 clusters of a county: 4 heating fuels × (water-heater fuel not given, or one of 4). */
+export function clusterKeysOf(countyFips: string): ClusterKey[] {
+  return FUELS.flatMap((heating_fuel) =>
+    [null, ...FUELS].map((water_heater_fuel) => ({
+      county_fips: countyFips,
+      heating_fuel,
+      water_heater_fuel,
+    })),
+  );
+}
+
+/** The cluster's seed: the same cluster and sampler version always draw the same homes (REM notes §5.5). */
+export const clusterSeed = (id: string, samplerVersion = SAMPLER_PARAMETERS_VERSION): bigint =>
+  hashSeed(`${id}|${samplerVersion}`);
+
+export function planWorkUnits(
+  counties: readonly (CountyProfile & Record<string, unknown>)[],
+  rates: readonly EnergyRate[],
+  factors: readonly EmissionFactor[],
+  options: PlanOptions,
+): RemWorkUnit[] {
+  const byState = new Map<string, { prices: FuelPrices; rates: string; factors: string }>();
+  const stateInputs = (state: string) => {
+    let inputs = byState.get(state);
+    if (!inputs) {
+      inputs = {
+        prices: fuelPricesFor(state, rates, factors),
+        rates: shortHash(rates.filter((r) => r.state === state)),
+        factors: shortHash(
+          factors.filter((f) => f.pollutant === 'co2e' && (f.region === state || f.region === 'US')),
+        ),
+      };
+      byState.set(state, inputs);
+    }
+    return inputs;
+  };
+  const sorted = [...counties].sort((a, b) =>
+    a.county_fips < b.county_fips ? -1 : a.county_fips > b.county_fips ? 1 : 0,
+  );
+  return sorted.flatMap((county) => {
+    const inputs = stateInputs(county.state);
+    return clusterKeysOf(county.county_fips).map((cluster): RemWorkUnit => {
+      const id = clusterId(cluster);
+      const unit = {
+        cluster_id: id,
+        cluster,
+        county,
+        prices: inputs.prices,
+        samples: options.samples,
+        seed: clusterSeed(id).toString(),
+        versions: {
+          sampler: SAMPLER_PARAMETERS_VERSION,
+          model: options.model.version,
+          rates: inputs.rates,
+          factors: inputs.factors,
+        },
+      };
+      const fingerprint = createHash('sha256')
+        .update(JSON.stringify({ unit, model: options.model.sha256 }))
+        .digest('hex');
+      return { ...unit, fingerprint };
+    });
+  });
+}
+
+/** 12 hex digits of the SHA-256 of records in a stable order: a short version of a set of inputs. */
+function shortHash(records: readonly object[]): string {
+  const lines = records.map((r) => JSON.stringify(r)).sort();
+  return createHash('sha256').update(lines.join('\n')).digest('hex').slice(0, 12);
+}

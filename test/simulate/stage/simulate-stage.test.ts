@@ -1,0 +1,106 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ClusterStatisticRow } from '../../../schemas/rem-data.ts';
+import { REM_RESULTS_TOPIC, REM_WORK_UNITS_TOPIC, type RemClusterRow } from '../../../schemas/rem-stage.ts';
+import { openSnapshot } from '../../../transform/lake/snapshot-reader.ts';
+import { createRemLake, keysOnLog, type RemLake } from '../../support/rem-stage/rem-lake.ts';
+
+let lake: RemLake;
+beforeEach(async () => {
+  lake = await createRemLake();
+});
+afterEach(() => lake.remove());
+
+async function tables(snapshotId: string) {
+  const snapshot = await openSnapshot(lake.lakeDir, snapshotId);
+  return {
+    manifest: snapshot.manifest,
+    clusters: (await snapshot.rows('rem_clusters')) as unknown as RemClusterRow[],
+    statistics: (await snapshot.rows('rem_cluster_statistics')) as unknown as ClusterStatisticRow[],
+  };
+}
+
+describe('the simulate stage in a pipeline run (embedded log, worker threads)', () => {
+  it('runs every cluster of the counties once and writes clusters and statistics tables', async () => {
+    const run = await lake.run();
+    if (run.status !== 'published') throw new Error(`expected a publish, got ${run.status}`);
+    const { clusters, statistics } = await tables(run.snapshotId);
+
+    // 2 counties × 4 heating fuels × 5 water-heater choices, each once, sorted by id.
+    expect(clusters).toHaveLength(40);
+    const ids = clusters.map((c) => c.cluster_id);
+    expect(new Set(ids).size).toBe(40);
+    expect(ids).toEqual([...ids].sort());
+    expect(clusters.find((c) => c.cluster_id === '04013|fuel_oil|-')).toMatchObject({
+      supported: false,
+      reason: 'implausible_combination',
+      samples: 0,
+      county_name: 'Maricopa County',
+    });
+    const gas = clusters.find((c) => c.cluster_id === '44007|natural_gas|-')!;
+    expect(gas).toMatchObject({
+      supported: true,
+      samples: 40,
+      sampler_version: expect.stringMatching(/^rem-housing-stock-/),
+    });
+    expect(gas.model_version).toMatch(/^rem-surrogate-/);
+    expect(gas.rates_version).toMatch(/^[0-9a-f]{12}$/);
+
+    // Statistics: 5 baseline lines + 7 upgrades × 5 fuels × 3 scenarios per supported cluster (when every
+    // upgrade applies to some home), each line once.
+    const supported = clusters.filter((c) => c.supported);
+    expect(new Set(statistics.map((r) => r.cluster_id))).toEqual(new Set(supported.map((c) => c.cluster_id)));
+    const lines = statistics.map((r) => `${r.cluster_id} ${r.upgrade} ${r.fuel} ${r.scenario}`);
+    expect(new Set(lines).size).toBe(lines.length);
+    const ofGas = statistics.filter((r) => r.cluster_id === gas.cluster_id);
+    expect(ofGas).toHaveLength(5 + 7 * 15);
+    const heatPump = ofGas.find(
+      (r) =>
+        r.upgrade === 'hvac__heat_pump_seer18_hspf10' && r.fuel === 'natural_gas' && r.scenario === 'delta',
+    )!;
+    expect(heatPump.energy_unit).toBe('therm');
+    expect(heatPump.energy_mean).toBeLessThan(0);
+    expect(heatPump.num_samples + heatPump.num_excluded_samples).toBe(40);
+
+    // One result per cluster went to the log, one unit per cluster before it.
+    expect((await keysOnLog(lake.lakeDir, REM_RESULTS_TOPIC)).sort()).toEqual(ids);
+    expect((await keysOnLog(lake.lakeDir, REM_WORK_UNITS_TOPIC)).sort()).toEqual(ids);
+  }, 120_000);
+
+  it('reuses the results on the log when the inputs are unchanged, and redoes only the changed state', async () => {
+    const first = await lake.run();
+    if (first.status !== 'published') throw new Error('expected a publish');
+    // A rebuild for another reason (a new code version) computes nothing again.
+    const second = await lake.run('test-2');
+    if (second.status !== 'published') throw new Error('expected a publish');
+    expect(await keysOnLog(lake.lakeDir, REM_RESULTS_TOPIC)).toHaveLength(40);
+    const [before, after] = [await tables(first.snapshotId), await tables(second.snapshotId)];
+    expect(after.clusters).toEqual(before.clusters);
+    expect(after.statistics).toEqual(before.statistics);
+
+    // New Arizona gas prices: the 20 Arizona clusters are new units, Rhode Island's are reused.
+    const file = path.join(lake.sourceDir, 'rem.json');
+    const data = JSON.parse(await readFile(file, 'utf8')) as {
+      rates: { state: string; fuel: string; volumetric_rate: number }[];
+    };
+    data.rates.find((r) => r.state === 'AZ' && r.fuel === 'natural_gas')!.volumetric_rate = 2.4;
+    await writeFile(file, JSON.stringify(data));
+    const third = await lake.run('test-2');
+    if (third.status !== 'published') throw new Error('expected a publish');
+    const results = await keysOnLog(lake.lakeDir, REM_RESULTS_TOPIC);
+    expect(results).toHaveLength(60);
+    expect(results.filter((id) => id.startsWith('04013|'))).toHaveLength(40);
+    expect(results.filter((id) => id.startsWith('44007|'))).toHaveLength(20);
+    const changed = await tables(third.snapshotId);
+    const azGas = (t: typeof changed) =>
+      t.statistics.find(
+        (r) => r.cluster_id === '04013|natural_gas|-' && r.upgrade === 'baseline' && r.fuel === 'natural_gas',
+      )!;
+    expect(azGas(changed).energy_mean).toBe(azGas(before).energy_mean);
+    expect(azGas(changed).cost_mean).toBeGreaterThan(azGas(before).cost_mean);
+    expect(changed.clusters.find((c) => c.cluster_id === '44007|natural_gas|-')).toEqual(
+      before.clusters.find((c) => c.cluster_id === '44007|natural_gas|-'),
+    );
+  }, 180_000);
+});

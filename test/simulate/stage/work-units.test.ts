@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import type { EmissionFactor, EnergyRate } from '../../../schemas/rem-data.ts';
+import { hashSeed } from '../../../simulate/random.ts';
+import { SAMPLER_PARAMETERS_VERSION } from '../../../simulate/sampler/sample-homes.ts';
+import type { ClusterStatisticRow } from '../../../schemas/rem-data.ts';
+import { clusterStatistics } from '../../../simulate/savings/cluster-statistics.ts';
+import { fuelPricesFor } from '../../../simulate/savings/fuel-prices.ts';
+import { decodeStatistics, encodeStatistics } from '../../../simulate/stage/statistics-arrow.ts';
+import { clusterKeysOf, planWorkUnits } from '../../../simulate/stage/work-units.ts';
+import { ST_LOUIS_MN, SUFFOLK_MA } from '../../support/rem-counties.ts';
+
+const rate = (state: string, fuel: EnergyRate['fuel'], volumetric_rate: number): EnergyRate => ({
+  state,
+  fuel,
+  volumetric_rate,
+  volumetric_unit: fuel === 'electricity' ? '$/kWh' : fuel === 'natural_gas' ? '$/therm' : '$/gallon',
+  fixed_monthly: fuel === 'electricity' || fuel === 'natural_gas' ? 12 : 0,
+  year: 2023,
+  publisher: 'test fixture',
+  method: 'round figures',
+});
+const RATES = ['MA', 'MN'].flatMap((state) =>
+  (['electricity', 'natural_gas', 'fuel_oil', 'propane'] as const).map((fuel, i) =>
+    rate(state, fuel, [0.3, 2, 4, 3][i]!),
+  ),
+);
+const FACTORS: EmissionFactor[] = (['electricity', 'natural_gas', 'fuel_oil', 'propane'] as const).map(
+  (fuel, i) => ({
+    region: 'US',
+    fuel,
+    pollutant: 'co2e',
+    value: [0.39, 6.6798, 12.3069, 7.3776][i]!,
+    unit: fuel === 'electricity' ? 'kg/kWh' : fuel === 'natural_gas' ? 'kg/therm' : 'kg/gallon',
+    basis: fuel === 'electricity' ? 'average' : 'combustion',
+    year: 2022,
+    publisher: 'test fixture',
+  }),
+);
+const MODEL = { version: 'rem-surrogate-test', sha256: 'a'.repeat(64) };
+
+describe('planWorkUnits', () => {
+  const units = planWorkUnits([ST_LOUIS_MN, SUFFOLK_MA], RATES, FACTORS, { samples: 400, model: MODEL });
+
+  it('makes the 20 clusters of each county, seeded by cluster id and sampler version', () => {
+    expect(clusterKeysOf('25025')).toHaveLength(20);
+    expect(units).toHaveLength(40);
+    expect(units.map((u) => u.county.county_fips)).toEqual([
+      ...Array<string>(20).fill(SUFFOLK_MA.county_fips),
+      ...Array<string>(20).fill(ST_LOUIS_MN.county_fips),
+    ]);
+    const gas = units.find((u) => u.cluster_id === '25025|natural_gas|-')!;
+    expect(gas.seed).toBe(hashSeed(`25025|natural_gas|-|${SAMPLER_PARAMETERS_VERSION}`).toString());
+    expect(gas.versions).toMatchObject({ sampler: SAMPLER_PARAMETERS_VERSION, model: MODEL.version });
+    expect(new Set(units.map((u) => u.fingerprint)).size).toBe(40);
+  });
+
+  it('changes the fingerprints of one state only when that state’s rates change', () => {
+    const dearer = RATES.map((r) =>
+      r.state === 'MN' && r.fuel === 'propane' ? { ...r, volumetric_rate: 3.5 } : r,
+    );
+    const again = planWorkUnits([SUFFOLK_MA, ST_LOUIS_MN], dearer, FACTORS, { samples: 400, model: MODEL });
+    const changed = again
+      .filter((u, i) => u.fingerprint !== units[i]!.fingerprint)
+      .map((u) => u.county.state);
+    expect(changed).toEqual(Array<string>(20).fill('MN'));
+    const otherModel = planWorkUnits([SUFFOLK_MA], RATES, FACTORS, {
+      samples: 400,
+      model: { ...MODEL, sha256: 'b'.repeat(64) },
+    });
+    expect(otherModel[0]!.fingerprint).not.toBe(units[0]!.fingerprint);
+  });
+
+  it('names a state without rates', () => {
+    expect(() =>
+      planWorkUnits([SUFFOLK_MA], RATES.slice(4), FACTORS, { samples: 400, model: MODEL }),
+    ).toThrow('no electricity rate for MA');
+  });
+});
+
+describe('statistics as Arrow IPC', () => {
+  it('round-trips every line of a cluster exactly', () => {
+    const identity = {
+      cluster_id: '25025|natural_gas|-',
+      county_fips: '25025',
+      state: 'MA',
+      heating_fuel: 'natural_gas' as const,
+      water_heater_fuel: null,
+    };
+    const baseline = Float64Array.from([9000.123456, 15000, 0, 0, 7000, 0, 0, 0]);
+    const upgraded = Float64Array.from([12000, 0, 0, 0, 7000, 0, 0, 0]);
+    const rows: ClusterStatisticRow[] = clusterStatistics(
+      identity,
+      baseline,
+      [
+        { upgrade: 'baseline', applicable: [true, true], kwh: baseline },
+        { upgrade: 'hvac__heat_pump_seer24_hspf13', applicable: [true, false], kwh: upgraded },
+      ],
+      fuelPricesFor('MA', RATES, FACTORS),
+    );
+    const bytes = encodeStatistics(rows);
+    expect(decodeStatistics(identity, bytes)).toEqual(rows);
+    expect(rows).toHaveLength(20);
+  });
+});

@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import type { SourceParser } from '../../../ingest/source.ts';
+import type { RecordSchema } from '../../../schemas/record-schema.ts';
+import {
+  REM_RECORDS,
+  remRecordSchemas,
+  countyProfileSchema,
+  emissionFactorSchema,
+  energyRateSchema,
+  type CountyProfile,
+  type EmissionFactor,
+  type EnergyRate,
+} from '../../../schemas/rem-data.ts';
+import type { LakeTable } from '../../../transform/tables/lake-table.ts';
+
+/**
+ * A handful of REM source records (counties, rates, emission factors) in one JSON file, round figures for
+ * tests, not data, with stand-ins for the lake tables the stage reads. Rates and factors leave out year
+ * and publisher in the file; the parser fills them with the fixture's own.
+ */
+
+const FIXTURE = { year: 2024, publisher: 'test fixture' };
+
+const schemaNamed = (name: string): RecordSchema => remRecordSchemas.find((s) => s.name === name)!;
+const records = {
+  county: schemaNamed(REM_RECORDS.county),
+  rate: schemaNamed(REM_RECORDS.energyRate),
+  factor: schemaNamed(REM_RECORDS.emissionFactor),
+};
+export const remFixtureRecordSchemas: RecordSchema[] = Object.values(records);
+
+const fileSchema = z.object({
+  counties: z.array(z.record(z.string(), z.unknown())),
+  rates: z.array(z.record(z.string(), z.unknown())),
+  factors: z.array(z.record(z.string(), z.unknown())),
+});
+
+export const remFixtureParser: SourceParser = {
+  kind: 'rem-fixture',
+  recordSchemas: remFixtureRecordSchemas.map((s) => s.name),
+  async parse(reader) {
+    const body = await reader.read('rem.json');
+    if (body === null) throw new Error('rem.json is missing');
+    const file = fileSchema.parse(JSON.parse(body.toString('utf8')));
+    return [
+      ...file.counties.map((c) => ({ schema: records.county.name, key: String(c.county_fips), payload: c })),
+      ...file.rates.map((r) => ({
+        schema: records.rate.name,
+        key: `${String(r.state)}/${String(r.fuel)}`,
+        payload: { ...r, ...FIXTURE, method: 'fixture' },
+      })),
+      ...file.factors.map((f) => ({
+        schema: records.factor.name,
+        key: `${String(f.region)}/${String(f.fuel)}`,
+        payload: { ...f, pollutant: 'co2e', ...FIXTURE },
+      })),
+    ];
+  },
+};
+
+function recordTable<Row extends Record<string, unknown>>(
+  name: string,
+  schema: RecordSchema,
+  row: z.ZodType<Row>,
+): LakeTable<Row> {
+  return {
+    name,
+    schemaVersion: 1,
+    description: `REM fixture ${name}`,
+    row,
+    inputs: { records: [schema.name] },
+    build: (ctx) => ctx.records<Row>(schema.name),
+  };
+}
+
+export const remFixtureTables: LakeTable[] = [
+  recordTable<CountyProfile>('rem_counties', records.county, countyProfileSchema),
+  recordTable<EnergyRate>('rem_energy_rates', records.rate, energyRateSchema),
+  recordTable<EmissionFactor>('rem_emission_factors', records.factor, emissionFactorSchema),
+] as LakeTable[];

@@ -1,0 +1,86 @@
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { EmbeddedEventLog } from '../../../ingest/eventlog/embedded-log.ts';
+import { loadConfig } from '../../../lib/config.ts';
+import { createLogger } from '../../../lib/log.ts';
+import type { Config } from '../../../schemas/config.ts';
+import type { PipelineCatalog } from '../../../transform/catalog.ts';
+import { runPipeline, type PipelineResult } from '../../../transform/pipeline/run-pipeline.ts';
+import { remStageTables, type RemStageTableOptions } from '../../../transform/tables/rem/rem-stage-tables.ts';
+import { remFixtureParser, remFixtureRecordSchemas, remFixtureTables } from './rem-fixture-source.ts';
+
+export const REM_FIXTURE_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'data');
+
+/** The fixture REM data and the simulate stage's tables, in one catalog. */
+export function remCatalog(
+  location: string,
+  stage: Pick<RemStageTableOptions, 'afterResults'> = {},
+): PipelineCatalog {
+  return {
+    parsers: [remFixtureParser],
+    recordSchemas: remFixtureRecordSchemas,
+    tables: [
+      ...remFixtureTables,
+      ...remStageTables({
+        counties: 'rem_counties',
+        rates: 'rem_energy_rates',
+        factors: 'rem_emission_factors',
+        ...stage,
+      }),
+    ],
+    sources: [{ name: 'rem-fixture', kind: remFixtureParser.kind, location }],
+  };
+}
+
+/** Printed on stderr by rem-pipeline-child.ts when its run stops after its first results. */
+export const RESULTS_PAUSE_MARKER = 'REM_RESULTS_PAUSED';
+
+/** Settings of the stage tests: few homes per cluster, two worker threads. */
+export const REM_TEST_ENV = {
+  REM_SAMPLES: '40',
+  SIMULATE_WORKERS: '2',
+  REM_STATES: 'all',
+  LOG_LEVEL: 'silent',
+};
+
+export interface RemLake {
+  lakeDir: string;
+  sourceDir: string;
+  config: Config;
+  run(codeVersion?: string): Promise<PipelineResult>;
+  remove(): Promise<void>;
+}
+
+export async function createRemLake(): Promise<RemLake> {
+  const root = await mkdtemp(path.join(tmpdir(), 'rem-lake-'));
+  const lakeDir = path.join(root, 'lake');
+  const sourceDir = path.join(root, 'source');
+  await cp(REM_FIXTURE_DIR, sourceDir, { recursive: true });
+  const config = loadConfig({ ...REM_TEST_ENV, LAKE_DIR: lakeDir });
+  return {
+    lakeDir,
+    sourceDir,
+    config,
+    run: (codeVersion = 'test') =>
+      runPipeline({ config, logger: createLogger('silent'), catalog: remCatalog(sourceDir), codeVersion }),
+    remove: () => rm(root, { recursive: true, force: true }),
+  };
+}
+
+/** Keys (cluster ids) of every record of a topic on a lake's embedded log, partition by partition. */
+export async function keysOnLog(lakeDir: string, topic: string): Promise<string[]> {
+  const log = await EmbeddedEventLog.open({ directory: path.join(lakeDir, 'log') });
+  const keys: string[] = [];
+  try {
+    await log.drain({
+      groupId: `test-${Date.now()}`,
+      topics: [topic],
+      onBatch: async (records) => void keys.push(...records.map((r) => r.key)),
+    });
+  } finally {
+    await log.close();
+  }
+  return keys;
+}

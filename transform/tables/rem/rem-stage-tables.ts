@@ -1,0 +1,129 @@
+import type {
+  ClusterStatisticRow,
+  CountyProfile,
+  EmissionFactor,
+  EnergyRate,
+} from '../../../schemas/rem-data.ts';
+import { clusterStatisticRowSchema } from '../../../schemas/rem-data.ts';
+import { remClusterRowSchema, type RemClusterRow } from '../../../schemas/rem-stage.ts';
+import { gatherResults, runSimulateStage } from '../../pipeline/simulate-stage.ts';
+import { decodeStatistics } from '../../../simulate/stage/statistics-arrow.ts';
+import { defaultWorkerCount, WorkerPool } from '../../../simulate/stage/worker-pool.ts';
+import { planWorkUnits } from '../../../simulate/stage/work-units.ts';
+import { readModelFiles } from '../../../simulate/surrogate/committed-model.ts';
+import type { LakeTable } from '../lake-table.ts';
+import { auditClusters, auditClusterStatistics } from './rem-stage-audits.ts';
+
+export const REM_CLUSTERS_TABLE = 'rem_clusters';
+export const REM_CLUSTER_STATISTICS_TABLE = 'rem_cluster_statistics';
+
+export interface RemStageTableOptions {
+  /** The lake tables the stage reads: county profiles, energy rates and emission factors. */
+  counties: string;
+  rates: string;
+  factors: string;
+  /** Called after each group of results is on the log (the crash test stops a run there). */
+  afterResults?: () => Promise<void> | void;
+}
+
+/**
+ * The simulate stage's two tables. Building `rem_clusters` runs the stage through the event log (work
+ * units out, results back, only the units whose inputs changed); `rem_cluster_statistics` gathers the
+ * statistics of those same results from the log.
+ */
+export function remStageTables(options: RemStageTableOptions): LakeTable[] {
+  const clusters: LakeTable<RemClusterRow> = {
+    name: REM_CLUSTERS_TABLE,
+    schemaVersion: 1,
+    description:
+      'REM clusters (county × heating fuel × water-heater fuel): supported or why not, sample homes, homes ' +
+      'excluded per upgrade, seed, and the sampler, model, rates and factors versions of their statistics',
+    row: remClusterRowSchema,
+    inputs: { tables: [options.counties, options.rates, options.factors] },
+    async build(ctx) {
+      const states = ctx.config.REM_STATES;
+      const counties = (await ctx.table<CountyProfile & Record<string, unknown>>(options.counties)).filter(
+        (county) => states === 'all' || states.includes(county.state),
+      );
+      const rates = await ctx.table<EnergyRate>(options.rates);
+      const factors = await ctx.table<EmissionFactor>(options.factors);
+      const model = await readModelFiles();
+      const units = planWorkUnits(counties, rates, factors, {
+        samples: ctx.config.REM_SAMPLES,
+        model: { version: model.card.model_version, sha256: model.card.onnx.sha256 },
+      });
+      const outcome = await runSimulateStage({
+        log: await ctx.eventLog(),
+        units,
+        startRunner: () => WorkerPool.start(defaultWorkerCount(ctx.config.SIMULATE_WORKERS), model.onnx),
+        logger: ctx.logger,
+        progress: ctx.progress,
+        ...(options.afterResults ? { afterResults: options.afterResults } : {}),
+      });
+      return units
+        .map((unit): RemClusterRow => {
+          const result = outcome.results.get(unit.cluster_id)!;
+          return {
+            cluster_id: unit.cluster_id,
+            county_fips: unit.county.county_fips,
+            state: unit.county.state,
+            county_name: unit.county.name,
+            heating_fuel: unit.cluster.heating_fuel,
+            water_heater_fuel: unit.cluster.water_heater_fuel,
+            supported: result.supported,
+            reason: result.reason,
+            message: result.message,
+            samples: result.samples,
+            excluded_samples: result.excluded,
+            evaluations: result.evaluations,
+            seed: unit.seed,
+            sampler_version: unit.versions.sampler,
+            model_version: unit.versions.model,
+            rates_version: unit.versions.rates,
+            factors_version: unit.versions.factors,
+            fingerprint: unit.fingerprint,
+          };
+        })
+        .sort((a, b) => compare(a.cluster_id, b.cluster_id));
+    },
+    audit: auditClusters,
+  };
+
+  const statistics: LakeTable<ClusterStatisticRow> = {
+    name: REM_CLUSTER_STATISTICS_TABLE,
+    schemaVersion: 1,
+    description:
+      'REM statistics per supported cluster, upgrade, fuel (and total) and scenario (baseline, upgrade, ' +
+      'delta): mean, median, p20 and p80 of annual energy (energy_unit), emissions (kgCO2e) and cost ($)',
+    row: clusterStatisticRowSchema as unknown as LakeTable<ClusterStatisticRow>['row'],
+    inputs: { tables: [REM_CLUSTERS_TABLE] },
+    async build(ctx) {
+      const rows = (await ctx.table<RemClusterRow>(REM_CLUSTERS_TABLE)).filter((c) => c.supported);
+      const results = await gatherResults(
+        await ctx.eventLog(),
+        new Map(rows.map((c) => [c.cluster_id, c.fingerprint])),
+      );
+      return rows.flatMap((cluster) => {
+        const result = results.get(cluster.cluster_id);
+        if (!result?.statistics)
+          throw new Error(`no statistics on the log for cluster ${cluster.cluster_id}`);
+        return decodeStatistics(
+          {
+            cluster_id: cluster.cluster_id,
+            county_fips: cluster.county_fips,
+            state: cluster.state,
+            heating_fuel: cluster.heating_fuel,
+            water_heater_fuel: cluster.water_heater_fuel,
+          },
+          Buffer.from(result.statistics, 'base64'),
+        );
+      });
+    },
+    audit: auditClusterStatistics,
+  };
+  return [clusters, statistics] as LakeTable[];
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
