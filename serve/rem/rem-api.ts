@@ -16,6 +16,7 @@ import { validateQuery } from '../incentives/query-validation.ts';
 import type { ServingModule } from '../snapshot/serving-module.ts';
 import type { RemCountyRow } from '../../transform/tables/rem/rem-tables.ts';
 import { remMessages, type RemMessages } from './messages.ts';
+import { registerProfileRoute } from './profile-route.ts';
 import { CONTIGUOUS_STATES, loadRemSnapshot, type RemData, type RemSnapshot } from './rem-data.ts';
 import { savingsJson } from './savings-body.ts';
 
@@ -77,7 +78,10 @@ export interface RemApiOptions {
   geocoder?: Geocoder;
 }
 
-/** The REM API: savings for an address's county cluster, and the versions that answer. */
+/**
+ * The REM API: savings for an address's county cluster, for the homes matching a building profile, and
+ * the versions that answer.
+ */
 export function createRemApi(options: RemApiOptions = {}): ApiModule<RemSnapshot> {
   return {
     serving: remServingModule,
@@ -144,6 +148,8 @@ export function createRemApi(options: RemApiOptions = {}): ApiModule<RemSnapshot
           );
         },
       );
+
+      registerProfileRoute(app, { remData, requireWaterHeaterFuel, send });
 
       app.get(
         '/api/v1/rem/server_version',

@@ -1,18 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
 import { STATUS_CODES } from 'node:http';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { FUELS, UPGRADES } from '../../schemas/rem.ts';
-import {
-  REM_TEST_KEY,
-  programsTable,
-  remFixtureTables,
-  startRemServer,
-  writeTablesSnapshot,
-} from '../support/rem-lake-fixture.ts';
+import { REM_TEST_KEY, remServerForSpecs } from '../support/rem-lake-fixture.ts';
 
 /*
  * Fuzzes the REM routes through the real app over a fixture snapshot: whatever the query or body, the
@@ -112,27 +103,89 @@ const VALID_QUERIES = [
   'address=1%20Broadway%2C%20Lubbock%2C%20TX%2079401&upgrade=baseline&heating_fuel=propane&language=es',
   'address=02903%20RI&upgrade=water_heater__heat_pump_uef3.35&heating_fuel=natural_gas&water_heater_fuel=natural_gas',
 ];
+const VALID_PROFILE = JSON.stringify({
+  upgrade: 'hvac__heat_pump_seer24_hspf13',
+  heating_fuel: 'natural_gas',
+  building_profile: { county: 'G4400070', building_features: { geometry_floor_area: 2000 } },
+});
+
 const queryArb = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom(...VALID_QUERIES) },
   { weight: 6, arbitrary: addressQueryArb },
 );
 
-let lakeDir: string;
-let server: Awaited<ReturnType<typeof startRemServer>>;
+const FEATURE_VALUES: Record<string, fc.Arbitrary<unknown>> = {
+  geometry_floor_area: fc.oneof(
+    fc.integer({ min: -10, max: 20_000 }),
+    fc.constantFrom(null, '1500', 1e308, 1.5),
+  ),
+  geometry_stories: fc.oneof(fc.integer({ min: -1, max: 5 }), fc.constantFrom(null, 2.5, '2')),
+  bedrooms: fc.oneof(fc.integer({ min: -1, max: 8 }), fc.constant(null)),
+  vintage: fc.oneof(fc.integer({ min: 1700, max: 2100 }), fc.constant(null)),
+  geometry_building_type_acs: fc.array(
+    fc.constantFrom('Single-Family Detached', 'Mobile Home', '2 Unit', 'Castle'),
+    {
+      maxLength: 3,
+    },
+  ),
+  hvac_heating_type: fc.oneof(
+    fc.array(fc.constantFrom('Ducted Heating', 'Non-Ducted Heating', 'Ducted Heat Pump', 'None', ''), {
+      maxLength: 3,
+    }),
+    fc.constant('Ducted Heating'),
+  ),
+  hvac_cooling_type: fc.array(fc.constantFrom('Central AC', 'Room AC', 'None', 'central_ac'), {
+    maxLength: 2,
+  }),
+  unknown_feature: fc.string({ maxLength: 10 }),
+};
+
+const profileArb = fc.record(
+  {
+    upgrade: valueArb(UPGRADES),
+    heating_fuel: valueArb(FUELS),
+    water_heater_fuel: valueArb(FUELS),
+    language: valueArb(['en', 'es']),
+    building_profile: fc.oneof(
+      fc.record(
+        {
+          county: fc.constantFrom(
+            'G4400070',
+            '44007',
+            '48303',
+            'G4830030',
+            'G0200200',
+            '99999',
+            'G44',
+            '',
+            'x',
+          ),
+          building_features: fc.oneof(
+            fc.record(FEATURE_VALUES, { requiredKeys: [] }),
+            fc.constantFrom(null, [], 'x'),
+          ),
+        },
+        { requiredKeys: [] },
+      ),
+      fc.constantFrom(null, 'G4400070', 42),
+    ),
+  },
+  { requiredKeys: [] },
+);
+
+/** Bodies as sent: JSON of a generated profile mostly, sometimes not JSON or not an object at all. */
+const profileBodyArb = fc.oneof(
+  { weight: 8, arbitrary: profileArb.map((body) => JSON.stringify(body)) },
+  { weight: 1, arbitrary: fc.constant(VALID_PROFILE) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom('', '{', 'null', '[]', '"x"', '{"upgrade":"baseline"}x', '\u0000'),
+  },
+  { weight: 1, arbitrary: fc.json({ maxDepth: 3 }) },
+);
+
+const server = remServerForSpecs('rem-fuzz');
 const seen = new Map<string, number>();
-
-beforeAll(async () => {
-  lakeDir = await mkdtemp(path.join(tmpdir(), 'rem-fuzz-'));
-  await writeTablesSnapshot(lakeDir, 'rem-fuzz', [programsTable('rem-fuzz'), ...remFixtureTables()], {
-    publish: true,
-  });
-  server = await startRemServer(lakeDir);
-}, 60_000);
-
-afterAll(async () => {
-  await server?.close();
-  await rm(lakeDir, { recursive: true, force: true });
-});
 
 /** The property every answer must have: 2xx JSON, or 4xx in the common error body naming its field. */
 function check(url: string, res: { statusCode: number; body: string; headers: Record<string, unknown> }) {
@@ -159,7 +212,7 @@ describe('fuzzing the REM routes', () => {
     await fc.assert(
       fc.asyncProperty(queryArb, async (query) => {
         const url = `/api/v1/rem/address?${query}`;
-        check(url, await server.app.inject({ method: 'GET', url, headers: AUTH }));
+        check(url, await server().app.inject({ method: 'GET', url, headers: AUTH }));
       }),
       { seed: SEED, numRuns: RUNS },
     );
@@ -176,15 +229,30 @@ describe('fuzzing the REM routes', () => {
     }
   }, 120_000);
 
+  it('answers every generated /rem/profile body with 2xx or 4xx, each 4xx naming its field', async () => {
+    await fc.assert(
+      fc.asyncProperty(profileBodyArb, async (body) => {
+        const res = await server().app.inject({
+          method: 'POST',
+          url: '/api/v1/rem/profile',
+          headers: { ...AUTH, 'content-type': 'application/json' },
+          payload: body,
+        });
+        check(`POST /api/v1/rem/profile ${body.slice(0, 200)}`, res);
+      }),
+      { seed: SEED, numRuns: RUNS / 3 },
+    );
+  }, 120_000);
+
   it('answers malformed URLs and other methods in the error shape', async () => {
     for (const url of [
       '/api/v1/rem/address?%',
       '/api/v1/rem/address?address=%E0%A4%A',
       '/api/v1/rem/address?a=1&&&=',
     ]) {
-      check(url, await server.app.inject({ method: 'GET', url, headers: AUTH }));
+      check(url, await server().app.inject({ method: 'GET', url, headers: AUTH }));
     }
-    const post = await server.app.inject({
+    const post = await server().app.inject({
       method: 'POST',
       url: '/api/v1/rem/address',
       headers: { ...AUTH, 'content-type': 'application/json' },
@@ -192,5 +260,21 @@ describe('fuzzing the REM routes', () => {
     });
     expect([405, 413]).toContain(post.statusCode);
     check('POST /api/v1/rem/address', post);
+    // A body over Fastify's 1 MiB limit is refused before it is parsed.
+    const huge = await server().app.inject({
+      method: 'POST',
+      url: '/api/v1/rem/profile',
+      headers: { ...AUTH, 'content-type': 'application/json' },
+      payload: JSON.stringify({ ...JSON.parse(VALID_PROFILE), padding: 'x'.repeat(2_000_000) }),
+    });
+    expect(huge.statusCode).toBe(413);
+    check('POST /api/v1/rem/profile (2 MB)', huge);
+    const deep = await server().app.inject({
+      method: 'POST',
+      url: '/api/v1/rem/profile',
+      headers: { ...AUTH, 'content-type': 'application/json' },
+      payload: `${'['.repeat(5000)}${']'.repeat(5000)}`,
+    });
+    check('POST /api/v1/rem/profile (deep)', deep);
   });
 });
