@@ -5,6 +5,7 @@ import Fastify, {
   type RouteOptions,
 } from 'fastify';
 import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
 import {
   jsonSchemaTransform,
   jsonSchemaTransformObject,
@@ -18,7 +19,7 @@ import type { Logger } from '../lib/log.ts';
 import type { ApiModule, ApiModuleContext, ZodApp } from './api-module.ts';
 import type { KeyAuthenticator } from './auth/key-store.ts';
 import { bearerToken } from './auth/bearer-token.ts';
-import { errorBodySchema, errors, toHttpError } from './errors.ts';
+import { documentedError, errors, toHttpError, type DocumentedError } from './errors.ts';
 import { asOfDateClock } from './http/as-of-date-clock.ts';
 import { dataEtag, ifNoneMatchMatches } from './http/etag.ts';
 import type { LruLimits } from './http/lru-cache.ts';
@@ -70,12 +71,22 @@ const healthSchema = z
 
 const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
-const ERROR_DESCRIPTIONS: Record<number, string> = {
-  400: 'Invalid request: the message and `field` name the parameter at fault',
-  401: 'Missing, invalid or revoked API key',
-  429: "Rate limit of this API key exceeded; retry after the Retry-After header's seconds",
-  500: 'Internal error (details are logged, not returned)',
-  503: "No data snapshot is published yet; retry after the Retry-After header's seconds",
+/** The error statuses the shell itself answers with, each shown with a body it really sends. */
+const SHELL_ERRORS: Record<number, DocumentedError> = {
+  400: documentedError(
+    'Invalid request: the message and `field` name the parameter at fault',
+    errors.validation('household_size', 'must be at most 8'),
+  ),
+  401: documentedError('Missing, invalid or revoked API key', errors.missingKey()),
+  429: documentedError(
+    "Rate limit of this API key exceeded; retry after the Retry-After header's seconds",
+    errors.rateLimited(42),
+  ),
+  500: documentedError('Internal error (details are logged, not returned)', errors.internal()),
+  503: documentedError(
+    "No data snapshot is published yet; retry after the Retry-After header's seconds",
+    errors.snapshotUnavailable(),
+  ),
 };
 
 /** Documents, on every route, the error statuses the shell itself can answer with (all in the Error shape). */
@@ -90,13 +101,21 @@ function documentErrors(route: RouteOptions, dataRoute: boolean): void {
     500,
     ...(dataRoute ? [503] : []),
   ];
-  for (const status of statuses) {
-    response[status] ??= {
-      description: ERROR_DESCRIPTIONS[status],
-      content: { 'application/json': { schema: errorBodySchema } },
-    };
-  }
+  for (const status of statuses) response[status] ??= SHELL_ERRORS[status];
 }
+
+/** Where the interactive API reference is served (Swagger UI, rendering the same document as /spec.json). */
+const DOCS_PATH = '/docs';
+
+const API_DESCRIPTION = `Electrification incentives, savings and health-impact API, answered from a published snapshot.
+
+**Authentication.** Every route except \`/healthz\`, \`/spec.json\` and this page (\`${DOCS_PATH}\`) needs an API key
+in the header \`Authorization: Bearer <key>\`. \`npm start\` creates a key named \`local\` on first start and prints it
+once; \`npm run keys -- create --name <name>\` makes more. Press **Authorize** to try requests from this page.
+Each key has its own rate limit, reported in the \`X-RateLimit-*\` headers.
+
+**Errors** all have one body, the \`Error\` schema: \`statusCode\`, \`error\` (the HTTP reason phrase), \`message\`
+and, when one parameter is at fault, \`field\`.`;
 
 /**
  * The HTTP server: authentication, rate limit, error shape, OpenAPI and health at the root; every API
@@ -138,13 +157,16 @@ export async function buildApp(deps: AppDeps): Promise<ZodApp> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',
-      info: {
-        title: 'electrify-service',
-        version: '0.1.0',
-        description:
-          'Electrification incentives, savings and health-impact API, answered from a published snapshot',
+      info: { title: 'electrify-service', version: '0.1.0', description: API_DESCRIPTION },
+      components: {
+        securitySchemes: {
+          bearerAuth: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'An API key made by `npm start` (first start) or `npm run keys -- create`',
+          },
+        },
       },
-      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearerAuth: [] }],
     },
     transform: jsonSchemaTransform,
@@ -179,6 +201,25 @@ export async function buildApp(deps: AppDeps): Promise<ZodApp> {
     if (!route.config?.public) route.onRequest = [authenticate, ...hookList(route.onRequest)];
   });
 
+  // The reference page's files come from node_modules (nothing from the network), and it is public like
+  // the spec it renders. Its routes are the plugin's own, so they cannot say `config.public`: this scope
+  // takes off the key check (and with it the rate limit) that the root's onRoute hook has just added.
+  await app.register(async (docs) => {
+    docs.addHook('onRoute', (route) => {
+      route.onRequest = hookList(route.onRequest).filter((hook) => hook !== authenticate);
+    });
+    await docs.register(swaggerUi, {
+      routePrefix: DOCS_PATH,
+      theme: { title: 'electrify-service API reference' },
+      uiConfig: {
+        layout: 'BaseLayout',
+        docExpansion: 'list',
+        defaultModelsExpandDepth: 0,
+        displayRequestDuration: true,
+      },
+    });
+  });
+
   let spec: string | undefined;
   app.get('/spec.json', { config: { public: true }, schema: { hide: true } }, async (_request, reply) => {
     spec ??= JSON.stringify(app.swagger());
@@ -191,6 +232,7 @@ export async function buildApp(deps: AppDeps): Promise<ZodApp> {
       config: { public: true },
       schema: {
         security: [],
+        tags: ['service'],
         summary: 'Liveness and the snapshot being served',
         response: { 200: healthSchema },
       },
@@ -266,7 +308,14 @@ export async function buildApp(deps: AppDeps): Promise<ZodApp> {
       route.onSend = [tagDataResponse(route.config?.cacheResponse), ...hookList(route.onSend)];
     });
     for (const module of deps.apiModules) {
-      await scope.register(async (child) => module.register(child, moduleContext(module, config)));
+      await scope.register(async (child) => {
+        // The reference page groups routes by tag: each module's under its own name, unless it says otherwise.
+        child.addHook('onRoute', (route) => {
+          const schema = (route.schema ??= {}) as { tags?: string[] };
+          schema.tags ??= [module.serving.name];
+        });
+        await module.register(child, moduleContext(module, config));
+      });
     }
   });
 

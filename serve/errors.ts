@@ -17,6 +17,13 @@ export const errorBodySchema = z
 
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 
+/** An error response as a route schema documents it: the Error shape, with a body the service really sends. */
+export const documentedError = (description: string, example: HttpError) => ({
+  description,
+  content: { 'application/json': { schema: errorBodySchema.meta({ example: example.body() }) } },
+});
+export type DocumentedError = ReturnType<typeof documentedError>;
+
 /** Stable, machine-readable error codes: logged with every error, so operators can count them by cause. */
 export type ErrorCode =
   | 'VALIDATION_FAILED'

@@ -9,6 +9,7 @@ import {
   ownerStatusSchema,
   paymentMethodSchema,
 } from './enums.ts';
+import { calculatorRequestExample as request, calculatorResponseExample } from './api-examples.ts';
 import { loanProgramRecordSchema } from './records.ts';
 
 /**
@@ -24,7 +25,12 @@ const uniqueList = <T extends z.ZodType>(item: T) =>
     .refine((list) => new Set(list).size === list.length, { message: 'must not repeat a value' });
 
 const location = {
-  zip: z.string().length(5).optional().describe('Five-digit ZIP code. Give either zip or address.'),
+  zip: z
+    .string()
+    .length(5)
+    .optional()
+    .describe('Five-digit ZIP code. Give either zip or address.')
+    .meta({ examples: [request.zip] }),
   address: z
     .string()
     .min(1)
@@ -36,7 +42,8 @@ const utility = z
   .string()
   .min(1)
   .optional()
-  .describe('Electric utility id, e.g. ri-rhode-island-energy (see /utilities)');
+  .describe('Electric utility id, e.g. ri-rhode-island-energy (see /utilities)')
+  .meta({ examples: [request.utility] });
 const gasUtility = z
   .string()
   .min(1)
@@ -53,10 +60,27 @@ const locationRule = { message: 'give exactly one of zip and address', path: ['z
 export const calculatorQuerySchema = z
   .object({
     ...location,
-    owner_status: ownerStatusSchema.describe('Whether the household owns or rents its home'),
-    household_income: z.number().min(0).max(100_000_000).int().describe('Annual household income in dollars'),
-    household_size: z.number().min(1).max(8).int().describe('People in the household (1–8)'),
-    tax_filing: filingStatusSchema.optional().describe('Federal income tax filing status'),
+    owner_status: ownerStatusSchema
+      .describe('Whether the household owns or rents its home')
+      .meta({ examples: [request.owner_status] }),
+    household_income: z
+      .number()
+      .min(0)
+      .max(100_000_000)
+      .int()
+      .describe('Annual household income in dollars')
+      .meta({ examples: [request.household_income] }),
+    household_size: z
+      .number()
+      .min(1)
+      .max(8)
+      .int()
+      .describe('People in the household (1–8)')
+      .meta({ examples: [request.household_size] }),
+    tax_filing: filingStatusSchema
+      .optional()
+      .describe('Federal income tax filing status')
+      .meta({ examples: [request.tax_filing] }),
     authority_types: authorityTypes,
     utility,
     gas_utility: gasUtility,
@@ -136,7 +160,11 @@ export const calculatorResponseSchema = z
     data_partners: z.record(z.string(), namedSchema),
     incentives: z.array(apiIncentiveSchema),
   })
-  .meta({ id: 'APICalculatorResponse' });
+  .meta({
+    id: 'APICalculatorResponse',
+    description: 'The incentives the household is eligible for, with the authorities that offer them',
+    example: calculatorResponseExample,
+  });
 
 export const utilitiesResponseSchema = z
   .object({
@@ -148,7 +176,7 @@ export const utilitiesResponseSchema = z
       .describe('Absent where the data has no gas utility territories for the state'),
     gas_utility_affects_incentives: z.boolean().optional(),
   })
-  .meta({ id: 'APIUtilitiesResponse' });
+  .meta({ id: 'APIUtilitiesResponse', description: 'The utilities serving the location' });
 
 export const programsResponseSchema = z
   .object({
@@ -166,13 +194,13 @@ export const programsResponseSchema = z
       }),
     ),
   })
-  .meta({ id: 'APIProgramsResponse' });
+  .meta({ id: 'APIProgramsResponse', description: 'The programs offered at the location, by id' });
 
 // The response is the upstream record as published, less our ordering column: one definition for both.
 export const loanProgramsResponseSchema = z
   .array(loanProgramRecordSchema.omit({ position: true }))
-  .meta({ id: 'APILoanProgramsResponse' });
+  .meta({ id: 'APILoanProgramsResponse', description: 'The loan programs of the location’s state' });
 
 export const statesResponseSchema = z
   .record(z.string(), z.object({ status: z.enum(['launched', 'beta', 'none']) }))
-  .meta({ id: 'APIStatesResponse' });
+  .meta({ id: 'APIStatesResponse', description: 'Launch status by state code' });

@@ -11,7 +11,7 @@ import {
   utilitiesResponseSchema,
 } from '../../schemas/incentives/api.ts';
 import type { ApiModule, ApiModuleContext, ZodApp } from '../api-module.ts';
-import { HttpError, errorBodySchema } from '../errors.ts';
+import { HttpError, documentedError } from '../errors.ts';
 import type { Geocoder } from '../geocoding/geocoder.ts';
 import { offlineGeocoder, openGeocoder } from '../geocoding/open-geocoder.ts';
 import { calculateIncentives } from './eligibility/calculate-incentives.ts';
@@ -23,7 +23,12 @@ import { languageOf, messages } from './messages.ts';
 import { parseQueryString, rawQuery } from './query-string.ts';
 import { validateQuery } from './query-validation.ts';
 import { calculatorBody, programsBody } from './response-bodies.ts';
-import { requireRequestedUtilities, resolveLocation, resolveUtilities } from './resolve-location.ts';
+import {
+  locationNotFound,
+  requireRequestedUtilities,
+  resolveLocation,
+  resolveUtilities,
+} from './resolve-location.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -34,7 +39,10 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 const documentOnly = { validatorCompiler: () => (value: unknown) => ({ value }) };
 
 /** The reference leaves its 404s out of the spec; a ZIP or address no data covers is one. */
-const notFoundSchema = errorBodySchema.describe('No data covers the location (field "location")');
+const notFound = documentedError(
+  'No data covers the location (field "location")',
+  locationNotFound(messages.en.zipNotFound('10001')),
+);
 
 const send = (reply: FastifyReply, body: string | Buffer) => reply.type(JSON_TYPE).send(body);
 const queryOf = (request: FastifyRequest) => parseQueryString(rawQuery(request.url));
@@ -73,7 +81,7 @@ export function createIncentivesApi(options: IncentivesApiOptions = {}): ApiModu
               'payment method and amount. Arrays accept `a=x,y`, repeated keys, `a[]=` and `a[0]=`.',
             operationId: 'getCalculatedIncentives',
             querystring: calculatorQuerySchema,
-            response: { 200: calculatorResponseSchema, 404: notFoundSchema },
+            response: { 200: calculatorResponseSchema, 404: notFound },
           },
         },
         async (request, reply) => {
@@ -84,7 +92,7 @@ export function createIncentivesApi(options: IncentivesApiOptions = {}): ApiModu
           const catalog = data.states.get(location.state);
           const utilityGeographyIds = resolveUtilities(catalog, location, query, text);
           if (location.ami80 === null || location.ami150 === null || location.evChargerEligible === null) {
-            throw new HttpError(404, 'NOT_FOUND', text.noDataForLocation, 'location');
+            throw locationNotFound(text.noDataForLocation);
           }
           requireRequestedUtilities(query, text.utilityRequired, text);
           const calculation = calculateIncentives(
@@ -115,7 +123,7 @@ export function createIncentivesApi(options: IncentivesApiOptions = {}): ApiModu
             summary: 'Electric and gas utilities serving a location',
             operationId: 'getUtilities',
             querystring: locationQuerySchema,
-            response: { 200: utilitiesResponseSchema, 404: notFoundSchema },
+            response: { 200: utilitiesResponseSchema, 404: notFound },
           },
         },
         async (request, reply) => {
@@ -135,7 +143,7 @@ export function createIncentivesApi(options: IncentivesApiOptions = {}): ApiModu
             summary: 'Incentive programs offered at a location',
             operationId: 'getProgramsForLocation',
             querystring: programsQuerySchema,
-            response: { 200: programsResponseSchema, 404: notFoundSchema },
+            response: { 200: programsResponseSchema, 404: notFound },
           },
         },
         async (request, reply) => {
@@ -166,7 +174,7 @@ export function createIncentivesApi(options: IncentivesApiOptions = {}): ApiModu
             summary: 'Energy loan programs available in a location’s state (beta)',
             operationId: 'getLoanProgramsForLocation',
             querystring: locationQuerySchema,
-            response: { 200: loanProgramsResponseSchema, 404: notFoundSchema },
+            response: { 200: loanProgramsResponseSchema, 404: notFound },
           },
         },
         async (request, reply) => {

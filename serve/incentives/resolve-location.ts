@@ -4,7 +4,8 @@ import type { IncentivesData, Location, StateCatalog } from './incentives-data.t
 import type { Messages } from './messages.ts';
 import { areaContains } from './eligibility/point-in-area.ts';
 
-const notFound = (message: string) => new HttpError(404, 'NOT_FOUND', message, 'location');
+/** A 404 naming `location`: no data covers the ZIP or address. */
+export const locationNotFound = (message: string) => new HttpError(404, 'NOT_FOUND', message, 'location');
 
 /**
  * The location of a request: a ZIP from the precomputed table, or an address through the geocoder and
@@ -19,7 +20,7 @@ export async function resolveLocation(
 ): Promise<Location> {
   if (query.zip !== undefined) {
     const location = data.locations.get(query.zip);
-    if (!location) throw notFound(text.zipNotFound(query.zip));
+    if (!location) throw locationNotFound(text.zipNotFound(query.zip));
     return location;
   }
   let geocoded;
@@ -32,7 +33,7 @@ export async function resolveLocation(
     throw error;
   }
   const location = geocoded ? data.locations.get(geocoded.zip) : undefined;
-  if (!geocoded || !location) throw notFound(text.addressNotFound);
+  if (!geocoded || !location) throw locationNotFound(text.addressNotFound);
   const inCounty = narrowToCounty(location, geocoded.countyFips);
   const { lat, lon } = geocoded;
   return lat === undefined || lon === undefined

@@ -69,7 +69,11 @@ describe('GET /spec.json', () => {
       required: ['statusCode', 'error', 'message'],
       properties: { statusCode: { type: 'integer' }, error: { type: 'string' }, field: { type: 'string' } },
     });
-    expect(spec.components.securitySchemes.bearerAuth).toEqual({ type: 'http', scheme: 'bearer' });
+    expect(spec.components.securitySchemes.bearerAuth).toEqual({
+      type: 'http',
+      scheme: 'bearer',
+      description: 'An API key made by `npm start` (first start) or `npm run keys -- create`',
+    });
     expect(Object.keys(spec.paths).sort()).toEqual([
       '/healthz',
       '/v1/broken',
@@ -82,10 +86,14 @@ describe('GET /spec.json', () => {
     ]);
     for (const status of ['400', '401', '429', '500', '503']) {
       expect(programs.responses[status].content['application/json'].schema).toEqual({
-        $ref: '#/components/schemas/Error',
+        allOf: [{ $ref: '#/components/schemas/Error' }],
+        example: expect.objectContaining({ statusCode: Number(status) }),
       });
     }
     expect(programs.responses['401'].description).toBe('Missing, invalid or revoked API key');
+    // The documented example is the body the shell really sends.
+    const unauthorized = await app.inject({ method: 'GET', url: '/v1/programs' });
+    expect(programs.responses['401'].content['application/json'].schema.example).toEqual(unauthorized.json());
     expect(spec.paths['/healthz'].get.security).toEqual([]);
     expect(spec.paths['/healthz'].get.responses['401']).toBeUndefined();
   });
@@ -102,10 +110,8 @@ describe('GET /spec.json', () => {
       const spec = (await own.inject({ method: 'GET', url: '/spec.json' })).json();
       await SwaggerParser.validate(structuredClone(spec));
       expect(
-        spec.paths['/api/v1/calculator'].get.responses['401'].content['application/json'].schema,
-      ).toEqual({
-        $ref: '#/components/schemas/Error',
-      });
+        spec.paths['/api/v1/calculator'].get.responses['401'].content['application/json'].schema.allOf,
+      ).toEqual([{ $ref: '#/components/schemas/Error' }]);
     } finally {
       await own.close();
     }

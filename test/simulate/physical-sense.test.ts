@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { remCountyProfilesParser } from '../../ingest/parsers/rem-county-profiles.ts';
-import { REPOSITORY_ROOT } from '../../ingest/sources-config.ts';
+import { REPOSITORY_ROOT } from '../../lib/repository-root.ts';
 import type { CountyProfile } from '../../schemas/rem-data.ts';
 import { FUELS, type Fuel, type Upgrade } from '../../schemas/rem.ts';
 import { sampleHomes } from '../../simulate/sampler/sample-homes.ts';
