@@ -40,6 +40,7 @@ export const configSchema = z.object({
   INCENTIVES_SOURCE: z.string().min(1).optional(),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
   SNAPSHOT_POLL_MS: z.coerce.number().int().min(50).default(2000),
+  RESPONSE_CACHE_MB: z.coerce.number().int().min(0).default(32),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   GEOCODER: z.enum(['offline', 'census']).default('offline'),
   GEOCODER_URL: z.url().default('https://geocoding.geo.census.gov/geocoder'),

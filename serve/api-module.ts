@@ -22,6 +22,8 @@ export interface PinnedRequest {
   asOfDate: string;
   /** The ETag a successful answer gets (GET and HEAD only). */
   etag: string | null;
+  /** What the answer is kept under in the response cache: the route's `answerKey`, else the URL. */
+  cacheKey: string;
 }
 
 declare module 'fastify' {
@@ -40,6 +42,12 @@ declare module 'fastify' {
      * something outside the snapshot (an external geocoder's answer) says no for those requests.
      */
     cacheResponse?: (request: FastifyRequest) => boolean;
+    /**
+     * A name shared by requests whose URLs differ but whose answers are byte-identical (the calculator's
+     * incomes of one income class), so they share one cached answer and one ETag; undefined lets the URL
+     * name the request. Called before the handler with the request pinned; it must not throw.
+     */
+    answerKey?: (request: FastifyRequest) => string | undefined;
   }
 }
 
@@ -58,7 +66,8 @@ export interface ApiModuleContext<T> {
  * snapshot pinning; its responses get X-Snapshot-Id and (for GET) an ETag with 304 handling. A GET's
  * 200 body must depend only on the snapshot data, the as-of date and the request URL: the ETag is derived
  * from those, so a matching If-None-Match is answered 304 without calling the handler, and the encoded
- * answer is cached and sent again for the same URL without calling it (see `cacheResponse` to opt out).
+ * answer is cached and sent again for the same URL without calling it (see `cacheResponse` to opt out,
+ * `answerKey` to name equal answers of different URLs alike).
  */
 export interface ApiModule<T> {
   serving: ServingModule<T>;

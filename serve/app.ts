@@ -21,7 +21,7 @@ import type { KeyAuthenticator } from './auth/key-store.ts';
 import { bearerToken } from './auth/bearer-token.ts';
 import { documentedError, errors, toHttpError, type DocumentedError } from './errors.ts';
 import { asOfDateClock } from './http/as-of-date-clock.ts';
-import { dataEtag, ifNoneMatchMatches } from './http/etag.ts';
+import { canonicalUrl, dataEtag, ifNoneMatchMatches } from './http/etag.ts';
 import type { LruLimits } from './http/lru-cache.ts';
 import { FixedWindowRateLimiter } from './http/rate-limiter.ts';
 import { SnapshotResponseCache } from './http/response-cache.ts';
@@ -35,15 +35,15 @@ export interface AppDeps {
   keyStore: KeyAuthenticator;
   /** The clock AS_OF_DATE falls back to (tests fix it). */
   now?: () => Date;
-  /** Bounds of the response cache (default RESPONSE_CACHE_LIMITS). */
+  /** Bounds of the response cache (default: RESPONSE_CACHE_MB and RESPONSE_CACHE_MAX_ENTRIES). */
   responseCache?: LruLimits;
 }
 
 /**
- * 32 MB holds about a thousand of the largest calculator answers (20–40 KB): the repeated requests of a
- * busy period, while keeping the serving process well under its memory budget.
+ * The default RESPONSE_CACHE_MB, 32, holds about a thousand of the largest calculator answers (20–40 KB):
+ * the repeated requests of a busy period, while keeping the serving process well under its memory budget.
  */
-export const RESPONSE_CACHE_LIMITS: LruLimits = { maxBytes: 32 * 1024 * 1024, maxEntries: 10_000 };
+export const RESPONSE_CACHE_MAX_ENTRIES = 10_000;
 
 /** Headers set per request by the shell, never part of a cached answer. */
 const PER_REQUEST_HEADERS = new Set(['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']);
@@ -247,34 +247,45 @@ export async function buildApp(deps: AppDeps): Promise<ZodApp> {
   );
 
   const today = asOfDateClock(config.AS_OF_DATE, now);
-  const responses = new SnapshotResponseCache(deps.responseCache ?? RESPONSE_CACHE_LIMITS);
+  const responses = new SnapshotResponseCache(
+    deps.responseCache ?? {
+      maxBytes: config.RESPONSE_CACHE_MB * 1024 * 1024,
+      maxEntries: RESPONSE_CACHE_MAX_ENTRIES,
+    },
+  );
 
   // Pins the request to the snapshot being served and answers it from the response cache or with 304
-  // when it can, before the query is parsed or the handler runs.
-  const pinSnapshot: OnRequestHook = (request, reply, done) => {
-    const snapshot = snapshots.current();
-    if (snapshot === null) return done(errors.snapshotUnavailable());
-    const date = today();
-    if (request.method === 'GET') {
-      const cached = responses.lookup(snapshot, date, request.url);
-      if (cached !== undefined) {
-        if (ifNoneMatchMatches(request.headers['if-none-match'], cached.etag)) {
-          void reply.code(304).header('etag', cached.etag).header('x-snapshot-id', snapshot.id).send();
-        } else {
-          void reply.headers(cached.headers).send(cached.body);
+  // when it can, before the query is parsed or the handler runs. A route's answer key (if it names the
+  // request) stands for the URL in both the cache and the ETag.
+  const pinSnapshot =
+    (answerKey: ((request: FastifyRequest) => string | undefined) | undefined): OnRequestHook =>
+    (request, reply, done) => {
+      const snapshot = snapshots.current();
+      if (snapshot === null) return done(errors.snapshotUnavailable());
+      const date = today();
+      const conditional = request.method === 'GET' || request.method === 'HEAD';
+      const pinned = { snapshot, asOfDate: date, etag: null as string | null, cacheKey: request.url };
+      request.pinned = pinned;
+      const named = conditional && answerKey !== undefined ? answerKey(request) : undefined;
+      if (named !== undefined) pinned.cacheKey = named;
+      if (request.method === 'GET') {
+        const cached = responses.lookup(snapshot, date, pinned.cacheKey);
+        if (cached !== undefined) {
+          if (ifNoneMatchMatches(request.headers['if-none-match'], cached.etag)) {
+            void reply.code(304).header('etag', cached.etag).header('x-snapshot-id', snapshot.id).send();
+          } else {
+            void reply.headers(cached.headers).send(cached.body);
+          }
+          return;
         }
+      }
+      if (conditional) pinned.etag = dataEtag(snapshot.id, date, named ?? canonicalUrl(request.url));
+      if (pinned.etag !== null && ifNoneMatchMatches(request.headers['if-none-match'], pinned.etag)) {
+        void reply.code(304).header('etag', pinned.etag).send();
         return;
       }
-    }
-    const conditional = request.method === 'GET' || request.method === 'HEAD';
-    const etag = conditional ? dataEtag(snapshot.id, date, request.url) : null;
-    request.pinned = { snapshot, asOfDate: date, etag };
-    if (etag !== null && ifNoneMatchMatches(request.headers['if-none-match'], etag)) {
-      void reply.code(304).header('etag', etag).send();
-      return;
-    }
-    done();
-  };
+      done();
+    };
 
   // Tags a data response with its snapshot (and a 200 GET/HEAD with its ETag), and keeps a GET's 200
   // answer for the next identical request. Errors are never kept; nor is what a route opts out of.
@@ -294,7 +305,11 @@ export async function buildApp(deps: AppDeps): Promise<ZodApp> {
       const headers = Object.fromEntries(
         Object.entries(reply.getHeaders()).filter(([name]) => !PER_REQUEST_HEADERS.has(name)),
       );
-      responses.store(pinned.snapshot, pinned.asOfDate, request.url, { body, headers, etag: pinned.etag });
+      responses.store(pinned.snapshot, pinned.asOfDate, pinned.cacheKey, {
+        body,
+        headers,
+        etag: pinned.etag,
+      });
       done(null, body);
     };
 
@@ -304,7 +319,11 @@ export async function buildApp(deps: AppDeps): Promise<ZodApp> {
       const onRequest = hookList(route.onRequest);
       // After authentication (added by the root's onRoute, which runs first), before the route's own.
       const at = onRequest[0] === authenticate ? 1 : 0;
-      route.onRequest = [...onRequest.slice(0, at), pinSnapshot, ...onRequest.slice(at)];
+      route.onRequest = [
+        ...onRequest.slice(0, at),
+        pinSnapshot(route.config?.answerKey),
+        ...onRequest.slice(at),
+      ];
       route.onSend = [tagDataResponse(route.config?.cacheResponse), ...hookList(route.onSend)];
     });
     for (const module of deps.apiModules) {

@@ -21,10 +21,11 @@ export function canonicalUrl(url: string): string {
  * (the service answers from an immutable in-memory snapshot), so the tag is derived from those instead of
  * the body: a conditional GET is answered 304 before the handler runs, and no response body is ever
  * hashed. It is strong because, within one server process, equal inputs give byte-equal bodies.
+ * `request` names the request: its `canonicalUrl`, or a route's answer key (see `answerKey`).
  */
-export function dataEtag(snapshotId: string, asOfDate: string, url: string): string {
+export function dataEtag(snapshotId: string, asOfDate: string, request: string): string {
   // One-shot hash: no Hash object per request (it is computed for every GET that misses the cache).
-  return `"${hash('sha1', `${serverInstance}\n${snapshotId}\n${asOfDate}\n${canonicalUrl(url)}`, 'base64url')}"`;
+  return `"${hash('sha1', `${serverInstance}\n${snapshotId}\n${asOfDate}\n${request}`, 'base64url')}"`;
 }
 
 /**

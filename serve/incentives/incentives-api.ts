@@ -14,7 +14,9 @@ import type { ApiModule, ApiModuleContext, ZodApp } from '../api-module.ts';
 import { HttpError, documentedError } from '../errors.ts';
 import type { Geocoder } from '../geocoding/geocoder.ts';
 import { offlineGeocoder, openGeocoder } from '../geocoding/open-geocoder.ts';
+import { calculatorAnswerKey } from './calculator-answer-key.ts';
 import { calculateIncentives } from './eligibility/calculate-incentives.ts';
+import { incomeClass } from './eligibility/income-class.ts';
 import { programsForLocation } from './eligibility/programs-for-location.ts';
 import { utilitiesForLocation } from './eligibility/utilities-for-location.ts';
 import type { IncentivesData } from './incentives-data.ts';
@@ -73,7 +75,10 @@ export function createIncentivesApi(options: IncentivesApiOptions = {}): ApiModu
         '/api/v1/calculator',
         {
           ...documentOnly,
-          ...addressRoute,
+          config: {
+            ...addressRoute.config,
+            answerKey: (request: FastifyRequest) => calculatorAnswerKey(ctx.data(request), queryOf(request)),
+          },
           schema: {
             summary: 'Incentives a household is eligible for at a location',
             description:
@@ -100,9 +105,11 @@ export function createIncentivesApi(options: IncentivesApiOptions = {}): ApiModu
             location,
             {
               ownerStatus: query.owner_status,
-              householdIncome: query.household_income,
-              householdSize: query.household_size,
-              taxFiling: query.tax_filing,
+              income: incomeClass(data, location, {
+                income: query.household_income,
+                size: query.household_size,
+                taxFiling: query.tax_filing,
+              }),
               authorityTypes: query.authority_types,
               items: query.items,
               includeBetaStates: query.include_beta_states,

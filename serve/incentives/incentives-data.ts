@@ -75,6 +75,8 @@ export interface StateCatalog {
   candidatesByGeography: ReadonlyMap<number, readonly number[]>;
   /** Positions of candidates with no authority to check (federal). */
   unrestrictedCandidates: readonly number[];
+  /** The income limits (threshold ids) the candidates name, each once, in file order. */
+  incomeLimitIds: readonly string[];
   programs: readonly Program[];
   authorities: ReadonlyMap<AuthorityType, ReadonlyMap<string, Authority>>;
   electricUtilities: ReadonlyMap<string, Utility>;
@@ -250,6 +252,7 @@ function prepareCatalog(row: ServingStateRow, loanProgramsJson: string): StateCa
     candidates,
     candidatesByGeography,
     unrestrictedCandidates,
+    incomeLimitIds: [...new Set(candidates.flatMap((c) => (c.lowIncome === null ? [] : [c.lowIncome])))],
     programs: Object.entries(row.programs).map(([id, p]) => ({
       id,
       authority: p.authority,

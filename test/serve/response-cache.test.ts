@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiModule, ZodApp } from '../../serve/api-module.ts';
 import { buildApp } from '../../serve/app.ts';
@@ -17,6 +18,7 @@ interface AnswerData {
 /**
  * GET /v1/answer?n=… answers `{"snapshot":…,"n":…,"pad":"xxx…"}` and counts its calls, so a test sees
  * whether an answer came from the handler or from the cache. n=missing is a 404; live=1 opts out.
+ * GET /v1/parity?n=… answers whether n is even, and names each answer by the parity of a numeric n.
  */
 function answerModule(calls: string[]): ApiModule<AnswerData> {
   return {
@@ -39,6 +41,21 @@ function answerModule(calls: string[]): ApiModule<AnswerData> {
             pad: 'x'.repeat(Number(query.pad ?? 0)),
           };
           return reply.type('application/json; charset=utf-8').send(JSON.stringify(body));
+        },
+      );
+      const numberOf = (request: FastifyRequest) => Number((request.query as { n?: string }).n);
+      app.get(
+        '/v1/parity',
+        {
+          config: {
+            answerKey: (request) =>
+              Number.isInteger(numberOf(request)) ? `parity ${numberOf(request) % 2}` : undefined,
+          },
+        },
+        async (request, reply) => {
+          calls.push(request.url);
+          const n = numberOf(request);
+          return reply.type('application/json; charset=utf-8').send(JSON.stringify({ even: n % 2 === 0 }));
         },
       );
     },
@@ -160,6 +177,16 @@ describe('response cache', () => {
     expect(calls).toHaveLength(2);
   });
 
+  it('keeps nothing with RESPONSE_CACHE_MB=0: every request is answered by the handler', async () => {
+    const { app, calls } = await start({ env: { RESPONSE_CACHE_MB: '0' } });
+    const answers = [];
+    for (let i = 0; i < 2; i++)
+      answers.push(await app.inject({ method: 'GET', url: '/v1/answer?n=1', headers: auth }));
+    expect(calls).toHaveLength(2);
+    expect(answers[1]!.body).toBe(answers[0]!.body);
+    expect(answers[1]!.headers.etag).toBe(answers[0]!.headers.etag);
+  });
+
   it('evicts the least recently used answers to stay within its byte bound', async () => {
     // Each answer charges about 1,550 bytes (1,000 of padding, the key and 512 of overhead): two fit.
     const { app, calls } = await start({ responseCache: { maxBytes: 3_200, maxEntries: 100 } });
@@ -175,6 +202,40 @@ describe('response cache', () => {
     await get(2);
     expect(calls.at(-1)).toBe('/v1/answer?n=2&pad=1000');
     expect(calls).toHaveLength(4);
+  });
+});
+
+describe('answers named by a route (answerKey)', () => {
+  it('share one cached answer and one ETag among the URLs of one name', async () => {
+    const { app, calls } = await start();
+    const two = await app.inject({ method: 'GET', url: '/v1/parity?n=2', headers: auth });
+    const four = await app.inject({ method: 'GET', url: '/v1/parity?n=4', headers: auth });
+    const three = await app.inject({ method: 'GET', url: '/v1/parity?n=3', headers: auth });
+    expect(calls).toEqual(['/v1/parity?n=2', '/v1/parity?n=3']);
+    expect([two.body, four.body, three.body]).toEqual(['{"even":true}', '{"even":true}', '{"even":false}']);
+    expect(four.headers.etag).toBe(two.headers.etag);
+    expect(three.headers.etag).not.toBe(two.headers.etag);
+  });
+
+  it('answer 304 to a tag of the same name, from the cache or before the handler (HEAD too)', async () => {
+    const { app, calls } = await start();
+    const two = await app.inject({ method: 'GET', url: '/v1/parity?n=2', headers: auth });
+    const conditional = { ...auth, 'if-none-match': two.headers.etag as string };
+    const six = await app.inject({ method: 'GET', url: '/v1/parity?n=6', headers: conditional });
+    const eight = await app.inject({ method: 'HEAD', url: '/v1/parity?n=8', headers: conditional });
+    const five = await app.inject({ method: 'GET', url: '/v1/parity?n=5', headers: conditional });
+    expect([six.statusCode, eight.statusCode, five.statusCode]).toEqual([304, 304, 200]);
+    expect(calls).toEqual(['/v1/parity?n=2', '/v1/parity?n=5']);
+  });
+
+  it('leave a request the route does not name to its URL', async () => {
+    const { app, calls } = await start();
+    const first = await app.inject({ method: 'GET', url: '/v1/parity?n=x&a=1&b=2', headers: auth });
+    const reordered = await app.inject({ method: 'GET', url: '/v1/parity?b=2&n=x&a=1', headers: auth });
+    await app.inject({ method: 'GET', url: '/v1/parity?n=x&a=1&b=2', headers: auth });
+    // The URL as received keys the cache; its canonical form (parameters sorted) names it in the ETag.
+    expect(calls).toEqual(['/v1/parity?n=x&a=1&b=2', '/v1/parity?b=2&n=x&a=1']);
+    expect(reordered.headers.etag).toBe(first.headers.etag);
   });
 });
 

@@ -1,11 +1,11 @@
-import type { AuthorityType, FilingStatus, Item, OwnerStatus } from '../../../schemas/incentives/enums.ts';
+import type { AuthorityType, Item, OwnerStatus } from '../../../schemas/incentives/enums.ts';
 import type { IncentivesData, Location, PreparedCandidate, StateCatalog } from '../incentives-data.ts';
-import { amiFlags, type AmiFlags } from '../../../schemas/incentives/ami.ts';
+import type { AmiFlags } from '../../../schemas/incentives/ami.ts';
+import type { IncomeClass } from './income-class.ts';
 import { isCandidateEligible, type RuleContext } from './incentive-rules.ts';
 import { applyMassSave } from './mass-save.ts';
 import { applyRelationships } from './relationships.ts';
 import { stateIncentivesIncluded } from './states.ts';
-import { estimateFederalTax, estimateStateTax } from './tax.ts';
 
 /**
  * The catalogue's candidates whose authority serves one of the geographies (or that have none to check),
@@ -45,9 +45,8 @@ const bySortRank = (a: PreparedCandidate, b: PreparedCandidate) => a.sortRank - 
 
 export interface CalculationRequest {
   ownerStatus: OwnerStatus;
-  householdIncome: number;
-  householdSize: number;
-  taxFiling?: FilingStatus | undefined;
+  /** The household's income class (`incomeClass`): income, size and filing status matter only through it. */
+  income: IncomeClass;
   authorityTypes?: readonly AuthorityType[] | undefined;
   items?: readonly Item[] | undefined;
   includeBetaStates: boolean;
@@ -78,30 +77,20 @@ export function calculateIncentives(
   request: CalculationRequest,
   today: string,
 ): Calculation {
-  const size = request.householdSize;
-  const ami80 = location.ami80![size - 1]!;
-  const ami150 = location.ami150![size - 1]!;
   const catalog = data.states.get(location.state);
   const coveredState =
     catalog &&
     stateIncentivesIncluded(location.state, request.includeBetaStates, catalog.candidates.length > 0)
       ? catalog
       : null;
-  const filing = request.taxFiling;
+  const { income } = request;
   const ctx: RuleContext = {
     state: location.state,
     geographyIds: [...request.utilityGeographyIds, ...location.geographyIds],
     ownerStatus: request.ownerStatus,
-    household: { income: request.householdIncome, size, taxFiling: filing },
-    incomeLocation: { state: location.state, countyFips: location.counties, ami80, ami150 },
+    income,
     evChargerEligible: location.evChargerEligible === true,
-    federalTaxOwed: filing
-      ? estimateFederalTax(data.taxBrackets, location.state, filing, request.householdIncome)
-      : null,
-    stateTaxOwed: filing ? estimateStateTax(location.state, filing, request.householdIncome) : null,
     today,
-    thresholds: data.thresholds,
-    povertyLevels: data.povertyLevels,
   };
 
   const eligible = new Map<string, PreparedCandidate>();
@@ -129,7 +118,9 @@ export function calculateIncentives(
     if (authority) authorityEntries.set(c.authority, authority.entry);
   }
   return {
-    ...amiFlags(request.householdIncome, ami80, ami150),
+    is_under_80_ami: income.is_under_80_ami,
+    is_under_150_ami: income.is_under_150_ami,
+    is_over_150_ami: income.is_over_150_ami,
     coveredState,
     catalog,
     incentives: selected.sort(bySortRank),

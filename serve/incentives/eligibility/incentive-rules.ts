@@ -1,7 +1,6 @@
 import type { OwnerStatus } from '../../../schemas/incentives/enums.ts';
-import type { LowIncomeThresholdRecord } from '../../../schemas/incentives/records.ts';
 import type { Candidate } from './candidate.ts';
-import { isLowIncome, type Household, type IncomeLocation, type PovertyLevels } from './low-income.ts';
+import type { IncomeClass } from './income-class.ts';
 
 /** The federal program whose credit depends on the location's 30C (EV charger) eligibility. */
 export const EV_CHARGER_CREDIT_PROGRAM = 'alternativeFuelVehicleRefuelingPropertyCredit';
@@ -11,15 +10,10 @@ export interface RuleContext {
   /** Every geography of the location, including the requested utility territories. */
   geographyIds: readonly number[];
   ownerStatus: OwnerStatus;
-  household: Household;
-  incomeLocation: IncomeLocation;
+  /** The household's income class: the rules never read the income itself. */
+  income: IncomeClass;
   evChargerEligible: boolean;
-  /** Estimated tax owed; null when unknown (no filing status, or no model for the state). */
-  federalTaxOwed: number | null;
-  stateTaxOwed: number | null;
   today: string;
-  thresholds: ReadonlyMap<string, LowIncomeThresholdRecord>;
-  povertyLevels: PovertyLevels;
 }
 
 function overlaps(ids: readonly number[], set: ReadonlySet<number>): boolean {
@@ -52,14 +46,11 @@ export function isCandidateEligible(candidate: Candidate, ctx: RuleContext): boo
   if (candidate.programId === EV_CHARGER_CREDIT_PROGRAM && !ctx.evChargerEligible) return false;
   if (!candidate.ownerStatus.includes(ctx.ownerStatus)) return false;
   if (candidate.paymentMethods.length === 1 && candidate.paymentMethods[0] === 'tax_credit') {
-    const owed = candidate.authorityType === 'federal' ? ctx.federalTaxOwed : ctx.stateTaxOwed;
-    if (owed === 0) return false;
+    const owesNone =
+      candidate.authorityType === 'federal' ? ctx.income.owesNoFederalTax : ctx.income.owesNoStateTax;
+    if (owesNone) return false;
   }
-  if (candidate.lowIncome !== null) {
-    const threshold = ctx.thresholds.get(candidate.lowIncome);
-    if (!threshold || !isLowIncome(threshold, ctx.household, ctx.incomeLocation, ctx.povertyLevels))
-      return false;
-  }
+  if (candidate.lowIncome !== null && ctx.income.withinLimit.get(candidate.lowIncome) !== true) return false;
   if (candidate.lastDay !== null && ctx.today > candidate.lastDay) return false;
   return true;
 }
