@@ -91,8 +91,10 @@ export const KNOWN_BIASES: readonly string[] = [
     'lie more than 800 km from it (zone 7 Colorado counties get Fargo, ND; Sierra foothill counties get ' +
     'Albuquerque, NM): their climate is of the right zone but not local, so heating and cooling there are ' +
     'rough.',
-  'Electricity emissions use one national average CO2 rate (EIA, 2022: 0.39 kg/kWh) for every state: ' +
-    'an average, not a marginal rate, and not the local grid.',
+  'Electricity emissions use the average CO2e rate of the eGRID2023 subregion serving most of the ' +
+    'state (EPA, e.g. 0.195 kg/kWh in California, 0.416 in West Virginia): an average, not a marginal ' +
+    'rate, and one grid per state, so parts of split states (MS, WI, NV, WY, IL, MO, VA, LA, NY, TX) ' +
+    'take the larger grid’s rate.',
 ];
 
 const fmt = (value: number | null, digits: number): string =>

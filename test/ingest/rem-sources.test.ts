@@ -16,6 +16,13 @@ import { createFileReader } from '../../ingest/connectors/file-reader.ts';
 import { loadSources, resolveSourcesFile } from '../../ingest/sources-config.ts';
 import { parsers } from '../../ingest/parsers/index.ts';
 import { recordSchemas } from '../../schemas/records/index.ts';
+import {
+  CONTIGUOUS_STATE_FIPS,
+  emissionFactorFor,
+  type EmissionFactor,
+  type Pollutant,
+} from '../../schemas/rem-data.ts';
+import { auditRemEmissionFactors } from '../../transform/tables/rem/rem-audits.ts';
 
 /** A single-file source held in memory (path "" is the file). */
 const fileOf = (text: string | null): SourceReader => ({
@@ -218,29 +225,68 @@ describe("the project's default REM sources", () => {
     expect(counts['rem-counties']).toEqual({ valid: 3109, invalid: 0 });
     // 49 states and DC, plus AK, HI and the US average: 4 fuels each.
     expect(counts['energy-rates']).toEqual({ valid: 52 * 4, invalid: 0 });
-    expect(counts['emission-factors']).toEqual({ valid: 16, invalid: 0 });
+    // 15 on-site fossil factors; electricity CO2e, NOx and SO2 for the 48 states, DC and the US.
+    expect(counts['emission-factors']).toEqual({ valid: 15 + 50 * 3, invalid: 0 });
     // APO/FPO and Marshall Islands ZIPs have no county and are quarantined.
     expect(counts['zip-counties']!.invalid).toBe(511);
     expect(counts['zip-counties']!.valid).toBeGreaterThan(40_000);
   });
 
-  it('ship the fossil CO2e factors of the reference exactly', async () => {
+  const shippedFactors = async (): Promise<EmissionFactor[]> => {
     const declared = await loadSources(resolveSourcesFile('./ingest/sources.json'), {});
     const source = declared.find((s) => s.name === 'emission-factors')!;
     const records = await remEmissionFactorsParser.parse(createFileReader(source.location));
+    return records.map((r) => r.payload as EmissionFactor);
+  };
+
+  it('ship the fossil CO2e factors of the reference exactly', async () => {
     const co2e = Object.fromEntries(
-      records
-        .map(
-          (r) => r.payload as { fuel: string; pollutant: string; value: number; unit: string; basis: string },
-        )
-        .filter((f) => f.pollutant === 'co2e')
+      (await shippedFactors())
+        .filter((f) => f.pollutant === 'co2e' && f.region === 'US')
         .map((f) => [f.fuel, `${f.value} ${f.unit} ${f.basis}`]),
     );
     expect(co2e).toEqual({
       natural_gas: '6.6798 kg/therm combustion',
       fuel_oil: '12.3069 kg/gallon combustion',
       propane: '7.3776 kg/gallon combustion',
-      electricity: '0.3901 kg/kWh average',
+      // eGRID2023 rev2 USC2ERTA, 770.884 lb/MWh.
+      electricity: '0.34966710055508005 kg/kWh average',
     });
+  });
+
+  it("give every contiguous state its own grid's average CO2e, NOx and SO2 per kWh, so no audit finding", async () => {
+    const factors = await shippedFactors();
+    for (const state of Object.keys(CONTIGUOUS_STATE_FIPS)) {
+      for (const pollutant of ['co2e', 'nox', 'so2'] as const) {
+        const factor = emissionFactorFor(factors, state, 'electricity', pollutant);
+        expect(factor, `${state}/${pollutant}`).toMatchObject({
+          region: state,
+          unit: 'kg/kWh',
+          basis: 'average',
+          year: 2023,
+        });
+      }
+    }
+    expect(auditRemEmissionFactors(factors)).toEqual([]);
+  });
+
+  it('convert the eGRID2023 subregion rates from lb/MWh exactly (0.45359237 kg/lb)', async () => {
+    const factors = await shippedFactors();
+    const kgPerKwh = (lbPerMwh: number) => (lbPerMwh * 0.45359237) / 1000;
+    const valueOf = (state: string, pollutant: Pollutant) =>
+      emissionFactorFor(factors, state, 'electricity', pollutant)!;
+    // California: CAMX, SRC2ERTA 429.983, SRNOXRTA 0.332, SRSO2RTA 0.02 lb/MWh.
+    expect(valueOf('CA', 'co2e').value).toBe(kgPerKwh(429.983));
+    expect(valueOf('CA', 'nox').value).toBe(kgPerKwh(0.332));
+    expect(valueOf('CA', 'so2').value).toBe(kgPerKwh(0.02));
+    // West Virginia: RFCW, SRC2ERTA 916.054, SRSO2RTA 0.412 lb/MWh.
+    expect(valueOf('WV', 'co2e').value).toBe(kgPerKwh(916.054));
+    expect(valueOf('WV', 'so2').value).toBe(kgPerKwh(0.412));
+    expect(valueOf('WV', 'co2e').publisher).toContain('subregion RFCW');
+    // Every row states the lb/MWh figure it converts.
+    for (const f of factors.filter((r) => r.fuel === 'electricity')) {
+      const lb = Number(/ ([\d.]+) lb\/MWh/.exec(f.publisher)![1]);
+      expect(f.value, `${f.region}/${f.pollutant}`).toBe(kgPerKwh(lb));
+    }
   });
 });

@@ -178,6 +178,22 @@ describe('rem_emission_factors', () => {
     expect(emissionFactorFor(fossil, 'WV', 'electricity', 'co2e')).toBeUndefined();
   });
 
+  it('names each state and pollutant whose electricity rate falls back to the national row', () => {
+    const states = Object.keys(CONTIGUOUS_STATE_FIPS);
+    const stateRows = states.map((s) => factor(s, 'electricity', 'average', 0.4));
+    const nationalNox = { ...factor('US', 'electricity', 'average', 0.0002), pollutant: 'nox' as const };
+    const vermontNox = { ...factor('VT', 'electricity', 'average', 0.00001), pollutant: 'nox' as const };
+    expect(auditRemEmissionFactors([...fossil, ...stateRows, nationalNox, vermontNox])).toEqual([
+      expect.objectContaining({
+        check: 'electricity_national_fallback',
+        severity: 'warning',
+        count: 48,
+        examples: expect.arrayContaining(['AL/nox', 'MA/nox']),
+      }),
+    ]);
+    expect(auditRemEmissionFactors([...fossil, ...stateRows, vermontNox])).toEqual([]);
+  });
+
   it('needs every fossil CO2e factor and an electricity factor for every state, and says which are national', () => {
     const onlyVermont = [...fossil, factor('VT', 'electricity', 'average', 0.01)];
     const findings = auditRemEmissionFactors(onlyVermont);
@@ -190,7 +206,7 @@ describe('rem_emission_factors', () => {
     ]);
     expect(national.map((f) => [f.check, f.severity, f.examples?.[0]])).toEqual([
       ['co2e_for_every_fuel', 'error', 'natural_gas'],
-      ['electricity_national_fallback', 'warning', 'AL'],
+      ['electricity_national_fallback', 'warning', 'AL/co2e'],
       ['electricity_is_grid_rate', 'error', 'US/co2e'],
     ]);
   });

@@ -125,6 +125,10 @@ export function auditRemEmissionFactors(rows: readonly EmissionFactor[]): AuditF
   const table = 'rem_emission_factors';
   if (rows.length === 0) return emptyTable(table, 'emission factors');
   const fossil = FUELS.filter((f) => f !== 'electricity');
+  // Every pollutant the table gives for electricity (CO2e always; NOx, SO2 … when the health model's rows are there).
+  const gridPollutants = [
+    ...new Set(rows.filter((r) => r.fuel === 'electricity').map((r) => r.pollutant)),
+  ].sort();
   return [
     ...offendersFinding(
       table,
@@ -146,8 +150,12 @@ export function auditRemEmissionFactors(rows: readonly EmissionFactor[]): AuditF
       table,
       'electricity_national_fallback',
       'warning',
-      'states whose electricity CO2e is the national average (no state row)',
-      STATES.filter((s) => emissionFactorFor(rows, s, 'electricity', 'co2e')?.region === 'US'),
+      'state × pollutant pairs whose electricity rate is the national one (no state row)',
+      STATES.flatMap((s) =>
+        gridPollutants
+          .filter((p) => emissionFactorFor(rows, s, 'electricity', p)?.region === 'US')
+          .map((p) => `${s}/${p}`),
+      ),
     ),
     ...offendersFinding(
       table,
