@@ -3,17 +3,27 @@ import type { RemClusterResult, RemWorkUnit } from '../../schemas/rem-stage.ts';
 import { assignStation } from '../climate/assign-station.ts';
 import { sampleHomes } from '../sampler/sample-homes.ts';
 import { samplingCountyOf } from '../sampler/sampling-county.ts';
-import { evaluateHomes } from '../savings/evaluate-homes.ts';
+import { evaluateHomes, type Evaluation } from '../savings/evaluate-homes.ts';
 import type { Predictor } from '../surrogate/held-out.ts';
 import { encodeStatistics } from './statistics-arrow.ts';
 
+/** What running a cluster needs: its key and county, prices, how many homes and the seed they are drawn with. */
+export type ClusterRun = Pick<
+  RemWorkUnit,
+  'cluster_id' | 'cluster' | 'county' | 'prices' | 'samples' | 'seed'
+>;
+
+export type ClusterOutcome =
+  | { supported: false; reason: string; message: string }
+  | { supported: true; samples: number; evaluation: Evaluation };
+
 /**
- * Runs one cluster: draws its homes (seeded, so every run draws the same ones), applies every upgrade,
- * evaluates baseline and upgrades through the surrogate and encodes the statistics lines as Arrow.
- * A combination the sampler finds implausible is a result too: the cluster is unsupported.
+ * Simulates one cluster: draws its homes (seeded, so every run draws the same ones), applies every upgrade
+ * and evaluates baseline and upgrades through the surrogate. A combination the sampler finds implausible
+ * is an outcome too: the cluster is unsupported. The stage and the API's on-demand clusters both run this.
  */
-export async function runWorkUnit(unit: RemWorkUnit, surrogate: Predictor): Promise<RemClusterResult> {
-  const { cluster, county } = unit;
+export async function simulateCluster(run: ClusterRun, surrogate: Predictor): Promise<ClusterOutcome> {
+  const { cluster, county } = run;
   // The county table may name the county's station; otherwise it is the nearest of the county's zone.
   const stationId =
     typeof county.station_id === 'string'
@@ -29,38 +39,46 @@ export async function runWorkUnit(unit: RemWorkUnit, surrogate: Predictor): Prom
       heatingFuel: cluster.heating_fuel,
       ...(cluster.water_heater_fuel ? { waterHeaterFuel: cluster.water_heater_fuel } : {}),
     },
-    unit.samples,
-    BigInt(unit.seed),
+    run.samples,
+    BigInt(run.seed),
   );
+  if (!drawn.supported) return { supported: false, reason: drawn.reason, message: drawn.message };
+  const evaluation = await evaluateHomes(drawn.samples, UPGRADES, surrogate, {
+    cluster: {
+      cluster_id: run.cluster_id,
+      county_fips: county.county_fips,
+      state: county.state,
+      heating_fuel: cluster.heating_fuel,
+      water_heater_fuel: cluster.water_heater_fuel,
+    },
+    prices: run.prices,
+  });
+  return { supported: true, samples: drawn.samples.length, evaluation };
+}
+
+/** Runs one work unit of the stage and encodes its statistics lines as Arrow for the event log. */
+export async function runWorkUnit(unit: RemWorkUnit, surrogate: Predictor): Promise<RemClusterResult> {
+  const outcome = await simulateCluster(unit, surrogate);
   const base = { cluster_id: unit.cluster_id, fingerprint: unit.fingerprint, versions: unit.versions };
-  if (!drawn.supported) {
+  if (!outcome.supported) {
     return {
       ...base,
       supported: false,
-      reason: drawn.reason,
-      message: drawn.message,
+      reason: outcome.reason,
+      message: outcome.message,
       samples: 0,
       excluded: {},
       evaluations: 0,
       statistics: null,
     };
   }
-  const evaluation = await evaluateHomes(drawn.samples, UPGRADES, surrogate, {
-    cluster: {
-      cluster_id: unit.cluster_id,
-      county_fips: county.county_fips,
-      state: county.state,
-      heating_fuel: cluster.heating_fuel,
-      water_heater_fuel: cluster.water_heater_fuel,
-    },
-    prices: unit.prices,
-  });
+  const { evaluation } = outcome;
   return {
     ...base,
     supported: true,
     reason: null,
     message: null,
-    samples: drawn.samples.length,
+    samples: outcome.samples,
     excluded: evaluation.excluded,
     evaluations: evaluation.evaluations,
     statistics: Buffer.from(encodeStatistics(evaluation.rows)).toString('base64'),

@@ -11,6 +11,7 @@ import { FUELS } from '../../schemas/rem.ts';
 import { hashSeed } from '../random.ts';
 import { SAMPLER_PARAMETERS_VERSION } from '../sampler/sample-homes.ts';
 import { fuelPricesFor, type FuelPrices } from '../savings/fuel-prices.ts';
+import type { ClusterRun } from './run-work-unit.ts';
 
 /**
  * The simulate stage's work: one unit per cluster (a county × heating fuel × water-heater fuel, given or
@@ -46,6 +47,17 @@ export function clusterKeysOf(countyFips: string): ClusterKey[] {
 export const clusterSeed = (id: string, samplerVersion = SAMPLER_PARAMETERS_VERSION): bigint =>
   hashSeed(`${id}|${samplerVersion}`);
 
+/** What simulating a cluster takes: the stage's units and the API's on-demand clusters are made by this alone. */
+export function clusterRun<County extends CountyProfile>(
+  county: County,
+  cluster: ClusterKey,
+  prices: FuelPrices,
+  samples: number,
+): ClusterRun & { county: County } {
+  const id = clusterId(cluster);
+  return { cluster_id: id, cluster, county, prices, samples, seed: clusterSeed(id).toString() };
+}
+
 export function planWorkUnits(
   counties: readonly (CountyProfile & Record<string, unknown>)[],
   rates: readonly EnergyRate[],
@@ -73,14 +85,8 @@ export function planWorkUnits(
   return sorted.flatMap((county) => {
     const inputs = stateInputs(county.state);
     return clusterKeysOf(county.county_fips).map((cluster): RemWorkUnit => {
-      const id = clusterId(cluster);
       const unit = {
-        cluster_id: id,
-        cluster,
-        county,
-        prices: inputs.prices,
-        samples: options.samples,
-        seed: clusterSeed(id).toString(),
+        ...clusterRun(county, cluster, inputs.prices, options.samples),
         versions: {
           sampler: SAMPLER_PARAMETERS_VERSION,
           model: options.model.version,
