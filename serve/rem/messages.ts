@@ -22,7 +22,6 @@ export const remMessages = {
       (waterHeater === null ? '' : '; omit water_heater_fuel to let the model draw it'),
     upgradeNotApplicable: (county: string) =>
       `upgrade: applies to none of the sample homes for ${county} with these fuels`,
-    notComputed: (county: string) => `address: REM estimates for ${county} are not in the data being served`,
     countyUnknown: (county: string) =>
       `building_profile.county: no county of the contiguous US has code ${county}`,
     tooFewMatches: (county: string) =>
@@ -42,8 +41,6 @@ export const remMessages = {
       (waterHeater === null ? '' : ` con calentador de agua de ${FUEL_NAMES.es[waterHeater]}`) +
       ` es demasiado rara en ${county} para estimarla` +
       (waterHeater === null ? '' : '; omita water_heater_fuel para que el modelo lo elija'),
-    notComputed: (county: string) =>
-      `address: las estimaciones REM de ${county} no están en los datos publicados`,
     upgradeNotApplicable: (county: string) =>
       `upgrade: no se aplica a ninguna vivienda de muestra de ${county} con estos combustibles`,
     countyUnknown: (county: string) =>

@@ -1,9 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { remProfileBodySchema, savingsSchema, type RemProfileBody } from '../../schemas/rem-api.ts';
-import { readModelFiles } from '../../simulate/surrogate/committed-model.ts';
-import { OnnxSurrogate } from '../../simulate/surrogate/onnx-surrogate.ts';
 import type { ZodApp } from '../api-module.ts';
 import { HttpError, errorBodySchema } from '../errors.ts';
+import { committedSurrogate } from './committed-surrogate.ts';
 import { remMessages, type RemMessages } from './messages.ts';
 import { countyFipsOf } from './profile-features.ts';
 import { profileAnswer } from './profile-savings.ts';
@@ -11,11 +10,6 @@ import type { RemData } from './rem-data.ts';
 import { savingsJson } from './savings-body.ts';
 
 const badRequest = (message: string, field: string) => new HttpError(400, 'BAD_REQUEST', message, field);
-
-/** The surrogate, loaded once per process on the first profile request (checked against its model card). */
-let surrogate: Promise<OnnxSurrogate> | undefined;
-const committedSurrogate = () =>
-  (surrogate ??= readModelFiles().then(({ onnx }) => OnnxSurrogate.load(onnx)));
 
 export interface ProfileRouteHelpers {
   remData(request: FastifyRequest, text: RemMessages): RemData;

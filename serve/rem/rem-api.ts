@@ -15,6 +15,8 @@ import { parseQueryString, rawQuery } from '../incentives/query-string.ts';
 import { validateQuery } from '../incentives/query-validation.ts';
 import type { ServingModule } from '../snapshot/serving-module.ts';
 import type { RemCountyRow } from '../../transform/tables/rem/rem-tables.ts';
+import type { ClusterAnswer } from './cluster-statistics-store.ts';
+import { committedSurrogate } from './committed-surrogate.ts';
 import { remMessages, type RemMessages } from './messages.ts';
 import { registerProfileRoute } from './profile-route.ts';
 import { CONTIGUOUS_STATES, loadRemSnapshot, type RemData, type RemSnapshot } from './rem-data.ts';
@@ -26,7 +28,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 const documentOnly = { validatorCompiler: () => (value: unknown) => ({ value }) };
 
 const notFoundSchema = errorBodySchema.describe(
-  'The address could not be placed in a county (field "address")',
+  'The address could not be placed in a county the data knows (field "address")',
 );
 const unavailableSchema = errorBodySchema.describe(
   'No snapshot, or the snapshot has no REM data yet, or the address service is down (with Retry-After)',
@@ -73,6 +75,24 @@ export function requireWaterHeaterFuel(
   }
 }
 
+/**
+ * A cluster's answer for an upgrade: precomputed when the snapshot has the cluster, else computed now by
+ * the stage's recipe (the same answer). Null when the upgrade applies to none of its homes.
+ */
+export async function clusterAnswer(
+  data: RemData,
+  county: RemCountyRow,
+  key: ClusterKey,
+  upgrade: Upgrade,
+  samples: number,
+): Promise<ClusterAnswer | null | 'not_supported'> {
+  const supported = data.clusterSupport.get(clusterId(key));
+  if (supported === false) return 'not_supported';
+  if (supported) return data.statistics.answer(key, upgrade);
+  const computed = await data.onDemand.cluster(county, key, samples, committedSurrogate);
+  return computed.supported ? (computed.answers.get(upgrade) ?? null) : 'not_supported';
+}
+
 export interface RemApiOptions {
   /** Defaults to the geocoder the configuration names. */
   geocoder?: Geocoder;
@@ -108,7 +128,9 @@ export function createRemApi(options: RemApiOptions = {}): ApiModule<RemSnapshot
             summary: "Energy, emissions and bill change of an upgrade for homes like an address's",
             description:
               'Statistics over sample homes drawn for the county of the address and the fuels given ' +
-              '(`estimate_type: "county_level"`), precomputed per snapshot. Contiguous US and DC only.',
+              '(`estimate_type: "county_level"`): precomputed per snapshot for the states the pipeline was ' +
+              'asked to (REM_STATES); for any other county computed on the first request by the same recipe, ' +
+              'so with the same result. Contiguous US and DC only.',
             operationId: 'getRemAddress',
             querystring: remAddressQuerySchema,
             response: { 200: savingsSchema, 404: notFoundSchema, 503: unavailableSchema },
@@ -126,15 +148,13 @@ export function createRemApi(options: RemApiOptions = {}): ApiModule<RemSnapshot
             water_heater_fuel: query.water_heater_fuel ?? null,
           };
           const place = `${county.name}, ${county.state}`;
-          const supported = data.clusterSupport.get(clusterId(key));
-          if (supported === undefined) throw notFound(text.notComputed(place));
-          if (!supported) {
+          const answer = await clusterAnswer(data, county, key, query.upgrade, ctx.config.REM_SAMPLES);
+          if (answer === 'not_supported') {
             throw badRequest(
               text.buildingNotSupported(key.heating_fuel, key.water_heater_fuel, place),
               key.water_heater_fuel === null ? 'heating_fuel' : 'water_heater_fuel',
             );
           }
-          const answer = data.statistics.answer(key, query.upgrade);
           if (answer === null || answer.counts.num_samples === 0) {
             throw badRequest(text.upgradeNotApplicable(place), 'upgrade');
           }

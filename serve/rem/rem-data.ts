@@ -8,6 +8,7 @@ import { modelCardSchema } from '../../simulate/surrogate/model-card.ts';
 import type { SnapshotReader } from '../../transform/lake/snapshot-reader.ts';
 import type { RemCountyRow } from '../../transform/tables/rem/rem-tables.ts';
 import { ClusterStatisticsStore, loadClusterSupport } from './cluster-statistics-store.ts';
+import { OnDemandClusters } from './on-demand-clusters.ts';
 
 /** The lake tables the REM routes answer from. */
 export const REM_TABLES = {
@@ -45,9 +46,11 @@ export interface RemSnapshot {
 
 /** A snapshot's REM data, ready to answer from. */
 export interface RemData {
-  /** Cluster id → whether its fuels are plausible for its county; absent: not computed in this snapshot. */
+  /** Cluster id → whether its fuels are plausible for its county; absent: not precomputed in this snapshot. */
   clusterSupport: ReadonlyMap<string, boolean>;
   statistics: ClusterStatisticsStore;
+  /** The clusters not precomputed, computed when asked for (and the last few kept). */
+  onDemand: OnDemandClusters;
   /** ZIP → county FIPS. */
   zipCounties: ReadonlyMap<string, string>;
   /** County FIPS → its row (with its weather station, for drawing homes on demand). */
@@ -137,6 +140,7 @@ async function loadRemData(snapshot: SnapshotReader): Promise<RemData> {
   return {
     clusterSupport,
     statistics,
+    onDemand: new OnDemandClusters(rates, factors),
     zipCounties: new Map(zips.map((z) => [z.zip, z.county_fips])),
     counties: new Map(counties.map((c) => [c.county_fips, c])),
     rates,

@@ -5,6 +5,7 @@ import { savingsSchema } from '../../schemas/rem-api.ts';
 import { REM_MODEL, REM_STATEMENT } from '../../serve/rem/rem-data.ts';
 import { writeCurrent } from '../../transform/lake/current-pointer.ts';
 import {
+  FIXTURE_CLUSTERS,
   FIXTURE_STATISTICS,
   GAS_GAS_PROVIDENCE,
   GAS_PROVIDENCE,
@@ -148,16 +149,29 @@ describe('GET /api/v1/rem/address', () => {
     expect(oil.json().message).toMatch(/^building_not_supported: fuel oil heating is too rare in Lubbock/);
   });
 
-  it('answers 404 for a county whose clusters were not computed in this snapshot', async () => {
-    const response = await remAddress(
-      `address=${encodeURIComponent('1 Broadway, Lubbock, TX 79401')}&upgrade=baseline&heating_fuel=electricity`,
-    );
-    expect(response.json()).toEqual({
-      statusCode: 404,
-      error: 'Not Found',
-      message: 'address: REM estimates for Lubbock County, TX are not in the data being served',
-      field: 'address',
-    });
+  it("computes a cluster the snapshot did not precompute, by the stage's recipe, and keeps it", async () => {
+    const lubbock = (upgrade: string) =>
+      remAddress(
+        `address=${encodeURIComponent('1 Broadway, Lubbock, TX 79401')}&upgrade=${upgrade}&heating_fuel=electricity`,
+      );
+    // The fixture snapshot precomputed no Lubbock cluster with electric heating.
+    expect(FIXTURE_CLUSTERS.some((c) => c.cluster_id === '48303|electricity|-')).toBe(false);
+    const response = await lubbock('baseline');
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    expect(savingsSchema.safeParse(body).success).toBe(true);
+    expect(body.estimate_type).toBe('county_level');
+    // REM_SAMPLES (400 by default) homes, as the precompute draws.
+    expect(body.sampling_details).toEqual({ num_samples: 400, num_excluded_samples: 0 });
+    expect(body.fuel_results.electricity.baseline.energy.mean.value).toBeGreaterThan(5_000);
+    expect(body.rates.fuel_oil).toEqual([
+      { value: 3.7105, unit: '$/gallon', rate_type: 'volumetric' },
+      { value: 0, unit: '$/month', rate_type: 'fixed' },
+    ]);
+    // Another upgrade of the same cluster comes from the kept cluster: the same homes, so the same baseline.
+    const heatPump = (await lubbock('hvac__heat_pump_seer18_hspf10')).json();
+    expect(heatPump.fuel_results.electricity.baseline).toEqual(body.fuel_results.electricity.baseline);
+    expect(heatPump.fuel_results.electricity.delta.energy.mean.value).toBeLessThan(0);
   });
 
   it('answers 400 naming upgrade when the upgrade applies to none of the sample homes', async () => {

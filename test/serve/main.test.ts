@@ -82,6 +82,14 @@ describe('npm start (serve/main.ts)', () => {
     expect(states.status).toBe(200);
     expect(states.headers.get('x-snapshot-id')).toBe(health.snapshot.id);
     expect((await fetch(`${url}/api/v1/states`)).status).toBe(401);
+    // REM outside the precomputed states: a Texas address's cluster is computed on request.
+    const texas = await fetch(
+      `${url}/api/v1/rem/address?address=${encodeURIComponent('1 Broadway, Lubbock, TX 79401')}` +
+        '&upgrade=hvac__heat_pump_seer18_hspf10&heating_fuel=natural_gas',
+      { headers: { authorization: `Bearer ${key}` } },
+    );
+    expect(texas.status).toBe(200);
+    expect(((await texas.json()) as { estimate_type: string }).estimate_type).toBe('county_level');
 
     child.kill('SIGTERM');
     expect(await exited).toBe(0);

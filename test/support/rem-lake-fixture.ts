@@ -83,6 +83,7 @@ export const FIXTURE_RATES: EnergyRate[] = [
   rate('RI', 'propane', 3.6021, 0),
   rate('TX', 'electricity', 0.1463, 12),
   rate('TX', 'natural_gas', 1.3211, 12),
+  rate('TX', 'fuel_oil', 3.7105, 0),
   rate('TX', 'propane', 2.4977, 0),
 ];
 
@@ -202,7 +203,7 @@ const clusterRowSchema = zod.object({
 /**
  * Every cluster the fixture's simulate stage "ran": the three with statistics, and two the sampler found
  * implausible in Lubbock County (propane heat with a gas water heater, fuel-oil heat). Lubbock's other
- * fuels, and every other county, were not computed.
+ * fuels were not precomputed (the API computes them on request).
  */
 export const FIXTURE_CLUSTERS = [
   ...[GAS_PROVIDENCE, GAS_GAS_PROVIDENCE, PROPANE_LUBBOCK].map((key) => ({ key, supported: true })),

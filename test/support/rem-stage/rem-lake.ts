@@ -53,12 +53,15 @@ export interface RemLake {
   remove(): Promise<void>;
 }
 
-export async function createRemLake(): Promise<RemLake> {
+/** A lake over a copy of the fixture source; `env` overrides REM_TEST_ENV (e.g. REM_STATES). */
+export async function createRemLake(
+  env: Partial<Record<keyof typeof REM_TEST_ENV, string>> = {},
+): Promise<RemLake> {
   const root = await mkdtemp(path.join(tmpdir(), 'rem-lake-'));
   const lakeDir = path.join(root, 'lake');
   const sourceDir = path.join(root, 'source');
   await cp(REM_FIXTURE_DIR, sourceDir, { recursive: true });
-  const config = loadConfig({ ...REM_TEST_ENV, LAKE_DIR: lakeDir });
+  const config = loadConfig({ ...REM_TEST_ENV, ...env, LAKE_DIR: lakeDir });
   return {
     lakeDir,
     sourceDir,
