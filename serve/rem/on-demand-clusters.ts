@@ -26,7 +26,7 @@ import { SLOT_VALUES, answerOfLines, type ClusterAnswer } from './cluster-statis
 export type ComputedCluster =
   { supported: false } | { supported: true; answers: ReadonlyMap<Upgrade, ClusterAnswer> };
 
-/** Clusters kept per snapshot: about 16 KB each. */
+/** Clusters kept per snapshot, each one slot (1,440 bytes) per upgrade. */
 const KEPT_CLUSTERS = 256;
 const CLUSTER_BYTES = UPGRADES.length * SLOT_VALUES * Float64Array.BYTES_PER_ELEMENT;
 
