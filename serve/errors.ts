@@ -106,6 +106,9 @@ export const errors = {
       },
     ),
   internal: () => new HttpError(500, 'INTERNAL', 'Internal server error'),
+  /** The address service is down: the address may be fine, so 503 naming it, with a hint to retry. */
+  geocoderUnavailable: (message: string) =>
+    new HttpError(503, 'INTERNAL', message, 'address', { 'retry-after': '30' }),
 };
 
 interface ValidationIssue {
@@ -120,6 +123,14 @@ function fieldOf(issue: ValidationIssue, context: string): string {
   const keys = issue.params?.keys;
   if (Array.isArray(keys) && typeof keys[0] === 'string') path.push(keys[0]);
   return path.length > 0 ? path.join('.') : context;
+}
+
+/** The part of the request a Fastify client error is about: the body, or its content type. */
+function clientErrorField(err: unknown, code: unknown): string | undefined {
+  if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return 'content-type';
+  if (err instanceof SyntaxError || (typeof code === 'string' && code.startsWith('FST_ERR_CTP_')))
+    return 'body';
+  return undefined;
 }
 
 /**
@@ -146,7 +157,10 @@ export function toHttpError(err: unknown): { error: HttpError; expected: boolean
     status < 500 &&
     (err instanceof SyntaxError || (typeof code === 'string' && code.startsWith('FST_')))
   ) {
-    return { error: new HttpError(status, 'BAD_REQUEST', (err as Error).message), expected: true };
+    return {
+      error: new HttpError(status, 'BAD_REQUEST', (err as Error).message, clientErrorField(err, code)),
+      expected: true,
+    };
   }
   return { error: errors.internal(), expected: false };
 }

@@ -1,5 +1,5 @@
-import { HttpError } from '../errors.ts';
-import { GeocoderUnavailableError, type Geocoder } from '../geocoding/geocoder.ts';
+import { HttpError, errors } from '../errors.ts';
+import { locateAddress, type Geocoder } from '../geocoding/geocoder.ts';
 import type { IncentivesData, Location, StateCatalog } from './incentives-data.ts';
 import type { Messages } from './messages.ts';
 import { areaContains } from './eligibility/point-in-area.ts';
@@ -23,15 +23,9 @@ export async function resolveLocation(
     if (!location) throw locationNotFound(text.zipNotFound(query.zip));
     return location;
   }
-  let geocoded;
-  try {
-    geocoded = await geocoder.locate(query.address!);
-  } catch (error) {
-    if (error instanceof GeocoderUnavailableError) {
-      throw new HttpError(503, 'INTERNAL', text.geocoderUnavailable, 'address', { 'retry-after': '30' });
-    }
-    throw error;
-  }
+  const geocoded = await locateAddress(geocoder, query.address!, () =>
+    errors.geocoderUnavailable(text.geocoderUnavailable),
+  );
   const location = geocoded ? data.locations.get(geocoded.zip) : undefined;
   if (!geocoded || !location) throw locationNotFound(text.addressNotFound);
   const inCounty = narrowToCounty(location, geocoded.countyFips);

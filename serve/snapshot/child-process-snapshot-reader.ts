@@ -1,13 +1,17 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { openSnapshot, type SnapshotReader } from '../../transform/lake/snapshot-reader.ts';
+import { openSnapshot, type Float64File, type SnapshotReader } from '../../transform/lake/snapshot-reader.ts';
 
-export interface TableRequest {
-  table: string;
-}
+/** A table's rows, or a query written to a float64 file (`SnapshotReader.writeFloat64File`). */
+export type TableRequest = { id: number } & ({ table: string } | { file: string; sql: string });
 
 export type TableReply =
-  { ready: true } | { table: string; rows: unknown[] } | { table: string; error: string };
+  | { ready: true }
+  | { id: number; rows: unknown[] }
+  | { id: number; file: Float64File }
+  | { id: number; error: string };
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 /**
  * The child runs as this module does: plain node on the compiled .js (npm start), or through tsx on the
@@ -37,6 +41,7 @@ class ChildProcessSnapshotReader implements SnapshotReader {
   /** Reads run one at a time, in the order asked. */
   private queue: Promise<unknown> = Promise.resolve();
   private idleTimer: NodeJS.Timeout | undefined;
+  private requests = 0;
 
   constructor(
     private readonly lakeDir: string,
@@ -46,27 +51,36 @@ class ChildProcessSnapshotReader implements SnapshotReader {
   ) {}
 
   rows<T = Record<string, unknown>>(table: string): Promise<T[]> {
-    const read = this.queue.then(() => this.readOne<T>(table));
+    return this.enqueue(`table "${table}"`, { table }).then((reply) => (reply as { rows: T[] }).rows);
+  }
+
+  writeFloat64File(name: string, sql: string): Promise<Float64File> {
+    return this.enqueue(`file "${name}"`, { file: name, sql }).then(
+      (reply) => (reply as { file: Float64File }).file,
+    );
+  }
+
+  private enqueue(what: string, request: DistributiveOmit<TableRequest, 'id'>): Promise<TableReply> {
+    const read = this.queue.then(() => this.readOne(what, request));
     this.queue = read.catch(() => undefined);
     return read;
   }
 
-  private async readOne<T>(table: string): Promise<T[]> {
+  private async readOne(what: string, request: DistributiveOmit<TableRequest, 'id'>): Promise<TableReply> {
     clearTimeout(this.idleTimer);
+    const id = ++this.requests;
     try {
       const child = await this.start();
-      return await new Promise<T[]>((resolve, reject) => {
+      return await new Promise<TableReply>((resolve, reject) => {
         const onMessage = (reply: TableReply) => {
-          if (!('table' in reply) || reply.table !== table) return;
+          if (!('id' in reply) || reply.id !== id) return;
           done();
           if ('error' in reply) reject(new Error(reply.error));
-          else resolve(reply.rows as T[]);
+          else resolve(reply);
         };
         const onExit = (code: number | null) => {
           done();
-          reject(
-            new Error(`snapshot ${this.id}: the table reader exited (${code}) while reading "${table}"`),
-          );
+          reject(new Error(`snapshot ${this.id}: the table reader exited (${code}) while reading ${what}`));
         };
         const done = () => {
           child.off('message', onMessage);
@@ -74,7 +88,7 @@ class ChildProcessSnapshotReader implements SnapshotReader {
         };
         child.on('message', onMessage);
         child.on('exit', onExit);
-        child.send({ table } satisfies TableRequest);
+        child.send({ id, ...request } satisfies TableRequest);
       });
     } finally {
       this.idleTimer = setTimeout(() => this.stop(), IDLE_MS);

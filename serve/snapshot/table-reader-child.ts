@@ -8,10 +8,11 @@ const reader = await openSnapshot(lakeDir, id);
 const reply = (message: TableReply) => process.send!(message);
 
 process.on('message', (request: TableRequest) => {
-  reader.rows(request.table).then(
-    (rows) => reply({ table: request.table, rows }),
-    (err: unknown) => reply({ table: request.table, error: (err as Error).message }),
-  );
+  const answer =
+    'table' in request
+      ? reader.rows(request.table).then((rows) => ({ id: request.id, rows }))
+      : reader.writeFloat64File(request.file, request.sql).then((file) => ({ id: request.id, file }));
+  answer.then(reply, (err: unknown) => reply({ id: request.id, error: (err as Error).message }));
 });
 process.on('disconnect', () => process.exit(0));
 reply({ ready: true });

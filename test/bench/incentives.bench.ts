@@ -1,11 +1,22 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Bench, BenchResult } from './bench.ts';
+import {
+  CONNECTIONS,
+  DURATION_SECONDS,
+  SLICES,
+  exitOf,
+  nationalSource,
+  freePort,
+  interleaved,
+  memoryOf,
+  runTs,
+  startBaseline,
+  stop,
+  waitFor,
+} from './server-processes.ts';
 import { measureLoad, type LoadFigures } from './static-baseline.ts';
 
 /*
@@ -15,13 +26,7 @@ import { measureLoad, type LoadFigures } from './static-baseline.ts';
  * own process, so both sides get the same CPU split.
  */
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const SAMPLE = path.join(ROOT, 'ingest/sample-data/incentives');
 const KEY = 'bench-incentives-key-0123456789';
-const CONNECTIONS = 50;
-const DURATION_SECONDS = 8;
-/** Each side's DURATION_SECONDS is split into this many alternating slices. */
-const SLICES = 4;
 /** The reference's own test date: most 2025 incentives are still live, so bodies have their full size. */
 const AS_OF_DATE = '2025-01-25';
 
@@ -46,120 +51,6 @@ const CASES: Case[] = [
   { name: 'utilities (02116)', path: '/api/v1/utilities?zip=02116' },
   { name: 'programs (CO 80301, Xcel)', path: '/api/v1/incentives/programs?zip=80301&utility=co-xcel-energy' },
 ];
-
-/** Where the national data is: INCENTIVES_SOURCE, else ../shared/ra-data beside the repository. */
-function nationalSource(): { location: string; note?: string } {
-  const configured = process.env.INCENTIVES_SOURCE;
-  const location = configured ?? path.resolve(ROOT, '../shared/ra-data');
-  if (configured || existsSync(path.join(location, 'data/ira_incentives.json'))) return { location };
-  return {
-    location: SAMPLE,
-    note: `national data not found at ${location}: measured on the sample data instead`,
-  };
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-/** Runs a TypeScript entry point with tsx in a child process (node itself, so the pid is the program's). */
-function runTs(entry: string, env: Record<string, string>, stdio: 'ignore' | 'pipe' = 'pipe'): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, entry)], {
-    cwd: ROOT,
-    env: { ...process.env, ONNXRUNTIME_NODE_INSTALL: 'skip', ...env },
-    stdio: ['ignore', stdio, stdio],
-  });
-}
-
-async function exitOf(child: ChildProcess): Promise<{ code: number | null; output: string }> {
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-  return { code, output };
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.on('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
-}
-
-/** Polls a URL until it answers 200 with a JSON body that `ready` accepts. */
-async function waitFor(url: string, ready: (body: unknown) => boolean, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null)
-      throw new Error(`process exited with ${child.exitCode} before ${url} answered`);
-    try {
-      const res = await fetch(url);
-      if (res.ok && ready(await res.json())) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`${url} did not become ready within 120 s`);
-}
-
-/** Resident and peak resident memory of a process, in MB (Linux /proc). */
-async function memoryOf(pid: number): Promise<{ rssMb: number; peakMb: number }> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
-  return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
-}
-
-/** A bare Fastify server in its own process answering /static/<i> with body i, pre-serialised. */
-async function startBaseline(bodiesFile: string): Promise<{ child: ChildProcess; url: string }> {
-  const port = await freePort();
-  const script = `
-    import Fastify from 'fastify';
-    import { readFileSync } from 'node:fs';
-    const bodies = JSON.parse(readFileSync(${JSON.stringify(bodiesFile)}, 'utf8'));
-    const app = Fastify({ logger: false });
-    bodies.forEach((body, i) => app.get('/static/' + i, (_req, reply) => {
-      reply.type('application/json; charset=utf-8').send(body);
-    }));
-    await app.listen({ port: ${port}, host: '127.0.0.1' });
-  `;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
-    cwd: ROOT,
-    stdio: 'ignore',
-  });
-  const url = `http://127.0.0.1:${port}`;
-  await waitFor(`${url}/static/0`, () => true, child);
-  return { child, url };
-}
-
-/**
- * Measures two targets in alternating slices (A B A B …) rather than one long run each, so a burst of
- * load from other processes on a shared machine falls on both sides alike. Throughput is the mean over
- * the slices, p99 the median of the slices' p99s.
- */
-async function interleaved(
-  a: (seconds: number) => Promise<LoadFigures>,
-  b: (seconds: number) => Promise<LoadFigures>,
-): Promise<{ a: LoadFigures; b: LoadFigures }> {
-  const runs: { a: LoadFigures[]; b: LoadFigures[] } = { a: [], b: [] };
-  for (let slice = 0; slice < SLICES; slice++) {
-    runs.a.push(await a(DURATION_SECONDS / SLICES));
-    runs.b.push(await b(DURATION_SECONDS / SLICES));
-  }
-  const combine = (figures: LoadFigures[]): LoadFigures => {
-    const p99s = figures.map((f) => f.p99Ms).sort((x, y) => x - y);
-    return {
-      requestsPerSecond: figures.reduce((sum, f) => sum + f.requestsPerSecond, 0) / figures.length,
-      p99Ms: p99s[Math.floor(p99s.length / 2)]!,
-      failed: figures.reduce((sum, f) => sum + f.failed, 0),
-    };
-  };
-  return { a: combine(runs.a), b: combine(runs.b) };
-}
 
 function loadResults(name: string, route: LoadFigures, baseline: LoadFigures, bytes: number): BenchResult[] {
   return [

@@ -322,7 +322,7 @@ describe('errors', () => {
     expect(res.json().message).toMatch(/^household\.zip: /);
   });
 
-  it('malformed JSON is a 400 in the same shape', async () => {
+  it('malformed JSON is a 400 in the same shape, naming the body', async () => {
     const res = await app.inject({
       method: 'POST',
       url: '/v1/estimate',
@@ -330,8 +330,8 @@ describe('errors', () => {
       payload: '{"household": ',
     });
     expect(res.statusCode).toBe(400);
-    expect(Object.keys(res.json()).sort()).toEqual(['error', 'message', 'statusCode']);
-    expect(res.json().error).toBe('Bad Request');
+    expect(Object.keys(res.json()).sort()).toEqual(['error', 'field', 'message', 'statusCode']);
+    expect(res.json()).toMatchObject({ error: 'Bad Request', field: 'body' });
   });
 
   it('a malformed URL, an unsupported media type and an oversized body keep the shape', async () => {
@@ -352,6 +352,7 @@ describe('errors', () => {
       statusCode: 415,
       error: 'Unsupported Media Type',
       message: 'Unsupported Media Type',
+      field: 'content-type',
     });
     const huge = await app.inject({
       method: 'POST',
@@ -363,6 +364,7 @@ describe('errors', () => {
       statusCode: 413,
       error: 'Payload Too Large',
       message: 'Request body is too large',
+      field: 'body',
     });
   });
 

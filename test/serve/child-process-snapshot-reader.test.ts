@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -37,5 +37,31 @@ describe('openSnapshotInChildProcess', () => {
 
   it('refuses a snapshot that does not exist before starting any process', async () => {
     await expect(openSnapshotInChildProcess(lakeDir, 's9')).rejects.toThrow();
+  });
+});
+
+describe('writeFloat64File', () => {
+  it('writes a query over the snapshot’s tables as float64 rows, in the serving cache, and reuses the file', async () => {
+    const reader = await openSnapshotInChildProcess(lakeDir, 's1');
+    const sql = 'SELECT amountUsd, length(program) FROM programs ORDER BY amountUsd DESC';
+    const file = await reader.writeFloat64File('amounts', sql);
+    expect(file.values).toBe(6);
+    expect(path.dirname(file.path)).toBe(path.join(lakeDir, 'cache', 'serving', 's1'));
+    const bytes = await readFile(file.path);
+    expect([...new Float64Array(bytes.buffer, bytes.byteOffset, 6)]).toEqual([3000, 9, 2000, 9, 1000, 9]);
+    const written = (await stat(file.path)).mtimeMs;
+    // Asked again (as after a restart), the complete file is reused, not rewritten.
+    const again = await openSnapshot(lakeDir, 's1');
+    expect(await again.writeFloat64File('amounts', sql)).toEqual(file);
+    expect((await stat(file.path)).mtimeMs).toBe(written);
+    // Another query under the same name is another file.
+    expect((await again.writeFloat64File('amounts', 'SELECT 1.5')).path).not.toBe(file.path);
+  });
+
+  it('rejects a query that fails with DuckDB’s message and leaves no file behind', async () => {
+    const reader = await openSnapshotInChildProcess(lakeDir, 's1');
+    await expect(reader.writeFloat64File('broken', 'SELECT nope FROM programs')).rejects.toThrow(/nope/);
+    const files = await readdir(path.join(lakeDir, 'cache', 'serving', 's1'));
+    expect(files.some((f) => f.startsWith('broken'))).toBe(false);
   });
 });

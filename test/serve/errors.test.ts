@@ -54,6 +54,7 @@ describe('toHttpError', () => {
       statusCode: 415,
       error: 'Unsupported Media Type',
       message: 'Unsupported Media Type: text/csv',
+      field: 'content-type',
     });
   });
 

@@ -67,6 +67,7 @@ export function memoryReader(
       if (!rows) throw new Error(`no table ${table}`);
       return rows as T[];
     },
+    writeFloat64File: () => Promise.reject(new Error('a memory snapshot has no SQL tables')),
   };
 }
 

@@ -13,6 +13,8 @@ export interface LakePaths {
   log: string;
   /** Held by the one pipeline run (or lake maintenance command) in progress. */
   runLock: string;
+  /** Files the server derives from a snapshot's tables (one directory per snapshot id), rebuilt when absent. */
+  servingCache: string;
 }
 
 export const PARTIAL_SUFFIX = '.partial';
@@ -26,6 +28,7 @@ export function lakePaths(lakeDir: string): LakePaths {
     staging: path.join(root, 'staging'),
     log: path.join(root, 'log'),
     runLock: path.join(root, 'pipeline.lock'),
+    servingCache: path.join(root, 'cache', 'serving'),
   };
 }
 

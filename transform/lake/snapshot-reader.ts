@@ -1,10 +1,13 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { DuckDBInstance, DuckDBTypeId, type DuckDBType } from '@duckdb/node-api';
+import { DuckDBInstance, DuckDBTypeId, type DuckDBConnection, type DuckDBType } from '@duckdb/node-api';
 import type { Manifest } from '../../schemas/lake.ts';
 import { readCurrent } from './current-pointer.ts';
-import { snapshotDir } from './lake-paths.ts';
+import { TEMP_MARKER } from './durable-file.ts';
+import { lakePaths, snapshotDir } from './lake-paths.ts';
 import { readManifest } from './manifest-file.ts';
-import { quoteLiteral } from './sql-quote.ts';
+import { quoteIdentifier, quoteLiteral } from './sql-quote.ts';
 
 export { readCurrent };
 
@@ -15,12 +18,26 @@ export interface SnapshotReader {
   readonly manifest: Manifest;
   /** All rows of a table of this snapshot (JSON columns parsed back into values). */
   rows<T = Record<string, unknown>>(table: string): Promise<T[]>;
+  /**
+   * Writes the result of `sql` (over this snapshot's tables, each a view named after its table; numeric
+   * columns only) as little-endian float64, row after row, to a file in the lake's serving cache, and
+   * returns its path and how many numbers it holds. For tables too large to hold as row objects: the
+   * caller reads the file by position. The file is named after the snapshot, `name` and the query, so a
+   * restart reuses it.
+   */
+  writeFloat64File(name: string, sql: string): Promise<Float64File>;
+}
+
+export interface Float64File {
+  path: string;
+  /** Numbers in the file: rows × columns. */
+  values: number;
 }
 
 /** Opens a snapshot of the lake by id; its manifest is read and validated now, its tables on demand. */
 export async function openSnapshot(lakeDir: string, id: string): Promise<SnapshotReader> {
   const dir = snapshotDir(lakeDir, id);
-  return new ParquetSnapshotReader(id, dir, await readManifest(dir));
+  return new ParquetSnapshotReader(id, dir, await readManifest(dir), lakePaths(lakeDir).servingCache);
 }
 
 class ParquetSnapshotReader implements SnapshotReader {
@@ -28,7 +45,70 @@ class ParquetSnapshotReader implements SnapshotReader {
     readonly id: string,
     readonly dir: string,
     readonly manifest: Manifest,
+    private readonly servingCache: string,
   ) {}
+
+  async writeFloat64File(name: string, sql: string): Promise<Float64File> {
+    const digest = createHash('sha256').update(sql).digest('hex').slice(0, 16);
+    const target = path.join(this.servingCache, this.id, `${name}-${digest}.f64`);
+    const written = await stat(target).catch(() => null);
+    // Written under a temporary name and renamed, so a file that exists is complete.
+    if (written) return { path: target, values: written.size / Float64Array.BYTES_PER_ELEMENT };
+    await mkdir(path.dirname(target), { recursive: true });
+    const temp = `${target}${TEMP_MARKER}${process.pid}-${randomBytes(4).toString('hex')}`;
+    try {
+      const values = await this.withTables(async (db) => {
+        const handle = await open(temp, 'w');
+        try {
+          const result = await db.stream(sql);
+          let count = 0;
+          for (
+            let chunk = await result.fetchChunk();
+            chunk && chunk.rowCount > 0;
+            chunk = await result.fetchChunk()
+          ) {
+            const columns = chunk.getColumns();
+            const block = new Float64Array(chunk.rowCount * columns.length);
+            for (let c = 0; c < columns.length; c++) {
+              const column = columns[c]!;
+              for (let r = 0; r < chunk.rowCount; r++)
+                block[r * columns.length + c] = Number(column[r] ?? NaN);
+            }
+            await handle.write(new Uint8Array(block.buffer));
+            count += block.length;
+          }
+          await handle.sync();
+          return count;
+        } finally {
+          await handle.close();
+        }
+      });
+      await rename(temp, target);
+      return { path: target, values };
+    } catch (error) {
+      await rm(temp, { force: true });
+      throw error;
+    }
+  }
+
+  /** A short-lived DuckDB with one view per table of this snapshot. */
+  private async withTables<T>(use: (db: DuckDBConnection) => Promise<T>): Promise<T> {
+    const instance = await DuckDBInstance.create(':memory:');
+    try {
+      const db = await instance.connect();
+      try {
+        for (const [table, entry] of Object.entries(this.manifest.tables)) {
+          const file = quoteLiteral(path.join(this.dir, entry.file));
+          await db.run(`CREATE VIEW ${quoteIdentifier(table)} AS SELECT * FROM read_parquet(${file})`);
+        }
+        return await use(db);
+      } finally {
+        db.closeSync();
+      }
+    } finally {
+      instance.closeSync();
+    }
+  }
 
   /** Reads one table's Parquet file; BIGINT columns come back as numbers and JSON columns as values. */
   async rows<T = Record<string, unknown>>(table: string): Promise<T[]> {

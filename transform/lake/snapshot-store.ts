@@ -72,6 +72,7 @@ export async function collectGarbage(lakeDir: string, keep: number): Promise<str
     const aside = `${snapshotDir(lakeDir, id)}${TEMP_MARKER}deleting`;
     await rename(snapshotDir(lakeDir, id), aside);
     await rm(aside, { recursive: true, force: true });
+    await rm(path.join(lakePaths(lakeDir).servingCache, id), { recursive: true, force: true });
   }
   await removeRunLeftovers(lakeDir);
   return doomed.sort();

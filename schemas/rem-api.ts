@@ -1,0 +1,210 @@
+import { z } from 'zod';
+import { languageSchema } from './incentives/enums.ts';
+import { FUELS, fuelSchema, upgradeSchema, type Upgrade } from './rem.ts';
+import { RESULT_FUELS } from './rem-data.ts';
+
+/**
+ * Requests and responses of the REM API (`/api/v1/rem/*`). The `Savings` shape is the reference's (see
+ * README, REM API), with `estimate_type: "county_level"` beside its `address_level`/`puma_level`, the basis
+ * of each emissions factor, and `model`: which model answered and what it is not. Answers are assembled
+ * from the compact per-snapshot store rather than validated per request, so they must match these shapes.
+ */
+
+/**
+ * Upgrades whose answer depends on the fuel of the water heater they replace: the caller must give it
+ * (checked by the routes, which answer a localized 400 naming `water_heater_fuel`).
+ */
+export const UPGRADES_NEEDING_WATER_HEATER_FUEL: readonly Upgrade[] = ['water_heater__heat_pump_uef3.35'];
+
+const savingsRequest = {
+  upgrade: upgradeSchema.describe('The upgrade to evaluate (`baseline`: the home as it is)'),
+  heating_fuel: fuelSchema.describe("The home's heating fuel"),
+  water_heater_fuel: fuelSchema
+    .optional()
+    .describe(
+      "The water heater's fuel; required for water_heater__heat_pump_uef3.35, else drawn by the model",
+    ),
+};
+
+export const remAddressQuerySchema = z.object({
+  address: z
+    .string()
+    .min(1)
+    .max(500)
+    .describe('A US street address in the contiguous states or DC, with its ZIP code'),
+  ...savingsRequest,
+  language: languageSchema.default('en').describe('Language of error messages (en or es)'),
+});
+export type RemAddressQuery = z.infer<typeof remAddressQuerySchema>;
+
+export const quantitySchema = z.object({ value: z.number(), unit: z.string() }).meta({ id: 'Quantity' });
+
+const metricStatisticsSchema = z
+  .object({
+    mean: quantitySchema,
+    median: quantitySchema,
+    percentile_20: quantitySchema,
+    percentile_80: quantitySchema,
+  })
+  .meta({ id: 'MetricStatistics', description: 'Statistics of one per-home distribution' });
+
+const impactMetricSchema = z
+  .object({ energy: metricStatisticsSchema, emissions: metricStatisticsSchema, cost: metricStatisticsSchema })
+  .meta({ id: 'ImpactMetric' });
+
+const fuelSavingsSchema = z
+  .object({
+    baseline: impactMetricSchema,
+    upgrade: impactMetricSchema.nullable().describe('null when upgrade=baseline'),
+    delta: impactMetricSchema.nullable().describe('upgrade − baseline per home; null when upgrade=baseline'),
+  })
+  .meta({ id: 'FuelSavings' });
+
+const fuelRateSchema = z
+  .object({ value: z.number(), unit: z.string(), rate_type: z.enum(['fixed', 'volumetric']) })
+  .meta({ id: 'FuelRate' });
+
+const emissionsFactorSchema = z
+  .object({
+    value: z.number(),
+    unit: z.string(),
+    basis: z
+      .enum(['combustion', 'average', 'marginal'])
+      .describe('On-site combustion (fossil fuels), or a grid average or marginal rate (electricity)'),
+  })
+  .meta({ id: 'EmissionsFactor' });
+
+export const ESTIMATE_TYPES = ['address_level', 'puma_level', 'county_level'] as const;
+
+export const remModelInfoSchema = z
+  .object({
+    model_version: z.string().describe('The surrogate model that computed the statistics'),
+    sampler_version: z.string().describe('The housing-stock tables the sample homes were drawn from'),
+    statement: z.string().describe('What this estimate is and is not'),
+  })
+  .meta({ id: 'RemModel' });
+export type RemModelInfo = z.infer<typeof remModelInfoSchema>;
+
+const byFuel = <T extends z.ZodType>(fuels: readonly string[], value: T) =>
+  z.object(Object.fromEntries(fuels.map((fuel) => [fuel, value])) as Record<string, T>);
+
+export const savingsSchema = z
+  .object({
+    fuel_results: byFuel(RESULT_FUELS, fuelSavingsSchema),
+    rates: byFuel(FUELS, z.array(fuelRateSchema)),
+    emissions_factors: byFuel(FUELS, emissionsFactorSchema),
+    sampling_details: z.object({
+      num_samples: z.number().int().describe('Sample homes the statistics are over'),
+      num_excluded_samples: z
+        .number()
+        .int()
+        .describe('Sample homes the upgrade does not apply to, left out of every statistic'),
+    }),
+    estimate_type: z
+      .enum(ESTIMATE_TYPES)
+      .describe(
+        '`county_level`: homes drawn for the county and fuels (this service, GET /rem/address); ' +
+          '`address_level`: drawn to match a given building profile (POST /rem/profile). The reference ' +
+          'also answers `puma_level`.',
+      ),
+    model: remModelInfoSchema,
+  })
+  .meta({ id: 'Savings' });
+
+export const remServerVersionSchema = z
+  .object({
+    model_version: z.string(),
+    sampler_version: z.string(),
+    code_version: z
+      .string()
+      .describe('The git commit of the service and the pipeline that built the snapshot'),
+  })
+  .meta({ id: 'RemServerVersion' });
+export type RemServerVersion = z.infer<typeof remServerVersionSchema>;
+
+/** ResStock option values of the list-valued building features the profile route honours. */
+export const BUILDING_TYPE_OPTIONS = [
+  'Single-Family Detached',
+  'Single-Family Attached',
+  'Mobile Home',
+  '2 Unit',
+  '3 or 4 Unit',
+  '5 to 9 Unit',
+  '10 to 19 Unit',
+  '20 to 49 Unit',
+  '50 or more Unit',
+] as const;
+export const HEATING_TYPE_OPTIONS = [
+  'Ducted Heating',
+  'Non-Ducted Heating',
+  'Ducted Heat Pump',
+  'Non-Ducted Heat Pump',
+  'None',
+] as const;
+export const COOLING_TYPE_OPTIONS = [
+  'Central AC',
+  'Room AC',
+  'Ducted Heat Pump',
+  'Non-Ducted Heat Pump',
+  'None',
+] as const;
+export const ATTIC_TYPE_OPTIONS = [
+  'Vented Attic',
+  'Unvented Attic',
+  'Finished Attic or Cathedral Ceilings',
+  'None',
+] as const;
+
+const allowed = <T extends readonly [string, ...string[]]>(options: T, what: string) =>
+  z
+    .array(z.enum(options))
+    .min(1)
+    .max(options.length)
+    .nullish()
+    .describe(`${what}: the values it may have (ResStock options); null or absent = unknown`);
+
+/**
+ * What the caller knows of the building (the reference's `BuildingFeatures`, the features this service
+ * honours): each known one constrains the sample homes. Other reference features are accepted and ignored.
+ */
+export const buildingFeaturesSchema = z
+  .object({
+    geometry_floor_area: z
+      .number()
+      .min(300)
+      .max(10_000)
+      .nullish()
+      .describe('Conditioned floor area, ft²; sample homes within ±20 % match'),
+    geometry_stories: z.number().int().min(1).max(3).nullish().describe('Stories above grade'),
+    bedrooms: z.number().int().min(1).max(6).nullish(),
+    vintage: z
+      .number()
+      .int()
+      .min(1800)
+      .max(2030)
+      .nullish()
+      .describe('Year built; sample homes of the same decade match (before 1940 counts as one decade)'),
+    geometry_building_type_acs: allowed(BUILDING_TYPE_OPTIONS, 'Building type'),
+    hvac_heating_type: allowed(HEATING_TYPE_OPTIONS, 'Heating system type'),
+    hvac_cooling_type: allowed(COOLING_TYPE_OPTIONS, 'Cooling system type'),
+    geometry_attic_type: allowed(ATTIC_TYPE_OPTIONS, 'Attic type'),
+  })
+  .meta({ id: 'BuildingFeatures' });
+export type BuildingFeatures = z.infer<typeof buildingFeaturesSchema>;
+
+export const remProfileBodySchema = z
+  .object({
+    ...savingsRequest,
+    building_profile: z
+      .object({
+        county: z
+          .string()
+          .regex(/^(G\d{2}0\d{3}0|\d{5})$/, 'must be a county GISJOIN (e.g. G4400070) or 5-digit FIPS code')
+          .describe('The county: its GISJOIN (G + state FIPS + 0 + county FIPS + 0) or 5-digit FIPS code'),
+        building_features: buildingFeaturesSchema.default({}),
+      })
+      .meta({ id: 'BuildingProfile' }),
+    language: languageSchema.default('en').describe('Language of error messages (en or es)'),
+  })
+  .meta({ id: 'RemProfileRequest' });
+export type RemProfileBody = z.infer<typeof remProfileBodySchema>;

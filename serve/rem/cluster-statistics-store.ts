@@ -1,0 +1,226 @@
+import { close, open, readSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { FUELS, UPGRADES, type Upgrade } from '../../schemas/rem.ts';
+import {
+  RESULT_FUELS,
+  SCENARIOS,
+  clusterId,
+  type ClusterKey,
+  type ClusterStatisticRow,
+} from '../../schemas/rem-data.ts';
+import type { SnapshotReader } from '../../transform/lake/snapshot-reader.ts';
+
+/**
+ * The precomputed REM answers of a snapshot (lake table `rem_cluster_statistics`) in a compact layout.
+ * A national table has tens of thousands of clusters × 110 lines × 12 numbers: as row objects it would
+ * take gigabytes, and even as one Float64Array it would not fit the server's memory budget. So DuckDB (in
+ * the snapshot reader's child process) writes it as a float64 file in fixed slots, one per (cluster,
+ * upgrade): 5 result fuels × 3 scenarios × 12 statistics, NaN where a line is absent (the baseline
+ * upgrade's upgrade and delta). A request reads its one slot (1,440 bytes) by position; only the cluster
+ * directory (its key and each upgrade's sample counts) sits in memory.
+ */
+
+const MEASURES = ['energy', 'emissions', 'cost'] as const;
+const STATISTICS = ['mean', 'median', 'p20', 'p80'] as const;
+/** Numbers per (fuel, scenario) line: energy, emissions and cost × mean, median, p20, p80. */
+export const LINE_VALUES = MEASURES.length * STATISTICS.length;
+/** Numbers per (cluster, upgrade) slot. */
+export const SLOT_VALUES = RESULT_FUELS.length * SCENARIOS.length * LINE_VALUES;
+const SLOT_BYTES = SLOT_VALUES * Float64Array.BYTES_PER_ELEMENT;
+
+/** The unit of each fuel's energy lines (the schema's `energy_unit`, fixed per fuel). */
+export const ENERGY_UNITS = {
+  electricity: 'kWh',
+  natural_gas: 'therm',
+  fuel_oil: 'gallon',
+  propane: 'gallon',
+  total: 'kWh',
+} as const;
+
+/**
+ * Directory columns: county FIPS, heating fuel, water-heater fuel (−1: none given), per upgrade its
+ * sample and excluded counts (−1: no lines for that upgrade), then two checks that must be 0: lines in
+ * another energy unit than their fuel's, and upgrades whose lines are not exactly one per slot they use.
+ */
+const DIRECTORY_COLUMNS = 3 + 2 * UPGRADES.length + 2;
+
+const sqlList = (values: readonly string[]) => `[${values.map((v) => `'${v}'`).join(', ')}]`;
+const indexOf = (values: readonly string[], column: string) =>
+  `list_position(${sqlList(values)}, ${column}) - 1`;
+
+/** A cluster key as three numbers: county FIPS, heating fuel, water-heater fuel (−1: none given). */
+const KEY_COLUMNS = `CAST(county_fips AS INTEGER) AS county,
+    ${indexOf(FUELS, 'heating_fuel')} AS hf,
+    coalesce(${indexOf(FUELS, 'water_heater_fuel')}, -1) AS whf`;
+
+/** The cluster key of the three numbers at `row` of a float64 export (see KEY_COLUMNS). */
+const keyAt = (numbers: Float64Array, row: number): ClusterKey => {
+  const whf = numbers[row + 2]!;
+  return {
+    county_fips: String(numbers[row]).padStart(5, '0'),
+    heating_fuel: FUELS[numbers[row + 1]!]!,
+    water_heater_fuel: whf < 0 ? null : FUELS[whf]!,
+  };
+};
+
+/** Every line with its key and slot position as numbers, so both queries order clusters alike. */
+const KEYED_LINES = `
+  SELECT *,
+    ${KEY_COLUMNS},
+    ${indexOf(UPGRADES, 'upgrade')} AS u,
+    ${indexOf(RESULT_FUELS, 'fuel')} AS f,
+    ${indexOf(SCENARIOS, 'scenario')} AS s
+  FROM rem_cluster_statistics`;
+
+const unitCase = `CASE fuel ${Object.entries(ENERGY_UNITS)
+  .map(([fuel, unit]) => `WHEN '${fuel}' THEN '${unit}'`)
+  .join(' ')} END`;
+
+const DIRECTORY_SQL = `
+  WITH lines AS (${KEYED_LINES})
+  SELECT county, hf, whf,
+    ${UPGRADES.map(
+      (_, u) =>
+        `coalesce(max(num_samples) FILTER (WHERE u = ${u}), -1), coalesce(max(num_excluded_samples) FILTER (WHERE u = ${u}), -1)`,
+    ).join(',\n    ')},
+    count(*) FILTER (WHERE energy_unit <> ${unitCase}),
+    ${UPGRADES.map((upgrade, u) => {
+      const lines = RESULT_FUELS.length * (upgrade === 'baseline' ? 1 : SCENARIOS.length);
+      return `(CASE WHEN count(DISTINCT (f, s)) FILTER (WHERE u = ${u}) = count(*) FILTER (WHERE u = ${u}) AND count(*) FILTER (WHERE u = ${u}) IN (0, ${lines}) THEN 0 ELSE 1 END)`;
+    }).join(' + ')}
+  FROM lines GROUP BY county, hf, whf ORDER BY county, hf, whf`;
+
+const STATISTIC_COLUMNS = MEASURES.flatMap((m) => STATISTICS.map((s) => `lines.${m}_${s}`));
+
+const SLOTS_SQL = `
+  WITH lines AS (${KEYED_LINES}),
+  clusters AS (SELECT DISTINCT county, hf, whf FROM lines),
+  grid AS (
+    SELECT county, hf, whf, u.range AS u, f.range AS f, s.range AS s
+    FROM clusters, range(${UPGRADES.length}) u, range(${RESULT_FUELS.length}) f, range(${SCENARIOS.length}) s)
+  SELECT ${STATISTIC_COLUMNS.map((c) => `coalesce(${c}, 'nan'::DOUBLE)`).join(', ')}
+  FROM grid LEFT JOIN lines USING (county, hf, whf, u, f, s)
+  ORDER BY county, hf, whf, u, f, s`;
+
+export interface SampleCounts {
+  num_samples: number;
+  num_excluded_samples: number;
+}
+
+/** One (cluster, upgrade) slot: the statistics of every result fuel and scenario, and its sample counts. */
+export interface ClusterAnswer {
+  /** `SLOT_VALUES` numbers: [fuel][scenario][measure][statistic], NaN for absent lines. */
+  values: Float64Array;
+  counts: SampleCounts;
+}
+
+const fdCloser = new FinalizationRegistry<number>((fd) => close(fd, () => undefined));
+
+export class ClusterStatisticsStore {
+  private constructor(
+    /** Cluster id → its position in the directory and the slots file. */
+    private readonly positions: ReadonlyMap<string, number>,
+    private readonly directory: Float64Array,
+    private readonly fd: number,
+  ) {
+    fdCloser.register(this, fd);
+  }
+
+  /** Builds (or reuses) the snapshot's slot file and reads the directory into memory. */
+  static async load(snapshot: SnapshotReader): Promise<ClusterStatisticsStore> {
+    const directoryFile = await snapshot.writeFloat64File('rem-cluster-directory', DIRECTORY_SQL);
+    const directory = await readAll(directoryFile.path, directoryFile.values);
+    const clusters = directory.length / DIRECTORY_COLUMNS;
+    const positions = new Map<string, number>();
+    for (let i = 0; i < clusters; i++) {
+      const row = i * DIRECTORY_COLUMNS;
+      const key = keyAt(directory, row);
+      const wrongUnits = directory[row + DIRECTORY_COLUMNS - 2]!;
+      const incompleteUpgrades = directory[row + DIRECTORY_COLUMNS - 1]!;
+      if (wrongUnits > 0 || incompleteUpgrades > 0) {
+        throw new Error(
+          `rem_cluster_statistics: cluster ${clusterId(key)} has ${wrongUnits} lines in another energy unit ` +
+            `and ${incompleteUpgrades} upgrades with missing or repeated lines`,
+        );
+      }
+      positions.set(clusterId(key), i);
+    }
+    // Checked before the slots are written: a table with a line out of place is refused, not laid out.
+    const slotsFile = await snapshot.writeFloat64File('rem-cluster-slots', SLOTS_SQL);
+    if (slotsFile.values !== clusters * UPGRADES.length * SLOT_VALUES) {
+      throw new Error(`rem_cluster_statistics: ${slotsFile.values} slot values for ${clusters} clusters`);
+    }
+    const fd = await new Promise<number>((resolve, reject) =>
+      open(slotsFile.path, 'r', (err, opened) => (err ? reject(err) : resolve(opened))),
+    );
+    return new ClusterStatisticsStore(positions, directory, fd);
+  }
+
+  get clusterCount(): number {
+    return this.positions.size;
+  }
+
+  /** The cluster's answer for an upgrade; null when the cluster is unknown or has no lines for it. */
+  answer(key: ClusterKey, upgrade: Upgrade): ClusterAnswer | null {
+    const position = this.positions.get(clusterId(key));
+    if (position === undefined) return null;
+    const u = UPGRADES.indexOf(upgrade);
+    const counts = {
+      num_samples: this.directory[position * DIRECTORY_COLUMNS + 3 + 2 * u]!,
+      num_excluded_samples: this.directory[position * DIRECTORY_COLUMNS + 4 + 2 * u]!,
+    };
+    if (counts.num_samples < 0) return null;
+    const values = new Float64Array(SLOT_VALUES);
+    const slot = position * UPGRADES.length + u;
+    // A synchronous read: 1,440 bytes the page cache holds cost a few microseconds, less than a trip
+    // through libuv's thread pool (and its queue, under load) would.
+    const bytes = readSync(this.fd, new Uint8Array(values.buffer), 0, SLOT_BYTES, slot * SLOT_BYTES);
+    if (bytes !== SLOT_BYTES) throw new Error(`rem slots: short read of slot ${slot}`);
+    return { values, counts };
+  }
+}
+
+/**
+ * Every cluster the simulate stage ran (lake table `rem_clusters`), by id: true when the sampler found
+ * its fuels plausible for the county (it has statistics), false when not (building_not_supported). A
+ * cluster missing here was not computed for this snapshot at all.
+ */
+export async function loadClusterSupport(snapshot: SnapshotReader): Promise<ReadonlyMap<string, boolean>> {
+  const file = await snapshot.writeFloat64File(
+    'rem-cluster-support',
+    `SELECT ${KEY_COLUMNS}, CASE WHEN supported THEN 1 ELSE 0 END FROM rem_clusters ORDER BY county, hf, whf`,
+  );
+  const numbers = await readAll(file.path, file.values);
+  const support = new Map<string, boolean>();
+  for (let row = 0; row < numbers.length; row += 4)
+    support.set(clusterId(keyAt(numbers, row)), numbers[row + 3] === 1);
+  return support;
+}
+
+async function readAll(file: string, values: number): Promise<Float64Array> {
+  const numbers = new Float64Array(values);
+  const bytes = await readFile(file);
+  if (bytes.length !== numbers.byteLength) throw new Error(`${file}: unexpected size`);
+  new Uint8Array(numbers.buffer).set(bytes);
+  return numbers;
+}
+
+const MEASURE_COLUMNS = MEASURES.flatMap((m) => STATISTICS.map((s) => `${m}_${s}` as const));
+
+/**
+ * An answer from one upgrade's statistics lines (computed for a request rather than read from the
+ * slots): the same slot layout, so both are written out alike.
+ */
+export function answerOfLines(lines: readonly ClusterStatisticRow[]): ClusterAnswer {
+  const values = new Float64Array(SLOT_VALUES).fill(NaN);
+  for (const line of lines) {
+    const start =
+      (RESULT_FUELS.indexOf(line.fuel) * SCENARIOS.length + SCENARIOS.indexOf(line.scenario)) * LINE_VALUES;
+    MEASURE_COLUMNS.forEach((column, i) => (values[start + i] = line[column]));
+  }
+  const first = lines[0]!;
+  return {
+    values,
+    counts: { num_samples: first.num_samples, num_excluded_samples: first.num_excluded_samples },
+  };
+}

@@ -1,0 +1,147 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { REPOSITORY_ROOT } from '../../lib/repository-root.ts';
+import { FUELS, type Fuel } from '../../schemas/rem.ts';
+import type { RemModelInfo, RemServerVersion } from '../../schemas/rem-api.ts';
+import type { EmissionFactor, EnergyRate, ZipCounty } from '../../schemas/rem-data.ts';
+import { modelCardSchema } from '../../simulate/surrogate/model-card.ts';
+import type { SnapshotReader } from '../../transform/lake/snapshot-reader.ts';
+import type { RemCountyRow } from '../../transform/tables/rem/rem-tables.ts';
+import { ClusterStatisticsStore, loadClusterSupport } from './cluster-statistics-store.ts';
+
+/** The lake tables the REM routes answer from. */
+export const REM_TABLES = {
+  clusters: 'rem_clusters',
+  statistics: 'rem_cluster_statistics',
+  zipCounties: 'rem_zip_counties',
+  counties: 'rem_counties',
+  rates: 'rem_energy_rates',
+  emissionFactors: 'rem_emission_factors',
+} as const;
+
+/** The 48 contiguous states and DC: the REM's universe, as the reference's. */
+export const CONTIGUOUS_STATES: ReadonlySet<string> = new Set(
+  (
+    'AL AZ AR CA CO CT DE DC FL GA ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR ' +
+    'PA RI SC SD TN TX UT VT VA WA WV WI WY'
+  ).split(' '),
+);
+
+/** What every REM answer says about itself (one paragraph; the model card has the details). */
+export const REM_STATEMENT =
+  'A model-derived estimate, not a measurement, an audit or a quote. The statistics are over sample homes ' +
+  'drawn from public housing-stock tables for the county and the fuels given (not this particular home), ' +
+  'each evaluated with and without the upgrade by an ONNX surrogate of this project’s own simplified ' +
+  'building-physics simulator over a synthetic typical weather year; costs use state-average energy prices ' +
+  'and emissions the factors listed. It is not ResStock, not NREL’s or Rewiring America’s model, and not ' +
+  'calibrated to metered data or bills: use it to compare upgrades and their order of magnitude, not to ' +
+  'predict a bill. Do not add up several upgrades’ results: they interact.';
+
+/** What the REM routes hold per snapshot: the data (null while the snapshot has no REM tables). */
+export interface RemSnapshot {
+  data: RemData | null;
+  serverVersionJson: string;
+}
+
+/** A snapshot's REM data, ready to answer from. */
+export interface RemData {
+  /** Cluster id → whether its fuels are plausible for its county; absent: not computed in this snapshot. */
+  clusterSupport: ReadonlyMap<string, boolean>;
+  statistics: ClusterStatisticsStore;
+  /** ZIP → county FIPS. */
+  zipCounties: ReadonlyMap<string, string>;
+  /** County FIPS → its row (with its weather station, for drawing homes on demand). */
+  counties: ReadonlyMap<string, RemCountyRow>;
+  rates: readonly EnergyRate[];
+  factors: readonly EmissionFactor[];
+  /** State → `"rates":{…},"emissions_factors":{…}`. */
+  ratesAndFactorsJson: ReadonlyMap<string, string>;
+  /** `"model":{…}`. */
+  modelJson: string;
+}
+
+const card = modelCardSchema.parse(
+  JSON.parse(readFileSync(path.join(REPOSITORY_ROOT, 'simulate/model/model-card.json'), 'utf8')),
+);
+
+/** The model that answers: the committed surrogate and the sampler tables it was trained with. */
+export const REM_MODEL: RemModelInfo = {
+  model_version: card.model_version,
+  sampler_version: card.sampler_parameters_version,
+  statement: REM_STATEMENT,
+};
+
+const pick = <T>(rows: readonly T[], match: (row: T) => boolean): T | undefined => rows.find(match);
+
+/** kg → kgCO2e in a CO2-equivalent factor's unit (`kg/therm` → `kgCO2e/therm`). */
+const co2eUnit = (unit: string) => unit.replace(/^kg\//, 'kgCO2e/');
+
+/**
+ * A state's rates (a volumetric rate and a monthly fixed charge per fuel) and CO2e factors (the state's
+ * own where the table has one, else the national one) as the two pre-encoded members of an answer.
+ */
+export function ratesAndFactorsJson(
+  state: string,
+  rates: readonly EnergyRate[],
+  factors: readonly EmissionFactor[],
+): string {
+  const ratesByFuel: Record<string, unknown[]> = {};
+  const factorsByFuel: Record<string, unknown> = {};
+  for (const fuel of FUELS) {
+    const rate = pick(rates, (r) => r.state === state && r.fuel === fuel);
+    ratesByFuel[fuel] = rate
+      ? [
+          { value: rate.volumetric_rate, unit: rate.volumetric_unit, rate_type: 'volumetric' },
+          { value: rate.fixed_monthly, unit: '$/month', rate_type: 'fixed' },
+        ]
+      : [];
+    const factor = factorFor(factors, fuel, state);
+    factorsByFuel[fuel] = { value: factor.value, unit: co2eUnit(factor.unit), basis: factor.basis };
+  }
+  return `"rates":${JSON.stringify(ratesByFuel)},"emissions_factors":${JSON.stringify(factorsByFuel)}`;
+}
+
+function factorFor(factors: readonly EmissionFactor[], fuel: Fuel, state: string): EmissionFactor {
+  const co2e = factors.filter((f) => f.fuel === fuel && f.pollutant === 'co2e');
+  const factor = pick(co2e, (f) => f.region === state) ?? pick(co2e, (f) => f.region === 'US');
+  if (!factor) throw new Error(`rem_emission_factors: no CO2e factor for ${fuel} in ${state} or the US`);
+  return factor;
+}
+
+/**
+ * Loads a snapshot's REM tables. A snapshot without them (published before the REM stages ran) still
+ * loads, so the incentives keep serving from it: the REM routes then answer 503.
+ */
+export async function loadRemSnapshot(snapshot: SnapshotReader): Promise<RemSnapshot> {
+  const serverVersion: RemServerVersion = {
+    model_version: REM_MODEL.model_version,
+    sampler_version: REM_MODEL.sampler_version,
+    code_version: snapshot.manifest.codeVersion,
+  };
+  const tables = Object.values(REM_TABLES);
+  const complete = tables.every((table) => table in snapshot.manifest.tables);
+  return {
+    data: complete ? await loadRemData(snapshot) : null,
+    serverVersionJson: JSON.stringify(serverVersion),
+  };
+}
+
+async function loadRemData(snapshot: SnapshotReader): Promise<RemData> {
+  const counties = await snapshot.rows<RemCountyRow>(REM_TABLES.counties);
+  const zips = await snapshot.rows<ZipCounty>(REM_TABLES.zipCounties);
+  const rates = await snapshot.rows<EnergyRate>(REM_TABLES.rates);
+  const factors = await snapshot.rows<EmissionFactor>(REM_TABLES.emissionFactors);
+  const clusterSupport = await loadClusterSupport(snapshot);
+  const statistics = await ClusterStatisticsStore.load(snapshot);
+  const states = new Set(counties.map((c) => c.state));
+  return {
+    clusterSupport,
+    statistics,
+    zipCounties: new Map(zips.map((z) => [z.zip, z.county_fips])),
+    counties: new Map(counties.map((c) => [c.county_fips, c])),
+    rates,
+    factors,
+    ratesAndFactorsJson: new Map([...states].map((s) => [s, ratesAndFactorsJson(s, rates, factors)])),
+    modelJson: `"model":${JSON.stringify(REM_MODEL)}`,
+  };
+}

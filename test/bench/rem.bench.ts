@@ -1,0 +1,307 @@
+import type { ChildProcess } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { FUELS, UPGRADES } from '../../schemas/rem.ts';
+import { RESULT_FUELS, SCENARIOS } from '../../schemas/rem-data.ts';
+import { CONTIGUOUS_STATES } from '../../serve/rem/rem-data.ts';
+import { writeCurrent } from '../../transform/lake/current-pointer.ts';
+import { promotePartialSnapshot, writePartialSnapshot } from '../../transform/lake/snapshot-writer.ts';
+import { openSnapshot, readCurrent } from '../../transform/lake/snapshot-reader.ts';
+import { quoteIdentifier, quoteLiteral } from '../../transform/lake/sql-quote.ts';
+import type { Bench, BenchResult } from './bench.ts';
+import {
+  CONNECTIONS,
+  exitOf,
+  failedRequests,
+  interleaved,
+  memoryOf,
+  memoryResults,
+  nationalSource,
+  runTs,
+  startBaseline,
+  startServer,
+  stop,
+} from './server-processes.ts';
+import { measureLoad } from './static-baseline.ts';
+
+/*
+ * The REM routes at national size, served by the real server beside the national incentives. The
+ * pipeline builds the snapshot (incentives, and the REM county, ZIP, rate and emission-factor tables from
+ * the default sources). While it has no rem_cluster_statistics, a copy of it gets a SYNTHETIC one of
+ * national size (every county × 4 heating fuels × 4 water-heater options, all 8 upgrades; numbers from a
+ * hash); the figures say which they were measured on.
+ */
+
+const KEY = 'bench-rem-key-0123456789abcdef';
+const SNAPSHOT = 'rem-bench';
+/**
+ * A profile costs ~15–20 ms of CPU (up to 4,000 homes drawn, 400 evaluated): its latency is measured with
+ * a few clients at once, where it is the request's own cost rather than a queue's length.
+ */
+const PROFILE_CONNECTIONS = 1;
+/** The simulate stage's tables, replaced by synthetic ones while the pipeline computed none. */
+const SYNTHETIC_TABLES = ['rem_clusters', 'rem_cluster_statistics'];
+const LOCATION_TABLES = ['rem_counties', 'rem_zip_counties', 'rem_energy_rates', 'rem_emission_factors'];
+const WATER_HEATER_OPTIONS = [null, 'electricity', 'natural_gas', 'propane'] as const;
+
+const sqlValues = (values: readonly (string | null)[]) =>
+  values.map((v) => `(${v === null ? 'NULL::VARCHAR' : quoteLiteral(v)})`).join(', ');
+
+/** A number per (line, column) that looks like a statistic: positive, spread, deterministic. */
+const hashedStatistic = (column: number, scale: number) =>
+  `(hash(cluster_id, upgrade, fuel, scenario, ${column}) % 1000000) / 1000000.0 * ${scale} * (CASE WHEN scenario = 'delta' THEN -0.3 ELSE 1 END)`;
+
+/** A SYNTHETIC national-size rem_cluster_statistics over the snapshot's real counties. */
+async function createSyntheticStatistics(db: DuckDBConnection): Promise<void> {
+  const units = `CASE fuel WHEN 'natural_gas' THEN 'therm' WHEN 'fuel_oil' THEN 'gallon' WHEN 'propane' THEN 'gallon' ELSE 'kWh' END`;
+  const measures = ['energy', 'emissions', 'cost'].flatMap((measure, m) =>
+    ['mean', 'median', 'p20', 'p80'].map(
+      (statistic, s) =>
+        `${hashedStatistic(m * 4 + s, [20_000, 5_000, 3_000][m]!)} AS ${measure}_${statistic}`,
+    ),
+  );
+  await db.run(`CREATE TABLE rem_cluster_statistics AS
+    WITH lines AS (
+      SELECT c.county_fips || '|' || h.fuel || '|' || coalesce(w.fuel, '-') AS cluster_id, c.county_fips, c.state,
+        h.fuel AS heating_fuel, w.fuel AS water_heater_fuel, u.upgrade, f.fuel, s.scenario
+      FROM rem_counties c, (VALUES ${sqlValues(FUELS)}) h(fuel), (VALUES ${sqlValues(WATER_HEATER_OPTIONS)}) w(fuel),
+        (VALUES ${sqlValues(UPGRADES)}) u(upgrade), (VALUES ${sqlValues(RESULT_FUELS)}) f(fuel),
+        (VALUES ${sqlValues(SCENARIOS)}) s(scenario)
+      WHERE u.upgrade <> 'baseline' OR s.scenario = 'baseline')
+    SELECT *, ${units} AS energy_unit, ${measures.join(', ')}, 400 AS num_samples, 0 AS num_excluded_samples FROM lines`);
+}
+
+/** Copies the published (incentives) snapshot into a new one with the REM tables, and publishes it. */
+async function publishWithRem(
+  lakeDir: string,
+): Promise<{ synthetic: boolean; clusters: number; lines: number; zips: [string, string][] }> {
+  const parent = (await readCurrent(lakeDir))!;
+  const { dir, manifest } = await openSnapshot(lakeDir, parent);
+  const instance = await DuckDBInstance.create(':memory:');
+  try {
+    const db = await instance.connect();
+    try {
+      for (const [table, entry] of Object.entries(manifest.tables)) {
+        await db.run(
+          `CREATE TABLE ${quoteIdentifier(table)} AS SELECT * FROM read_parquet(${quoteLiteral(path.join(dir, entry.file))})`,
+        );
+      }
+      for (const table of LOCATION_TABLES) {
+        if (!(table in manifest.tables)) throw new Error(`the pipeline built no ${table} table`);
+      }
+      // The real precompute, when the pipeline has it; else a synthetic table of national size.
+      const synthetic = (manifest.tables.rem_cluster_statistics?.rows ?? 0) === 0;
+      if (synthetic) {
+        for (const table of SYNTHETIC_TABLES) await db.run(`DROP TABLE IF EXISTS ${table}`);
+        await createSyntheticStatistics(db);
+        await db.run(`CREATE TABLE rem_clusters AS SELECT DISTINCT cluster_id, county_fips, heating_fuel,
+          water_heater_fuel, true AS supported FROM rem_cluster_statistics`);
+      }
+      const count = async (sql: string) => Number((await db.runAndReadAll(sql)).getColumns()[0]![0]);
+      const lines = await count('SELECT count(*) FROM rem_cluster_statistics');
+      const zips = (
+        await db.runAndReadAll('SELECT zip, state FROM rem_zip_counties ORDER BY hash(zip)')
+      ).getRows() as [string, string][];
+      await writePartialSnapshot(lakeDir, db, {
+        ...manifest,
+        id: SNAPSHOT,
+        parent,
+        fingerprint: `${manifest.fingerprint}+rem-bench`,
+        tables: [
+          ...Object.entries(manifest.tables)
+            .filter(([name]) => !(synthetic && SYNTHETIC_TABLES.includes(name)))
+            .map(([name, entry]) => ({ name, ...entry })),
+          ...(synthetic
+            ? await Promise.all(
+                SYNTHETIC_TABLES.map(async (name) => ({
+                  name,
+                  rows: await count(`SELECT count(*) FROM ${name}`),
+                  schemaVersion: 1,
+                  description: `SYNTHETIC ${name} of national size (bench)`,
+                  inputs: { records: [], tables: [] },
+                })),
+              )
+            : []),
+        ],
+      });
+      await promotePartialSnapshot(lakeDir, SNAPSHOT);
+      await writeCurrent(lakeDir, SNAPSHOT);
+      return {
+        synthetic,
+        clusters: await count('SELECT count(DISTINCT cluster_id) FROM rem_cluster_statistics'),
+        lines,
+        zips: zips.filter(([, state]) => CONTIGUOUS_STATES.has(state)),
+      };
+    } finally {
+      db.closeSync();
+    }
+  } finally {
+    instance.closeSync();
+  }
+}
+
+const addressPath = (
+  zip: string,
+  state: string,
+  upgrade: string,
+  heating: string,
+  waterHeater: string | null,
+) =>
+  `/api/v1/rem/address?address=${encodeURIComponent(`1 Main St, Town, ${state} ${zip}`)}&upgrade=${upgrade}` +
+  `&heating_fuel=${heating}${waterHeater === null ? '' : `&water_heater_fuel=${waterHeater}`}`;
+
+export const bench: Bench = {
+  title: `REM routes at national size beside the national incentives: autocannon -c ${CONNECTIONS} against the real server`,
+  async run() {
+    const source = nationalSource();
+    const lakeDir = await mkdtemp(path.join(tmpdir(), 'rem-bench-'));
+    const results: BenchResult[] = [];
+    let server: ChildProcess | undefined;
+    let baseline: { child: ChildProcess; url: string } | undefined;
+    try {
+      // REM_STATES=none: the national precompute takes far longer than a bench (see the simulate bench).
+      const lakeEnv = {
+        LAKE_DIR: lakeDir,
+        INCENTIVES_SOURCE: source.location,
+        LOG_LEVEL: 'warn',
+        REM_STATES: process.env.REM_STATES ?? 'none',
+      };
+      const pipeline = await exitOf(runTs('transform/cli/pipeline.ts', lakeEnv));
+      if (pipeline.code !== 0) throw new Error(`pipeline failed (${pipeline.code}):\n${pipeline.output}`);
+      const rem = await publishWithRem(lakeDir);
+      const dataNote =
+        `${source.note ?? 'national incentives'}; REM: the pipeline's counties, ZIPs, rates and factors, ` +
+        `${rem.synthetic ? 'SYNTHETIC' : 'precomputed'} statistics (${rem.clusters} clusters, ${rem.lines} lines)`;
+
+      const started = Date.now();
+      const running = await startServer(
+        { ...lakeEnv, API_KEYS: KEY },
+        (health) => (health as { snapshot?: { id?: string } }).snapshot?.id === SNAPSHOT,
+      );
+      server = running.child;
+      const base = running.base;
+      results.push({
+        name: 'server start to serving the snapshot (first start: builds the REM slot file)',
+        value: (Date.now() - started) / 1000,
+        unit: 's',
+        note: dataNote,
+      });
+      const headers = { authorization: `Bearer ${KEY}` };
+
+      const [zip, state] = rem.zips[0]!;
+      const repeated = addressPath(zip, state, 'hvac__heat_pump_seer18_hspf10', 'natural_gas', null);
+      const response = await fetch(`${base}${repeated}`, { headers });
+      const body = await response.text();
+      if (response.status !== 200)
+        throw new Error(`${repeated} answered ${response.status}: ${body.slice(0, 300)}`);
+      const loaded = await memoryOf(server.pid!);
+      const bodiesFile = path.join(lakeDir, 'bench-bodies.json');
+      await writeFile(bodiesFile, JSON.stringify([body]));
+      baseline = await startBaseline(bodiesFile);
+
+      const route = (seconds: number) =>
+        measureLoad(`${base}${repeated}`, { headers, connections: CONNECTIONS, durationSeconds: seconds });
+      const bare = (seconds: number) =>
+        measureLoad(`${baseline!.url}/static/0`, {
+          headers,
+          connections: CONNECTIONS,
+          durationSeconds: seconds,
+        });
+      await route(1);
+      await bare(1);
+      const cached = await interleaved(route, bare);
+      results.push(
+        {
+          name: '/rem/address, repeated URL (cached): throughput / bare static',
+          value: cached.a.requestsPerSecond / cached.b.requestsPerSecond,
+          unit: 'ratio',
+          target: { op: '>=', value: 0.5 },
+          note: `${Math.round(cached.a.requestsPerSecond)} vs ${Math.round(cached.b.requestsPerSecond)} req/s, ${Buffer.byteLength(body)} B body`,
+        },
+        failedRequests('/rem/address, repeated URL', cached.a),
+      );
+
+      // Every request a URL never asked before: a new ZIP (so often a new county), fuels and upgrade.
+      let i = 0;
+      const nextPath = () => {
+        const n = i++;
+        const [z, s] = rem.zips[n % rem.zips.length]!;
+        const upgrade = UPGRADES[Math.floor(n / rem.zips.length) % UPGRADES.length]!;
+        const drawn = WATER_HEATER_OPTIONS[(n >> 2) % WATER_HEATER_OPTIONS.length]!;
+        const waterHeater =
+          drawn === null && upgrade === 'water_heater__heat_pump_uef3.35' ? 'natural_gas' : drawn;
+        return addressPath(z, s, upgrade, FUELS[n % FUELS.length]!, waterHeater);
+      };
+      const uncachedRoute = (seconds: number) =>
+        measureLoad(`${base}${repeated}`, {
+          headers,
+          connections: CONNECTIONS,
+          durationSeconds: seconds,
+          nextPath,
+        });
+      await uncachedRoute(1);
+      await bare(1);
+      const uncached = await interleaved(uncachedRoute, bare);
+      results.push(
+        {
+          name: '/rem/address, a new URL every request (uncached): p99 latency',
+          value: uncached.a.p99Ms,
+          unit: 'ms',
+          target: { op: '<=', value: 10 },
+          note: `${Math.round(uncached.a.requestsPerSecond)} req/s (bare static ${Math.round(uncached.b.requestsPerSecond)} req/s, p99 ${uncached.b.p99Ms} ms); ${i} distinct URLs`,
+        },
+        failedRequests('/rem/address, uncached', uncached.a),
+      );
+
+      // A building profile is computed for every request (drawn, matched, evaluated through the surrogate).
+      const profile = JSON.stringify({
+        upgrade: 'hvac__heat_pump_seer18_hspf10',
+        heating_fuel: 'natural_gas',
+        building_profile: {
+          county: 'G4400070',
+          building_features: { geometry_floor_area: 1800, hvac_heating_type: ['Ducted Heating'] },
+        },
+      });
+      const profileHeaders = { ...headers, 'content-type': 'application/json' };
+      const profileCheck = await fetch(`${base}/api/v1/rem/profile`, {
+        method: 'POST',
+        headers: profileHeaders,
+        body: profile,
+      });
+      if (profileCheck.status !== 200)
+        throw new Error(`/rem/profile answered ${profileCheck.status}: ${await profileCheck.text()}`);
+      const profileRoute = (seconds: number) =>
+        measureLoad(`${base}/api/v1/rem/profile`, {
+          method: 'POST',
+          body: profile,
+          headers: profileHeaders,
+          connections: PROFILE_CONNECTIONS,
+          durationSeconds: seconds,
+        });
+      await profileRoute(1);
+      const profiled = await interleaved(profileRoute, bare);
+      results.push(
+        {
+          name: `/rem/profile (computed per request, ${PROFILE_CONNECTIONS} connections): p99 latency`,
+          value: profiled.a.p99Ms,
+          unit: 'ms',
+          target: { op: '<=', value: 50 },
+          note: `${Math.round(profiled.a.requestsPerSecond)} req/s; ~15–20 ms of CPU each (draw, match, surrogate), so 50 connections would only queue`,
+        },
+        failedRequests('/rem/profile', profiled.a),
+      );
+
+      const after = await memoryOf(server.pid!);
+      results.push(
+        ...memoryResults(loaded, after, 'serving process RSS, national incentives + REM loaded', dataNote),
+      );
+      return results;
+    } finally {
+      if (baseline) await stop(baseline.child);
+      if (server) await stop(server);
+      await rm(lakeDir, { recursive: true, force: true });
+    }
+  },
+};
