@@ -87,7 +87,8 @@ export const FIXTURE_RATES: EnergyRate[] = [
   rate('TX', 'propane', 2.4977, 0),
 ];
 
-const factor = (
+/** One CO2e emission factor row, as the emission-factors source gives it. */
+export const co2eFactor = (
   region: string,
   fuel: EmissionFactor['fuel'],
   value: number,
@@ -105,12 +106,12 @@ const factor = (
 });
 
 export const FIXTURE_FACTORS: EmissionFactor[] = [
-  factor('US', 'natural_gas', 6.6798, 'kg/therm', 'combustion'),
-  factor('US', 'fuel_oil', 12.3069, 'kg/gallon', 'combustion'),
-  factor('US', 'propane', 7.3776, 'kg/gallon', 'combustion'),
-  factor('US', 'electricity', 0.3901, 'kg/kWh', 'average'),
-  factor('RI', 'electricity', 0.2764, 'kg/kWh', 'average'),
-  { ...factor('US', 'natural_gas', 0.004182, 'kg/therm', 'combustion'), pollutant: 'nox' },
+  co2eFactor('US', 'natural_gas', 6.6798, 'kg/therm', 'combustion'),
+  co2eFactor('US', 'fuel_oil', 12.3069, 'kg/gallon', 'combustion'),
+  co2eFactor('US', 'propane', 7.3776, 'kg/gallon', 'combustion'),
+  co2eFactor('US', 'electricity', 0.3901, 'kg/kWh', 'average'),
+  co2eFactor('RI', 'electricity', 0.2764, 'kg/kWh', 'average'),
+  { ...co2eFactor('US', 'natural_gas', 0.004182, 'kg/therm', 'combustion'), pollutant: 'nox' },
 ];
 
 /**

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EmissionFactor, EnergyRate } from '../../../schemas/rem-data.ts';
+import type { EnergyRate } from '../../../schemas/rem-data.ts';
 import { UPGRADES } from '../../../schemas/rem.ts';
 import { sampleStateHomes, type SampledHome } from '../../../simulate/sampler/sample-homes.ts';
 import { evaluateHomes, type Evaluation } from '../../../simulate/savings/evaluate-homes.ts';
@@ -8,6 +8,7 @@ import { readModelFiles } from '../../../simulate/surrogate/committed-model.ts';
 import { OnnxSurrogate } from '../../../simulate/surrogate/onnx-surrogate.ts';
 import { applyUpgrade } from '../../../simulate/upgrades/apply-upgrade.ts';
 import { KWH_PER_MMBTU, KWH_PER_THERM } from '../../../simulate/units.ts';
+import { co2eFactor } from '../../support/rem-lake-fixture.ts';
 
 const rate = (fuel: EnergyRate['fuel'], volumetric_rate: number, fixed_monthly: number): EnergyRate => ({
   state: 'RI',
@@ -25,27 +26,12 @@ const RATES = [
   rate('fuel_oil', 4, 0),
   rate('propane', 3.5, 0),
 ];
-const factor = (
-  region: string,
-  fuel: EmissionFactor['fuel'],
-  value: number,
-  unit: string,
-): EmissionFactor => ({
-  region,
-  fuel,
-  pollutant: 'co2e',
-  value,
-  unit,
-  basis: fuel === 'electricity' ? 'average' : 'combustion',
-  year: 2023,
-  publisher: 'test fixture',
-});
 const FACTORS = [
-  factor('US', 'electricity', 0.37, 'kg/kWh'),
-  factor('RI', 'electricity', 0.12, 'kgCO2e/kWh'),
-  factor('US', 'natural_gas', 117, 'lb/MMBtu'),
-  factor('US', 'fuel_oil', 12.3069, 'kgCO2e/gallon'),
-  factor('US', 'propane', 7.3776, 'kgCO2e/gallon'),
+  co2eFactor('US', 'electricity', 0.37, 'kg/kWh', 'average'),
+  co2eFactor('RI', 'electricity', 0.12, 'kgCO2e/kWh', 'average'),
+  co2eFactor('US', 'natural_gas', 117, 'lb/MMBtu', 'combustion'),
+  co2eFactor('US', 'fuel_oil', 12.3069, 'kgCO2e/gallon', 'combustion'),
+  co2eFactor('US', 'propane', 7.3776, 'kgCO2e/gallon', 'combustion'),
 ];
 
 describe('fuelPricesFor', () => {
