@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import type { RecordSchema } from './record-schema.ts';
+import { fuelSchema, upgradeSchema } from './rem.ts';
+
+/**
+ * Health impacts' data contracts between stages: the damage-factor records ingest reads, and the county
+ * rollup the simulate stage writes (lake table `health_county_impacts`), which the API sums. Snake_case,
+ * since analysts query them as lake columns.
+ */
+
+const stateCode = z.string().regex(/^[A-Z]{2}$/);
+const countyFips = z.string().regex(/^\d{5}$/);
+
+/** The REM upgrades a health answer can be asked for: every one but `baseline`. */
+export const healthUpgradeSchema = upgradeSchema.exclude(['baseline']);
+export const HEALTH_UPGRADES = healthUpgradeSchema.options;
+export type HealthUpgrade = z.infer<typeof healthUpgradeSchema>;
+
+/** Floor-area bins of the reference's `house_size_square_feet_binned` group (ft², conditioned floor area). */
+export const SQFT_BINS = ['0-1499', '1500-2499', '2500-5499', '5500+'] as const;
+export const sqftBinSchema = z.enum(SQFT_BINS);
+export type SqftBin = z.infer<typeof sqftBinSchema>;
+
+/** The bin a home of this floor area falls in (lower bounds inclusive). */
+export function sqftBinOf(floorAreaFt2: number): SqftBin {
+  if (floorAreaFt2 < 1500) return '0-1499';
+  if (floorAreaFt2 < 2500) return '1500-2499';
+  if (floorAreaFt2 < 5500) return '2500-5499';
+  return '5500+';
+}
+
+/** The pollutants whose health effects are modelled: primary PM2.5 and the PM2.5 precursors. */
+export const HEALTH_POLLUTANTS = ['pm25', 'nh3', 'nox', 'voc', 'so2'] as const;
+export const healthPollutantSchema = z.enum(HEALTH_POLLUTANTS);
+export type HealthPollutant = z.infer<typeof healthPollutantSchema>;
+
+/** Where a tonne is emitted, which decides how many people breathe it: at homes, or at power plants. */
+export const EMISSION_SECTORS = ['residential_combustion', 'electricity_generation'] as const;
+export const emissionSectorSchema = z.enum(EMISSION_SECTORS);
+export type EmissionSector = z.infer<typeof emissionSectorSchema>;
+
+/**
+ * Premature deaths per tonne of a pollutant emitted by a sector in a region (a state code, or "US" for a
+ * national figure). `method` says how the published figure became deaths per tonne (e.g. a benefit per ton
+ * divided by the value of a statistical life).
+ */
+export const damageFactorSchema = z
+  .object({
+    region: z.string().min(2),
+    sector: emissionSectorSchema,
+    pollutant: healthPollutantSchema,
+    deaths_per_tonne: z.number().nonnegative(),
+    year: z.number().int().min(1990).max(2100),
+    publisher: z.string().min(1),
+    method: z.string().min(1),
+  })
+  .strict();
+export type DamageFactor = z.infer<typeof damageFactorSchema>;
+
+export const HEALTH_RECORDS = { damageFactor: 'health.damage-factor' } as const;
+
+export const healthRecordSchemas: RecordSchema[] = [
+  {
+    name: HEALTH_RECORDS.damageFactor,
+    version: 1,
+    schema: damageFactorSchema,
+    topic: HEALTH_RECORDS.damageFactor,
+  },
+];
+
+const kgBySectorAndPollutant = Object.fromEntries(
+  HEALTH_POLLUTANTS.flatMap((p) => [
+    [`onsite_${p}_kg_avoided`, z.number()],
+    [`power_${p}_kg_avoided`, z.number()],
+    [`${p}_kg_avoided`, z.number()],
+  ]),
+) as Record<`${'onsite_' | 'power_' | ''}${HealthPollutant}_kg_avoided`, z.ZodNumber>;
+
+/**
+ * One cell of the county rollup (lake table `health_county_impacts`): the in-scope households of a county
+ * with one heating fuel and floor-area bin, the mean change in each fuel per household when the upgrade is
+ * offered to all of them (homes it does not apply to count as unchanged), and what that avoids each year.
+ *
+ * Sign: `*_avoided` and `deaths_avoided` are baseline − upgrade, so positive means avoided (the API's
+ * convention); `delta_*` are upgrade − baseline, as in REM. Kilograms and deaths are quantized to dyadic
+ * grids (2⁻²⁰ kg, 2⁻³⁰ deaths) so that sums of cells are exact in any order: counties sum to their state and
+ * bins to their total exactly.
+ */
+export const healthImpactCellSchema = z
+  .object({
+    county_fips: countyFips,
+    state: stateCode,
+    county_name: z.string(),
+    upgrade: healthUpgradeSchema,
+    heating_fuel: fuelSchema,
+    sqft_bin: sqftBinSchema,
+    /** In-scope households (single-family detached/attached and mobile homes) of the cell. */
+    households: z.number().int().nonnegative(),
+    /** The cluster's sample homes in the bin, and how many of them the upgrade applies to. */
+    sample_homes: z.number().int().nonnegative(),
+    upgraded_homes: z.number().int().nonnegative(),
+    delta_electricity_kwh_per_household: z.number(),
+    delta_natural_gas_therm_per_household: z.number(),
+    delta_fuel_oil_gallon_per_household: z.number(),
+    delta_propane_gallon_per_household: z.number(),
+    ...kgBySectorAndPollutant,
+    deaths_avoided_onsite: z.number(),
+    deaths_avoided_power: z.number(),
+    deaths_avoided: z.number(),
+    sampler_version: z.string(),
+    model_version: z.string(),
+    /** Short hashes of the emission-factor and damage-factor records the cell was computed with. */
+    factors_version: z.string(),
+    damage_factors_version: z.string(),
+  })
+  .strict();
+export type HealthImpactCell = z.infer<typeof healthImpactCellSchema>;
