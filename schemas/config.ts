@@ -46,7 +46,7 @@ export const configSchema = z.object({
    * percent (V8's --heap-growing-percent); 0 leaves it to V8, which lets a busy server's heap grow by
    * up to 4× before collecting.
    */
-  SERVE_HEAP_GROWTH_PERCENT: z.coerce.number().int().min(0).max(300).default(20),
+  SERVE_HEAP_GROWTH_PERCENT: z.coerce.number().int().min(0).max(300).default(60),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   GEOCODER: z.enum(['offline', 'census']).default('offline'),
   GEOCODER_URL: z.url().default('https://geocoding.geo.census.gov/geocoder'),
