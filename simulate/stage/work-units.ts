@@ -103,7 +103,7 @@ export function planWorkUnits(
 }
 
 /** 12 hex digits of the SHA-256 of records in a stable order: a short version of a set of inputs. */
-function shortHash(records: readonly object[]): string {
+export function shortHash(records: readonly object[]): string {
   const lines = records.map((r) => JSON.stringify(r)).sort();
   return createHash('sha256').update(lines.join('\n')).digest('hex').slice(0, 12);
 }
