@@ -14,6 +14,11 @@ import type { FuelPrices } from '../savings/fuel-prices.ts';
  * fuel over the bin's sample homes, in the fuel's REM unit. Homes the upgrade does not apply to stay in the
  * bin with no change, since the rollup offers the upgrade to every household and counts those it cannot
  * change as unchanged. Energies are clipped at zero exactly as the REM statistics clip them.
+ *
+ * No upgrade adds fossil combustion (each removes a fossil appliance or cuts a load), so a rise of a fossil
+ * fuel is surrogate noise, e.g. an untouched gas water heater predicted a few therms differently after a heat
+ * pump replaced resistance heating. Such rises count as no change here, so the rollup never reports more
+ * on-site emissions from electrifying; REM's statistics keep the surrogate's values as predicted.
  */
 export function healthBinDeltas(
   floorAreasFt2: readonly number[],
@@ -39,7 +44,8 @@ export function healthBinDeltas(
       for (let f = 0; f < FUELS.length; f++) {
         const before = Math.max(0, baselineKwh[i * FUELS.length + f]!);
         const after = Math.max(0, kwh[i * FUELS.length + f]!);
-        sums[bin]![f]! += (after - before) / prices[FUELS[f]!].kwhPerUnit;
+        const change = f === ELECTRICITY ? after - before : Math.min(0, after - before);
+        sums[bin]![f]! += change / prices[FUELS[f]!].kwhPerUnit;
       }
     }
     SQFT_BINS.forEach((sqft_bin, b) => {
@@ -60,6 +66,8 @@ export function healthBinDeltas(
   }
   return out;
 }
+
+const ELECTRICITY = FUELS.indexOf('electricity');
 
 const isHealthUpgrade = (upgrade: string): upgrade is HealthUpgrade =>
   (HEALTH_UPGRADES as readonly string[]).includes(upgrade);

@@ -53,6 +53,18 @@ describe('healthBinDeltas', () => {
     expect(deltas.map((d) => d.sqft_bin)).toEqual(['0-1499', '1500-2499']);
   });
 
+  it('counts a rise of a fossil fuel as surrogate noise (no change), never a rise of electricity', () => {
+    const electricHome = homes([12_000, 200]);
+    const afterHeatPump = homes([7_000, 210]);
+    const [bin] = healthBinDeltas(
+      [1800],
+      electricHome,
+      [{ upgrade: 'hvac__heat_pump_seer15_hspf9', applicable: [true], kwh: afterHeatPump }],
+      prices,
+    );
+    expect(bin).toMatchObject({ delta_electricity_kwh: -5000, delta_natural_gas_therm: 0 });
+  });
+
   it('refuses energies that do not match the homes', () => {
     expect(() => healthBinDeltas([1200], baselineKwh, [], prices)).toThrow(/3 homes|1 homes/);
   });

@@ -9,6 +9,7 @@ import type { Config } from '../../../schemas/config.ts';
 import type { PipelineCatalog } from '../../../transform/catalog.ts';
 import { runPipeline, type PipelineResult } from '../../../transform/pipeline/run-pipeline.ts';
 import { remStageTables, type RemStageTableOptions } from '../../../transform/tables/rem/rem-stage-tables.ts';
+import { healthImpactsTable } from '../../../transform/tables/health/health-impacts-table.ts';
 import { remFixtureParser, remFixtureRecordSchemas, remFixtureTables } from './rem-fixture-source.ts';
 
 export const REM_FIXTURE_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'data');
@@ -28,6 +29,12 @@ export function remCatalog(
         rates: 'rem_energy_rates',
         factors: 'rem_emission_factors',
         ...stage,
+      }),
+      healthImpactsTable({
+        clusters: 'rem_clusters',
+        counties: 'rem_counties',
+        factors: 'rem_emission_factors',
+        damageFactors: 'health_damage_factors',
       }),
     ],
     sources: [{ name: 'rem-fixture', kind: remFixtureParser.kind, location }],
