@@ -82,6 +82,20 @@ export const damageFactorSchema = z
   .strict();
 export type DamageFactor = z.infer<typeof damageFactorSchema>;
 
+/**
+ * The factor that applies to a tonne emitted in a state: the state's own row if the table has one, else
+ * the national ("US") row. Undefined when neither exists.
+ */
+export function damageFactorFor(
+  factors: readonly DamageFactor[],
+  state: string,
+  sector: EmissionSector,
+  pollutant: HealthPollutant,
+): DamageFactor | undefined {
+  const matching = factors.filter((f) => f.sector === sector && f.pollutant === pollutant);
+  return matching.find((f) => f.region === state) ?? matching.find((f) => f.region === 'US');
+}
+
 export const HEALTH_RECORDS = { damageFactor: 'health.damage-factor' } as const;
 
 export const healthRecordSchemas: RecordSchema[] = [

@@ -227,6 +227,8 @@ describe("the project's default REM sources", () => {
     expect(counts['energy-rates']).toEqual({ valid: 52 * 4, invalid: 0 });
     // 15 on-site fossil factors; electricity CO2e, NOx and SO2 for the 48 states, DC and the US.
     expect(counts['emission-factors']).toEqual({ valid: 15 + 50 * 3, invalid: 0 });
+    // Two sectors × five pollutants, national.
+    expect(counts['damage-factors']).toEqual({ valid: 10, invalid: 0 });
     // APO/FPO and Marshall Islands ZIPs have no county and are quarantined.
     expect(counts['zip-counties']!.invalid).toBe(511);
     expect(counts['zip-counties']!.valid).toBeGreaterThan(40_000);
