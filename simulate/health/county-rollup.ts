@@ -3,6 +3,7 @@ import {
   HEALTH_POLLUTANTS,
   HEALTH_UPGRADES,
   SQFT_BINS,
+  damageFactorFor,
   type DamageFactor,
   type EmissionSector,
   type HealthBinDelta,
@@ -56,8 +57,7 @@ export function healthFactorsFor(
     return kgPerKwh(factor) * FUEL_ENERGY_UNITS[fuel].kwhPerUnit;
   };
   const damage = (sector: EmissionSector, pollutant: HealthPollutant): number => {
-    const matching = damageFactors.filter((d) => d.sector === sector && d.pollutant === pollutant);
-    const factor = matching.find((d) => d.region === state) ?? matching.find((d) => d.region === 'US');
+    const factor = damageFactorFor(damageFactors, state, sector, pollutant);
     if (!factor) {
       missing.push(`${sector} ${pollutant} damage factor`);
       return 0;

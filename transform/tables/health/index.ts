@@ -1,6 +1,8 @@
 import { HEALTH_RECORDS, damageFactorSchema, type DamageFactor } from '../../../schemas/health-data.ts';
 import type { LakeTable } from '../lake-table.ts';
-import { sortedRecordTable } from '../rem/rem-tables.ts';
+import { REM_CLUSTERS_TABLE } from '../rem/rem-stage-tables.ts';
+import { remCountiesTable, remEmissionFactorsTable, sortedRecordTable } from '../rem/rem-tables.ts';
+import { healthImpactsTable } from './health-impacts-table.ts';
 import { auditHealthDamageFactors } from './health-audits.ts';
 
 /** Premature deaths per tonne by region, sector and pollutant, as ingested (the health rollup reads them). */
@@ -14,5 +16,16 @@ export const healthDamageFactorsTable = sortedRecordTable<DamageFactor>({
   audit: (rows) => auditHealthDamageFactors(rows),
 });
 
-/** The health-impact model's source tables. */
-export const healthLakeTables: LakeTable[] = [healthDamageFactorsTable] as LakeTable[];
+/**
+ * The health-impact model's tables: its damage factors, then the county rollup the simulate stage computes
+ * from the REM clusters' results, the county table and the emission factors.
+ */
+export const healthLakeTables: LakeTable[] = [
+  healthDamageFactorsTable,
+  healthImpactsTable({
+    clusters: REM_CLUSTERS_TABLE,
+    counties: remCountiesTable.name,
+    factors: remEmissionFactorsTable.name,
+    damageFactors: healthDamageFactorsTable.name,
+  }),
+] as LakeTable[];
