@@ -146,6 +146,27 @@ describe("the project's default damage factors", () => {
     }
   });
 
+  it("sit 0–8 % above EPA's own premature deaths per short ton for the same sectors and year", async () => {
+    // The 17-sector TSD's incidence per short ton, 2016 estimates, row "Premature mortality" (Table 11
+    // "area sources", Table 16 "electricity generating units"; see SOURCES.md). Dividing dollars that also
+    // value morbidity by a VSL without income growth should land slightly above them, never below.
+    const epaDeathsPerShortTon: [DamageFactor['sector'], DamageFactor['pollutant'], number][] = [
+      ['residential_combustion', 'pm25', 0.038],
+      ['residential_combustion', 'so2', 0.0058],
+      ['residential_combustion', 'nox', 0.00093],
+      ['electricity_generation', 'pm25', 0.016],
+      ['electricity_generation', 'so2', 0.0044],
+      ['electricity_generation', 'nox', 0.00065],
+    ];
+    const factors = await shipped();
+    for (const [sector, pollutant, epa] of epaDeathsPerShortTon) {
+      const perShortTon = damageFactorFor(factors, 'US', sector, pollutant)!.deaths_per_tonne * 0.90718474;
+      const excess = perShortTon / epa - 1;
+      expect(excess, `${sector}/${pollutant}`).toBeGreaterThanOrEqual(0);
+      expect(excess, `${sector}/${pollutant}`).toBeLessThan(0.08);
+    }
+  });
+
   it('count NH3 and VOC as zero, saying there is no published factor, and the audit lists exactly them', async () => {
     const factors = await shipped();
     const zero = factors.filter((f) => f.deaths_per_tonne === 0);
