@@ -33,7 +33,7 @@ runMain(async () => {
     try {
       logger.info(
         { threads, model: model.card.model_version, sampler: SAMPLER_PARAMETERS_VERSION },
-        'simulate worker: joined the simulate group',
+        'simulate worker: joining the simulate group',
       );
       const computed = await runSimulateWorker({
         log,
