@@ -128,7 +128,7 @@ export async function runSimulateStage(options: SimulateStageOptions): Promise<S
           },
         }),
       ),
-      member(followResults(log, wanted, finished.signal, answer)),
+      member(followResults(log, wanted, results, finished.signal, answer)),
     ]);
     for (const outcome of settled) if (outcome.status === 'rejected') throw outcome.reason;
   } finally {
@@ -255,6 +255,7 @@ function unitsToRun(
 async function followResults(
   log: EventLog,
   wanted: ReadonlyMap<string, string>,
+  answered: ReadonlyMap<string, RemClusterResult>,
   signal: AbortSignal,
   answer: (result: RemClusterResult) => void,
 ): Promise<void> {
@@ -263,7 +264,7 @@ async function followResults(
     topics: [REM_RESULTS_TOPIC],
     signal,
     onBatch: async (records) => {
-      for (const result of wantedResults(records, wanted)) answer(result);
+      for (const result of wantedResults(records, wanted, answered)) answer(result);
     },
   });
 }
@@ -283,11 +284,7 @@ export function resultRecord(result: RemClusterResult): OutgoingRecord {
   };
 }
 
-/**
- * Every result on the log that answers a wanted (cluster, fingerprint), one per cluster: results of
- * other inputs, and repeats of one unit (identical, since a unit's result depends only on its inputs),
- * are passed over.
- */
+/** Every result on the log that answers a wanted (cluster, fingerprint), one per cluster. */
 export async function gatherResults(
   log: EventLog,
   wanted: ReadonlyMap<string, string>,
@@ -298,26 +295,30 @@ export async function gatherResults(
     groupId: GATHER_GROUP,
     topics: [REM_RESULTS_TOPIC],
     onBatch: async (records) => {
-      for (const result of wantedResults(records, wanted)) {
-        if (!results.has(result.cluster_id)) results.set(result.cluster_id, result);
-      }
+      for (const result of wantedResults(records, wanted, results)) results.set(result.cluster_id, result);
     },
   });
   return results;
 }
 
-/** The results among `records` that answer a wanted (cluster, fingerprint); one that does not parse is none. */
+/**
+ * The results among `records` that answer a wanted (cluster, fingerprint) not in `answered` yet, the first of
+ * each cluster: results of other inputs, and repeats of one unit (identical, since a unit's result depends
+ * only on its inputs), are passed over, and so is a result that does not parse.
+ */
 function wantedResults(
   records: readonly ConsumedRecord[],
   wanted: ReadonlyMap<string, string>,
+  answered: ReadonlyMap<string, RemClusterResult>,
 ): RemClusterResult[] {
-  const answers: RemClusterResult[] = [];
+  const answers = new Map<string, RemClusterResult>();
   for (const { key, value } of records) {
     if (value.schema !== REM_CLUSTER_RESULT_SCHEMA || value.version !== REM_CLUSTER_RESULT_VERSION) continue;
+    if (answered.has(key) || answers.has(key)) continue;
     if (wanted.get(key) !== (value.payload as { fingerprint?: unknown }).fingerprint) continue;
     // A result that does not parse is not an answer: its unit is run again.
     const parsed = remClusterResultSchema.safeParse(value.payload);
-    if (parsed.success) answers.push(parsed.data);
+    if (parsed.success) answers.set(key, parsed.data);
   }
-  return answers;
+  return [...answers.values()];
 }
