@@ -77,18 +77,7 @@ export async function runSimulateStage(options: SimulateStageOptions): Promise<S
   for (let start = 0; start < missing.length; start += 1000) {
     await log.publish(
       REM_WORK_UNITS_TOPIC,
-      missing.slice(start, start + 1000).map((unit) => ({
-        key: unit.cluster_id,
-        value: {
-          schema: REM_WORK_UNIT_SCHEMA,
-          version: REM_WORK_UNIT_VERSION,
-          key: unit.cluster_id,
-          source: 'simulate',
-          sourceVersion: unit.fingerprint,
-          producedAt,
-          payload: unit,
-        },
-      })),
+      missing.slice(start, start + 1000).map((unit) => workUnitRecord(unit, producedAt)),
     );
   }
 
@@ -116,6 +105,7 @@ export async function runSimulateStage(options: SimulateStageOptions): Promise<S
           log,
           runner,
           signal: finished.signal,
+          otherUnitVersions: 'skip',
           shouldRun: (unit) =>
             wanted.get(unit.cluster_id) === unit.fingerprint && !results.has(unit.cluster_id),
           onResults: async (done) => {
@@ -162,6 +152,7 @@ export async function runSimulateWorker(options: SimulateWorkerOptions): Promise
     log,
     runner,
     signal,
+    otherUnitVersions: 'fail',
     shouldRun: (unit) => {
       if (unit.versions.sampler !== versions.sampler || unit.versions.model !== versions.model) {
         throw new Error(
@@ -193,6 +184,11 @@ interface UnitConsumerOptions {
   signal: AbortSignal;
   /** Whether a unit handed to this member is to be run here (current, and not answered yet). */
   shouldRun(unit: RemWorkUnit): boolean;
+  /**
+   * A worker process must not commit a unit it cannot read (a newer pipeline's): it stops instead, and the
+   * unit goes to another member. The pipeline passes over older units, which no run wants any more.
+   */
+  otherUnitVersions: 'skip' | 'fail';
   /** Called with each group of results once it is durable on the log, before the units are committed. */
   onResults(results: RemClusterResult[]): Promise<void> | void;
 }
@@ -222,7 +218,7 @@ async function consumeWorkUnits(options: UnitConsumerOptions): Promise<void> {
         await options.onResults(done);
       };
       await Promise.all(
-        unitsToRun(records, options.shouldRun).map(async (unit) => {
+        unitsToRun(records, options).map(async (unit) => {
           arrived.push(await runner.run(unit));
           if (arrived.length >= flushSize) queuePublish();
         }),
@@ -233,14 +229,21 @@ async function consumeWorkUnits(options: UnitConsumerOptions): Promise<void> {
   });
 }
 
-/** Units of a batch to run: current work units that `shouldRun` accepts, once each. */
+/** Units of a batch to run: work units of this version that `shouldRun` accepts, once each. */
 function unitsToRun(
   records: readonly ConsumedRecord[],
-  shouldRun: (unit: RemWorkUnit) => boolean,
+  { shouldRun, otherUnitVersions }: Pick<UnitConsumerOptions, 'shouldRun' | 'otherUnitVersions'>,
 ): RemWorkUnit[] {
   const todo = new Map<string, RemWorkUnit>();
   for (const { key, value } of records) {
-    if (value.schema !== REM_WORK_UNIT_SCHEMA || value.version !== REM_WORK_UNIT_VERSION) continue;
+    if (value.schema !== REM_WORK_UNIT_SCHEMA) continue;
+    if (value.version !== REM_WORK_UNIT_VERSION) {
+      if (otherUnitVersions === 'skip') continue;
+      throw new Error(
+        `simulate worker: unit ${key} is ${REM_WORK_UNIT_SCHEMA} v${value.version}, this worker reads ` +
+          `v${REM_WORK_UNIT_VERSION}: run the worker from the same version of the code as the pipeline`,
+      );
+    }
     if (todo.has(key)) continue;
     const unit = remWorkUnitSchema.parse(value.payload);
     if (shouldRun(unit)) todo.set(key, unit);
@@ -267,6 +270,21 @@ async function followResults(
       for (const result of wantedResults(records, wanted, answered)) answer(result);
     },
   });
+}
+
+export function workUnitRecord(unit: RemWorkUnit, producedAt: string): OutgoingRecord {
+  return {
+    key: unit.cluster_id,
+    value: {
+      schema: REM_WORK_UNIT_SCHEMA,
+      version: REM_WORK_UNIT_VERSION,
+      key: unit.cluster_id,
+      source: 'simulate',
+      sourceVersion: unit.fingerprint,
+      producedAt,
+      payload: unit,
+    },
+  };
 }
 
 export function resultRecord(result: RemClusterResult): OutgoingRecord {

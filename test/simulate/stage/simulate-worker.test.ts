@@ -4,10 +4,15 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { KafkaEventLog } from '../../../ingest/eventlog/kafka-log.ts';
 import { createLogger } from '../../../lib/log.ts';
 import { createProgress } from '../../../lib/progress.ts';
-import { REM_RESULTS_TOPIC } from '../../../schemas/rem-stage.ts';
+import { REM_RESULTS_TOPIC, REM_WORK_UNITS_TOPIC } from '../../../schemas/rem-stage.ts';
 import { WorkerPool } from '../../../simulate/stage/worker-pool.ts';
 import { readModelFiles, type ModelFiles } from '../../../simulate/surrogate/committed-model.ts';
-import { gatherResults, runSimulateStage } from '../../../transform/pipeline/simulate-stage.ts';
+import {
+  gatherResults,
+  runSimulateStage,
+  SIMULATE_GROUP,
+  workUnitRecord,
+} from '../../../transform/pipeline/simulate-stage.ts';
 import { KafkaTestBroker } from '../../support/kafka-broker/kafka-broker.ts';
 import { planFixtureUnits } from '../../support/rem-stage/rem-lake.ts';
 
@@ -119,6 +124,34 @@ describe('npm run simulate:worker with Kafka (in-process test broker)', () => {
       'simulate worker: stopping after the units in hand',
       'simulate worker: stopped',
     ]);
+  }, 60_000);
+
+  it('stops on a unit for another model version, leaving it uncommitted for another member', async () => {
+    const topicPrefix = 'worker-skew.';
+    const [unit] = await planFixtureUnits(model, { counties: 1, samples: 20 });
+    const foreign = { ...unit!, versions: { ...unit!.versions, model: 'rem-surrogate-v99' } };
+    const log = await kafkaLog(topicPrefix);
+    try {
+      const worker = startWorker({ KAFKA_BROKERS: broker.address, KAFKA_TOPIC_PREFIX: topicPrefix });
+      await worker.logged(/joining the simulate group/);
+      await log.publish(REM_WORK_UNITS_TOPIC, [workUnitRecord(foreign, '2026-11-23T12:00:00.000Z')]);
+
+      expect(await worker.exited).toBe(1);
+      expect(worker.stderr()).toContain(
+        `simulate worker: unit 44007|electricity|- wants sampler ${unit!.versions.sampler} and model ` +
+          `rem-surrogate-v99, this worker runs sampler ${unit!.versions.sampler} and model ` +
+          `${model.card.model_version}: run the worker from the same version of the code as the pipeline`,
+      );
+      const waiting: string[] = [];
+      await log.drain({
+        groupId: SIMULATE_GROUP,
+        topics: [REM_WORK_UNITS_TOPIC],
+        onBatch: async (records) => void waiting.push(...records.map((r) => r.key)),
+      });
+      expect(waiting).toEqual([unit!.cluster_id]);
+    } finally {
+      await log.close();
+    }
   }, 60_000);
 
   it('refuses to start with the embedded event log, saying why', async () => {
