@@ -1,4 +1,4 @@
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -6,6 +6,10 @@ import { EmbeddedEventLog } from '../../../ingest/eventlog/embedded-log.ts';
 import { loadConfig } from '../../../lib/config.ts';
 import { createLogger } from '../../../lib/log.ts';
 import type { Config } from '../../../schemas/config.ts';
+import type { CountyProfile, EmissionFactor, EnergyRate } from '../../../schemas/rem-data.ts';
+import type { RemWorkUnit } from '../../../schemas/rem-stage.ts';
+import { planWorkUnits } from '../../../simulate/stage/work-units.ts';
+import type { ModelFiles } from '../../../simulate/surrogate/committed-model.ts';
 import type { PipelineCatalog } from '../../../transform/catalog.ts';
 import { runPipeline, type PipelineResult } from '../../../transform/pipeline/run-pipeline.ts';
 import { remStageTables, type RemStageTableOptions } from '../../../transform/tables/rem/rem-stage-tables.ts';
@@ -39,6 +43,34 @@ export function remCatalog(
     ],
     sources: [{ name: 'rem-fixture', kind: remFixtureParser.kind, location }],
   };
+}
+
+/** The work units of the fixture's first `counties` counties (20 clusters each), `samples` homes per cluster. */
+export async function planFixtureUnits(
+  model: ModelFiles,
+  { counties, samples }: { counties: number; samples: number },
+): Promise<RemWorkUnit[]> {
+  const fixture = JSON.parse(await readFile(path.join(REM_FIXTURE_DIR, 'rem.json'), 'utf8')) as {
+    counties: CountyProfile[];
+    rates: Omit<EnergyRate, 'year' | 'publisher' | 'method'>[];
+    factors: Omit<EmissionFactor, 'pollutant' | 'year' | 'publisher'>[];
+  };
+  const rates = fixture.rates.map((r) => ({
+    ...r,
+    year: 2024,
+    publisher: 'test fixture',
+    method: 'fixture',
+  }));
+  const factors = fixture.factors.map((f) => ({
+    ...f,
+    pollutant: 'co2e' as const,
+    year: 2024,
+    publisher: 'test fixture',
+  }));
+  return planWorkUnits(fixture.counties.slice(0, counties), rates, factors, {
+    samples,
+    model: { version: model.card.model_version, sha256: model.card.onnx.sha256 },
+  });
 }
 
 /** Printed on stderr by rem-pipeline-child.ts when its run stops after its first results. */
