@@ -30,6 +30,8 @@ export interface ModelIdentity {
 export interface PlanOptions {
   samples: number;
   model: ModelIdentity;
+  /** Which of a county's clusters to plan (default: all 20). */
+  include?: (county: CountyProfile, cluster: ClusterKey) => boolean;
 }
 
 /** The 20 clusters of a county: 4 heating fuels × (water-heater fuel not given, or one of 4). */
@@ -83,8 +85,12 @@ export function planWorkUnits(
     a.county_fips < b.county_fips ? -1 : a.county_fips > b.county_fips ? 1 : 0,
   );
   return sorted.flatMap((county) => {
+    const clusters = clusterKeysOf(county.county_fips).filter(
+      (cluster) => options.include?.(county, cluster) ?? true,
+    );
+    if (clusters.length === 0) return [];
     const inputs = stateInputs(county.state);
-    return clusterKeysOf(county.county_fips).map((cluster): RemWorkUnit => {
+    return clusters.map((cluster): RemWorkUnit => {
       const unit = {
         ...clusterRun(county, cluster, inputs.prices, options.samples),
         versions: {

@@ -81,6 +81,7 @@ export const REM_TEST_ENV = {
   REM_SAMPLES: '40',
   SIMULATE_WORKERS: '2',
   REM_STATES: 'all',
+  HEALTH_STATES: 'all',
   LOG_LEVEL: 'silent',
 };
 
