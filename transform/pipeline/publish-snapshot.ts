@@ -7,7 +7,7 @@ import type { Manifest } from '../../schemas/lake.ts';
 import { writeCurrent } from '../lake/current-pointer.ts';
 import { promotePartialSnapshot, writePartialSnapshot } from '../lake/snapshot-writer.ts';
 import type { StagingStore } from '../lake/staging-store.ts';
-import type { LakeTable } from '../tables/lake-table.ts';
+import type { AnyLakeTable } from '../tables/lake-table.ts';
 import { AuditFailedError } from './audit-failed-error.ts';
 import { buildTables } from './build-tables.ts';
 import type { PipelineStep } from './pipeline-step.ts';
@@ -17,7 +17,7 @@ import { manifestSource, stagedRecordReader } from './staged-inputs.ts';
 export interface PublishInputs {
   lakeDir: string;
   /** Every table to build, in dependency order, the quarantine table included. */
-  tables: readonly LakeTable[];
+  tables: readonly AnyLakeTable[];
   staging: StagingStore;
   chosen: readonly UsableVersion[];
   fingerprint: string;
@@ -78,7 +78,7 @@ export async function buildAndPublish(inputs: PublishInputs): Promise<Manifest> 
         audit: findings,
         tables: built.map(({ table, rows }) => ({
           name: table.name,
-          rows: rows.length,
+          rows,
           schemaVersion: table.schemaVersion,
           description: table.description,
           inputs: { records: table.inputs.records ?? [], tables: table.inputs.tables ?? [] },

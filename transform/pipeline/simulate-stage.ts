@@ -20,6 +20,8 @@ import type { UnitRunner } from '../../simulate/stage/worker-pool.ts';
  * keyed by cluster. Delivery is at least once: a result is published before its unit's offset is
  * committed, so a run killed mid-stage redoes at most the units in flight, and a result already on the log
  * for a unit's fingerprint is reused instead of recomputed. Gathering keeps one result per cluster.
+ * Nothing here holds every cluster's statistics: the stage keeps each result's summary, and the tables
+ * read the statistics back from the log one result at a time (gatherResults).
  */
 
 export const SIMULATE_GROUP = 'rem-simulate';
@@ -39,9 +41,12 @@ export interface SimulateStageOptions {
   afterResults?(): Promise<void> | void;
 }
 
+/** A cluster's result without its statistics lines: what the stage keeps of every result. */
+export type RemClusterSummary = Omit<RemClusterResult, 'statistics'>;
+
 export interface StageOutcome {
-  /** One result per unit, by cluster id. */
-  results: Map<string, RemClusterResult>;
+  /** One result summary per unit, by cluster id. */
+  results: Map<string, RemClusterSummary>;
   reused: number;
   computed: number;
   /** Surrogate evaluations of the units computed in this run. */
@@ -53,7 +58,8 @@ export async function runSimulateStage(options: SimulateStageOptions): Promise<S
   await log.ensureTopic(REM_WORK_UNITS_TOPIC, PARTITIONS);
   await log.ensureTopic(REM_RESULTS_TOPIC, PARTITIONS);
   const wanted = new Map(units.map((u) => [u.cluster_id, u.fingerprint]));
-  const results = await gatherResults(log, wanted);
+  const results = new Map<string, RemClusterSummary>();
+  await gatherResults(log, wanted, (result) => void results.set(result.cluster_id, summaryOf(result)));
   const reused = results.size;
   const missing = units.filter((u) => !results.has(u.cluster_id));
   if (missing.length === 0) {
@@ -106,7 +112,7 @@ export async function runSimulateStage(options: SimulateStageOptions): Promise<S
           if (done.length === 0) return;
           await log.publish(REM_RESULTS_TOPIC, done.map(resultRecord));
           for (const result of done) {
-            results.set(result.cluster_id, result);
+            results.set(result.cluster_id, summaryOf(result));
             evaluations += result.evaluations;
           }
           computed += done.length;
@@ -139,7 +145,7 @@ export async function runSimulateStage(options: SimulateStageOptions): Promise<S
 function unitsToRun(
   records: readonly ConsumedRecord[],
   wanted: ReadonlyMap<string, string>,
-  results: ReadonlyMap<string, RemClusterResult>,
+  results: ReadonlyMap<string, RemClusterSummary>,
 ): RemWorkUnit[] {
   const todo = new Map<string, RemWorkUnit>();
   for (const { key, value } of records) {
@@ -166,16 +172,24 @@ export function resultRecord(result: RemClusterResult): OutgoingRecord {
   };
 }
 
+function summaryOf(result: RemClusterResult): RemClusterSummary {
+  const { statistics, ...summary } = result;
+  void statistics;
+  return summary;
+}
+
 /**
- * Every result on the log that answers a wanted (cluster, fingerprint), one per cluster: results of
- * other inputs, and repeats of one unit (identical, since a unit's result depends only on its inputs),
- * are passed over.
+ * Visits every result on the log that answers a wanted (cluster, fingerprint), one per cluster, in log
+ * order, one at a time (nothing is kept but the ids seen): results of other inputs, and repeats of one
+ * unit (identical, since a unit's result depends only on its inputs), are passed over. Any table built
+ * from the results gathers them this way. Returns how many were visited.
  */
 export async function gatherResults(
   log: EventLog,
   wanted: ReadonlyMap<string, string>,
-): Promise<Map<string, RemClusterResult>> {
-  const results = new Map<string, RemClusterResult>();
+  visit: (result: RemClusterResult) => Promise<void> | void,
+): Promise<number> {
+  const seen = new Set<string>();
   await log.resetGroup(GATHER_GROUP, [REM_RESULTS_TOPIC]);
   await log.drain({
     groupId: GATHER_GROUP,
@@ -184,13 +198,15 @@ export async function gatherResults(
       for (const { key, value } of records) {
         if (value.schema !== REM_CLUSTER_RESULT_SCHEMA || value.version !== REM_CLUSTER_RESULT_VERSION)
           continue;
-        if (results.has(key) || wanted.get(key) !== (value.payload as { fingerprint?: unknown }).fingerprint)
+        if (seen.has(key) || wanted.get(key) !== (value.payload as { fingerprint?: unknown }).fingerprint)
           continue;
         // A result that does not parse is not an answer: its unit is run again.
         const parsed = remClusterResultSchema.safeParse(value.payload);
-        if (parsed.success) results.set(key, parsed.data);
+        if (!parsed.success) continue;
+        seen.add(key);
+        await visit(parsed.data);
       }
     },
   });
-  return results;
+  return seen.size;
 }

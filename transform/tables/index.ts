@@ -1,6 +1,6 @@
-import type { LakeTable } from './lake-table.ts';
+import type { AnyLakeTable } from './lake-table.ts';
 import { incentivesLakeTables } from './incentives/index.ts';
 import { remLakeTables } from './rem/index.ts';
 
 /** Every table of the lake; the pipeline orders builds by their declared inputs. */
-export const lakeTables: LakeTable[] = [...incentivesLakeTables, ...remLakeTables];
+export const lakeTables: AnyLakeTable[] = [...incentivesLakeTables, ...remLakeTables];

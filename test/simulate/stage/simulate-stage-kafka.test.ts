@@ -3,6 +3,7 @@ import { KafkaEventLog } from '../../../ingest/eventlog/kafka-log.ts';
 import { createLogger } from '../../../lib/log.ts';
 import { createProgress } from '../../../lib/progress.ts';
 import type { CountyProfile, EmissionFactor, EnergyRate } from '../../../schemas/rem-data.ts';
+import type { RemClusterResult } from '../../../schemas/rem-stage.ts';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { gatherResults, runSimulateStage } from '../../../transform/pipeline/simulate-stage.ts';
@@ -64,7 +65,13 @@ describe('the simulate stage with Kafka as the event log (in-process test broker
       expect({ computed: first.computed, reused: first.reused }).toEqual({ computed: 20, reused: 0 });
       const second = await stage();
       expect({ computed: second.computed, reused: second.reused }).toEqual({ computed: 0, reused: 20 });
-      const gathered = await gatherResults(log, new Map(units.map((u) => [u.cluster_id, u.fingerprint])));
+      const gathered = new Map<string, RemClusterResult>();
+      const count = await gatherResults(
+        log,
+        new Map(units.map((u) => [u.cluster_id, u.fingerprint])),
+        (result) => void gathered.set(result.cluster_id, result),
+      );
+      expect(count).toBe(20);
       expect([...gathered.keys()].sort()).toEqual(units.map((u) => u.cluster_id).sort());
       expect(gathered.get('44007|natural_gas|-')).toMatchObject({ supported: true, samples: 20 });
     } finally {
