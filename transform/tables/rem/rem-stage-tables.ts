@@ -102,6 +102,7 @@ export function remStageTables(options: RemStageTableOptions): AnyLakeTable[] {
     async build(ctx, write) {
       const supported = (await ctx.table<RemClusterRow>(REM_CLUSTERS_TABLE)).filter((c) => c.supported);
       const byId = new Map(supported.map((c) => [c.cluster_id, c]));
+      const task = ctx.progress.start('gather statistics', { total: supported.length, unit: 'clusters' });
       const gathered = await gatherResults(
         await ctx.eventLog(),
         new Map(supported.map((c) => [c.cluster_id, c.fingerprint])),
@@ -121,8 +122,10 @@ export function remStageTables(options: RemStageTableOptions): AnyLakeTable[] {
               Buffer.from(result.statistics, 'base64'),
             ),
           );
+          task.tick();
         },
       );
+      task.done();
       if (gathered !== supported.length)
         throw new Error(`statistics of ${supported.length - gathered} supported clusters are not on the log`);
     },
