@@ -1,4 +1,4 @@
-import { rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { DuckDBInstance } from '@duckdb/node-api';
 import type { EventLog } from '../../ingest/eventlog/event-log.ts';
 import type { Logger } from '../../lib/log.ts';
@@ -50,6 +50,8 @@ export async function buildAndPublish(inputs: PublishInputs): Promise<Manifest> 
   const { lakeDir, chosen, now, progress, logger, step } = inputs;
   const id = snapshotId(now, inputs.fingerprint);
   const spill = lakePaths(lakeDir).buildSpill;
+  // DuckDB creates its temp directory but not the directories above it (found by the national run).
+  await mkdir(spill, { recursive: true });
   const instance = await DuckDBInstance.create(':memory:', {
     memory_limit: BUILD_MEMORY_LIMIT,
     temp_directory: spill,
