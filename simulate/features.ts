@@ -190,11 +190,25 @@ export const FEATURE_RANGES: Readonly<Record<string, { min: number; max: number 
   SPECS.map((s) => [s.name, { min: s.min, max: s.max }]),
 );
 
+type Writer = (input: FeatureInput, out: Float32Array, offset: number) => void;
+
+/**
+ * SPECS as one straight-line function, `out[offset + k] = value_k(input)` for every k: each feature gets
+ * its own call site, which V8 can inline, where a loop over SPECS calls 105 different closures from one
+ * site (about a fifth of a cluster's time went to those calls). Same functions, same order, same values.
+ */
+const writeFeatures = new Function(
+  'values',
+  `const [${SPECS.map((_, k) => `v${k}`).join(', ')}] = values;
+   return (input, out, offset) => {
+     ${SPECS.map((_, k) => `out[offset + ${k}] = v${k}(input);`).join('\n')}
+   };`,
+)(SPECS.map((spec) => spec.value)) as Writer;
+
 /** Writes the home's FEATURE_NAMES.length raw features into out[offset …]. */
 export function encodeFeatures(home: Home, climate: Climate, out: Float32Array, offset: number): void {
   const envelope = envelopeOf(home);
-  const input: FeatureInput = { home, climate, envelope, design: designLoads(home, climate, envelope) };
-  for (let k = 0; k < SPECS.length; k++) out[offset + k] = SPECS[k]!.value(input);
+  writeFeatures({ home, climate, envelope, design: designLoads(home, climate, envelope) }, out, offset);
 }
 
 /** Encodes a batch: row i holds homes[i] in climates[i]; row-major, FEATURE_NAMES.length columns. */

@@ -5,13 +5,13 @@ import type { RecordSchema } from '../schemas/record-schema.ts';
 import type { Config } from '../schemas/config.ts';
 import { recordSchemas } from '../schemas/records/index.ts';
 import { lakeTables } from './tables/index.ts';
-import type { LakeTable } from './tables/lake-table.ts';
+import type { AnyLakeTable } from './tables/lake-table.ts';
 
 /** Everything a pipeline run works from; tests pass their own (a fixture source and its tables). */
 export interface PipelineCatalog {
   parsers: SourceParser[];
   recordSchemas: RecordSchema[];
-  tables: LakeTable[];
+  tables: AnyLakeTable[];
   sources: SourceDeclaration[];
 }
 

@@ -53,17 +53,15 @@ async function stageSeconds(units: readonly RemWorkUnit[], workers: number, onnx
     });
     const seconds = (performance.now() - started) / 1000;
     const gatherStart = performance.now();
-    const gathered = await gatherResults(log, new Map(units.map((u) => [u.cluster_id, u.fingerprint])));
+    let supported = 0;
+    const gathered = await gatherResults(
+      log,
+      new Map(units.map((u) => [u.cluster_id, u.fingerprint])),
+      (result) => void (supported += result.supported ? 1 : 0),
+    );
     const gatherSeconds = (performance.now() - gatherStart) / 1000;
-    if (gathered.size !== units.length)
-      throw new Error(`gathered ${gathered.size} of ${units.length} results`);
-    return {
-      startupSeconds,
-      seconds,
-      gatherSeconds,
-      evaluations: outcome.evaluations,
-      supported: [...gathered.values()].filter((r) => r.supported).length,
-    };
+    if (gathered !== units.length) throw new Error(`gathered ${gathered} of ${units.length} results`);
+    return { startupSeconds, seconds, gatherSeconds, evaluations: outcome.evaluations, supported };
   } finally {
     await pool.close();
     await log.close();

@@ -23,15 +23,22 @@ describe('removeRunLeftovers', () => {
     await writeFile(path.join(lakeDir, 'CURRENT.tmp-4242-0a1b2c3d'), '20261121T170000000Z-bbbbbbbb\n');
     await writeFile(path.join(lakeDir, 'keys.json'), '{}');
     await writeFile(path.join(lakeDir, 'keys.json.tmp-77-ffff0000'), '{}');
+    // What DuckDB spilled while a killed run built its tables; the serving cache beside it is not the run's.
+    await mkdir(path.join(lakeDir, 'cache', 'build-spill'), { recursive: true });
+    await writeFile(path.join(lakeDir, 'cache', 'build-spill', 'duckdb_temp_storage-0.tmp'), 'spilled');
+    await mkdir(path.join(lakeDir, 'cache', 'serving'), { recursive: true });
 
     expect((await removeRunLeftovers(lakeDir)).sort()).toEqual([
       '20261120T160000000Z-cccccccc.tmp-deleting',
       '20261121T170000000Z-bbbbbbbb.partial',
       'CURRENT.tmp-4242-0a1b2c3d',
+      'cache/build-spill',
     ]);
+    expect(await readdir(path.join(lakeDir, 'cache'))).toEqual(['serving']);
     expect(await readdir(snapshots)).toEqual(['20261121T160000000Z-aaaaaaaa']);
     expect((await readdir(lakeDir)).sort()).toEqual([
       'CURRENT',
+      'cache',
       'keys.json',
       'keys.json.tmp-77-ffff0000',
       'snapshots',

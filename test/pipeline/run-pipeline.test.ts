@@ -12,7 +12,8 @@ import { TRANSFORM_GROUP, transformTopics } from '../../transform/pipeline/trans
 import { demoPriceRecordSchema } from '../support/demo-source/demo-records.ts';
 import { z } from 'zod';
 import { IngestError } from '../../ingest/ingest-job.ts';
-import type { LakeTable } from '../../transform/tables/lake-table.ts';
+import { sqlOffendersFinding } from '../../transform/tables/audit-findings.ts';
+import type { ChunkedLakeTable, LakeTable } from '../../transform/tables/lake-table.ts';
 import { demoCatalog } from '../support/demo-source/demo-catalog.ts';
 import { createDemoLake, type DemoLake } from '../support/demo-source/demo-lake.ts';
 
@@ -348,5 +349,95 @@ describe('runPipeline over the demo source', () => {
       },
     ]);
     expect(await readCurrent(lake.lakeDir)).toBeNull();
+  });
+
+  describe('a table built in chunks', () => {
+    type Quote = { item: string; region: string; priceUsd: number };
+    const quotes = (overrides: Partial<ChunkedLakeTable> = {}): ChunkedLakeTable => ({
+      name: 'quotes_in_cents',
+      schemaVersion: 1,
+      description: 'price quotes in cents, written one quote per chunk',
+      row: z.object({ item: z.string(), region: z.string(), cents: z.int() }),
+      inputs: { records: ['demo-price'], tables: ['demo_prices'] },
+      chunked: true,
+      orderBy: 'region, item',
+      async build(ctx, write) {
+        for (const q of (await ctx.records<Quote>('demo-price')).reverse())
+          await write([{ item: q.item, region: q.region, cents: Math.round(q.priceUsd * 100) }]);
+      },
+      audit: (ctx) =>
+        sqlOffendersFinding(
+          ctx.db,
+          'quotes_in_cents',
+          'over_ten_thousand',
+          'warning',
+          'quotes over $10,000',
+          "SELECT item || ' ' || region AS offender, rowid AS position FROM quotes_in_cents WHERE cents > 1000000",
+        ),
+      ...overrides,
+    });
+    const runWith = (table: ChunkedLakeTable) => {
+      const catalog = demoCatalog(lake.sourceDir);
+      return lake.run({ catalog: { ...catalog, tables: [...catalog.tables, table] } });
+    };
+
+    it('stores the rows of every chunk in its declared order and audits them in SQL', async () => {
+      const result = await runWith(quotes());
+      if (result.status !== 'published') throw new Error('expected a publish');
+
+      expect(result.manifest.tables.quotes_in_cents).toMatchObject({ rows: 6 });
+      expect(result.manifest.audit).toEqual([
+        {
+          table: 'quotes_in_cents',
+          check: 'over_ten_thousand',
+          severity: 'warning',
+          message: 'quotes over $10,000',
+          count: 2,
+          examples: ['heat-pump CA', 'heat-pump NY'],
+        },
+      ]);
+      const snapshot = await openSnapshot(lake.lakeDir, result.snapshotId);
+      expect(await snapshot.rows('quotes_in_cents')).toEqual([
+        { item: 'heat-pump', region: 'CA', cents: 1425050 },
+        { item: 'heat-pump-water-heater', region: 'CA', cents: 420000 },
+        { item: 'induction-stove', region: 'CA', cents: 189999 },
+        { item: 'heat-pump', region: 'NY', cents: 1310000 },
+        { item: 'heat-pump-water-heater', region: 'NY', cents: 399075 },
+        { item: 'induction-stove', region: 'NY', cents: 175000 },
+      ]);
+    });
+
+    it('counts rows its schema rejects across chunks, and a build that fails midway publishes nothing', async () => {
+      const dollars = quotes({
+        row: z.object({ item: z.string(), region: z.string(), cents: z.int().max(1_000_000) }),
+        audit: undefined,
+      });
+      const failure = await runWith(dollars).catch((e: unknown) => e);
+      expect((failure as AuditFailedError).findings).toEqual([
+        {
+          table: 'quotes_in_cents',
+          check: 'row-schema',
+          severity: 'error',
+          message: "2 of 6 built rows do not match the table's row schema",
+          count: 2,
+          examples: [
+            'row 2: cents: Too big: expected number to be <=1000000',
+            'row 3: cents: Too big: expected number to be <=1000000',
+          ],
+        },
+      ]);
+
+      const halfway = quotes({
+        async build(_ctx, write) {
+          await write([{ item: 'heat-pump', region: 'CA', cents: 1425050 }]);
+          throw new Error('the log went away');
+        },
+      });
+      await expect(runWith(halfway)).rejects.toThrow(
+        'table quotes_in_cents: build failed: the log went away',
+      );
+      expect(await readCurrent(lake.lakeDir)).toBeNull();
+      expect(await snapshotDirs()).toEqual([]);
+    });
   });
 });

@@ -1,8 +1,10 @@
+import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
-import type { ClusterStatisticRow } from '../../schemas/rem-data.ts';
-import type { RemClusterRow } from '../../schemas/rem-stage.ts';
+import { clusterStatisticRowSchema, type ClusterStatisticRow } from '../../schemas/rem-data.ts';
+import { remClusterRowSchema, type RemClusterRow } from '../../schemas/rem-stage.ts';
+import { columnsOfRow } from '../../transform/lake/column-types.ts';
+import { loadTable } from '../../transform/lake/table-loader.ts';
 import { auditClusters, auditClusterStatistics } from '../../transform/tables/rem/rem-stage-audits.ts';
-import { inMemoryBuildContext } from '../support/in-memory-build-context.ts';
 
 const cluster: RemClusterRow = {
   cluster_id: '44007|fuel_oil|-',
@@ -54,16 +56,30 @@ const line = (
   num_samples: 388,
   num_excluded_samples: 12,
 });
-const ctx = inMemoryBuildContext(
-  () => [],
-  (name) => (name === 'rem_clusters' ? [cluster] : []),
-);
+/** Audits statistics lines as the pipeline does: in SQL, over the DuckDB tables of the run. */
+async function auditStatistics(rows: ClusterStatisticRow[], clusters: RemClusterRow[]) {
+  const instance = await DuckDBInstance.create(':memory:');
+  const db = await instance.connect();
+  try {
+    await loadTable(db, 'rem_clusters', columnsOfRow('rem_clusters', remClusterRowSchema), clusters);
+    await loadTable(
+      db,
+      'rem_cluster_statistics',
+      columnsOfRow('rem_cluster_statistics', clusterStatisticRowSchema),
+      rows,
+    );
+    return await auditClusterStatistics({ db });
+  } finally {
+    db.closeSync();
+    instance.closeSync();
+  }
+}
 
 describe('REM stage audits', () => {
   it('pass a cluster whose lines keep the identity of means', async () => {
     expect(auditClusters([cluster])).toEqual([]);
     const rows = [line('baseline', 3100.1234), line('upgrade', 2950.2234, 80), line('delta', -149.9, -20)];
-    expect(await auditClusterStatistics(rows, ctx)).toEqual([]);
+    expect(await auditStatistics(rows, [cluster])).toEqual([]);
   });
 
   it('block a repeated cluster, an unsupported cluster without reason, and exclusions beyond the samples', () => {
@@ -92,25 +108,17 @@ describe('REM stage audits', () => {
       { ...line('delta', -149.9), num_samples: 400 },
     ];
     const other = { ...cluster, cluster_id: '44007|propane|-' };
-    const findings = await auditClusterStatistics(
-      rows,
-      inMemoryBuildContext(
-        () => [],
-        () => [cluster, other],
-      ),
-    );
-    expect(findings.map((f) => f.check)).toEqual([
-      'line_once',
-      'mean_identity',
-      'energy_non_negative',
-      'samples_of_cluster',
-      'every_supported_cluster',
+    const findings = await auditStatistics(rows, [cluster, other]);
+    const line_ = '44007|fuel_oil|- hvac__heat_pump_seer18_hspf10 total';
+    // Energy: −5 + 100 ≠ 100; cost: 3,100.1234 − 149.9 = 2,950.2234 ≠ 2,950.2235. The repeated delta line
+    // is named once; it also counts 412 homes where its cluster drew 400.
+    expect(findings.map((f) => [f.check, f.count, f.examples])).toEqual([
+      ['line_once', 1, [`${line_} delta`]],
+      ['mean_identity', 2, [`${line_} upgrade energy`, `${line_} upgrade cost`]],
+      ['energy_non_negative', 1, [`${line_} baseline`]],
+      ['samples_of_cluster', 1, [`${line_} delta`]],
+      ['every_supported_cluster', 1, ['44007|propane|-']],
     ]);
     expect(findings.every((f) => f.severity === 'error')).toBe(true);
-    // Energy: −5 + 100 ≠ 100; cost: 3,100.1234 − 149.9 = 2,950.2234 ≠ 2,950.2235.
-    expect(findings[1]!.examples).toEqual([
-      '44007|fuel_oil|- hvac__heat_pump_seer18_hspf10 total upgrade energy',
-      '44007|fuel_oil|- hvac__heat_pump_seer18_hspf10 total upgrade cost',
-    ]);
   });
 });

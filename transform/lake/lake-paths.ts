@@ -15,6 +15,8 @@ export interface LakePaths {
   runLock: string;
   /** Files the server derives from a snapshot's tables (one directory per snapshot id), rebuilt when absent. */
   servingCache: string;
+  /** Where the run's DuckDB spills the tables it builds beyond its memory limit; removed when the run ends. */
+  buildSpill: string;
 }
 
 export const PARTIAL_SUFFIX = '.partial';
@@ -29,6 +31,7 @@ export function lakePaths(lakeDir: string): LakePaths {
     log: path.join(root, 'log'),
     runLock: path.join(root, 'pipeline.lock'),
     servingCache: path.join(root, 'cache', 'serving'),
+    buildSpill: path.join(root, 'cache', 'build-spill'),
   };
 }
 

@@ -80,12 +80,14 @@ export async function collectGarbage(lakeDir: string, keep: number): Promise<str
 
 /** Removes what an interrupted run leaves behind: `.partial` snapshot directories and temporary files. */
 export async function removeRunLeftovers(lakeDir: string): Promise<string[]> {
-  const { root, snapshots, current } = lakePaths(lakeDir);
+  const { root, snapshots, current, buildSpill } = lakePaths(lakeDir);
   const partials = (await entries(snapshots)).filter((name) => name.endsWith(PARTIAL_SUFFIX));
   for (const name of partials) await rm(path.join(snapshots, name), { recursive: true, force: true });
   // LAKE_DIR is shared with other components (the key file, the log): only CURRENT's temporaries are ours.
   const currentTemps = await removeTempFiles(root, path.basename(current));
-  return [...partials, ...currentTemps, ...(await removeTempFiles(snapshots))];
+  const spill = (await entries(buildSpill)).length > 0 ? [path.relative(root, buildSpill)] : [];
+  await rm(buildSpill, { recursive: true, force: true });
+  return [...partials, ...currentTemps, ...(await removeTempFiles(snapshots)), ...spill];
 }
 
 async function readSnapshotManifest(lakeDir: string, id: string): Promise<Manifest> {

@@ -4,14 +4,22 @@ import type { Logger } from '../../lib/log.ts';
 import type { Progress } from '../../lib/progress.ts';
 import type { Config } from '../../schemas/config.ts';
 import { auditFindingSchema, type AuditFinding } from '../../schemas/lake.ts';
-import { columnsOfRow } from '../lake/column-types.ts';
-import { loadTable } from '../lake/table-loader.ts';
-import type { BuildContext, LakeTable } from '../tables/lake-table.ts';
+import { columnsOfRow, type Column } from '../lake/column-types.ts';
+import { quoteIdentifier } from '../lake/sql-quote.ts';
+import { loadTable, openTableLoader } from '../lake/table-loader.ts';
+import {
+  isChunked,
+  type AnyLakeTable,
+  type BuildContext,
+  type ChunkedLakeTable,
+  type LakeTable,
+} from '../tables/lake-table.ts';
 import { describeIssues } from './judge-record.ts';
 
 export interface BuiltTable {
-  table: LakeTable;
-  rows: Record<string, unknown>[];
+  table: AnyLakeTable;
+  /** How many rows it holds (valid ones: a row its schema rejects is left out and reported). */
+  rows: number;
 }
 
 export interface BuildResult {
@@ -22,7 +30,7 @@ export interface BuildResult {
 export interface BuildOptions {
   db: DuckDBConnection;
   /** Tables in dependency order (see orderTables). */
-  tables: readonly LakeTable[];
+  tables: readonly AnyLakeTable[];
   /** Accepted payloads of a record schema from the versions this run uses. */
   records(schema: string): Promise<unknown[]>;
   progress: Progress;
@@ -47,7 +55,8 @@ const MAX_EXAMPLES = 5;
 /**
  * Builds each table in order into a DuckDB table of its name, validating every row with the table's zod
  * row schema (rows that fail are left out and reported as an error finding), then runs its audit. A
- * table may only read the records and tables it declares, so the manifest's lineage is the truth.
+ * table may only read the records and tables it declares, so the manifest's lineage is the truth. A
+ * chunked table's rows go to DuckDB chunk by chunk and are never held here.
  */
 export async function buildTables(options: BuildOptions): Promise<BuildResult> {
   const built = new Map<string, Record<string, unknown>[]>();
@@ -57,26 +66,79 @@ export async function buildTables(options: BuildOptions): Promise<BuildResult> {
   for (const table of options.tables) {
     const ctx = contextFor(table, options, built);
     const columns = columnsOfRow(table.name, table.row);
-    let produced: unknown[];
-    try {
-      produced = await table.build(ctx);
-    } catch (error) {
-      throw new TableBuildError(table.name, `build failed: ${(error as Error).message}`, { cause: error });
-    }
-    const { valid, finding } = validateRows(table, produced);
-    if (finding) findings.push(finding);
-    await loadTable(options.db, table.name, columns, valid);
-    built.set(table.name, valid);
-    results.push({ table, rows: valid });
-    findings.push(...(await audit(table, valid, ctx)));
+    const outcome = isChunked(table)
+      ? await buildChunked(table, columns, ctx)
+      : await buildRows(table, columns, ctx, built);
+    findings.push(...outcome.findings);
+    results.push({ table, rows: outcome.rows });
     task.tick();
   }
   task.done();
   return { tables: results, findings };
 }
 
-function contextFor(
+interface TableOutcome {
+  rows: number;
+  findings: AuditFinding[];
+}
+
+async function buildRows(
   table: LakeTable,
+  columns: readonly Column[],
+  ctx: BuildContext,
+  built: Map<string, Record<string, unknown>[]>,
+): Promise<TableOutcome> {
+  let produced: unknown[];
+  try {
+    produced = await table.build(ctx);
+  } catch (error) {
+    throw new TableBuildError(table.name, `build failed: ${(error as Error).message}`, { cause: error });
+  }
+  if (!Array.isArray(produced))
+    throw new TableBuildError(table.name, 'build did not return an array of rows');
+  const rejected = new RejectedRows(table);
+  const valid = rejected.validate(produced);
+  await loadTable(ctx.db, table.name, columns, valid);
+  built.set(table.name, valid);
+  const findings = [...rejected.findings(), ...(await audited(table.name, () => table.audit?.(valid, ctx)))];
+  return { rows: valid.length, findings };
+}
+
+/**
+ * Streams a chunked table into a staging table, then stores it in its declared order (chunks come in
+ * whatever order the build finds them; the snapshot's bytes must not depend on that).
+ */
+async function buildChunked(
+  table: ChunkedLakeTable,
+  columns: readonly Column[],
+  ctx: BuildContext,
+): Promise<TableOutcome> {
+  const staging = `${table.name}__chunks`;
+  const loader = await openTableLoader(ctx.db, staging, columns);
+  const rejected = new RejectedRows(table);
+  let rows = 0;
+  try {
+    await table.build(ctx, async (chunk) => {
+      const valid = rejected.validate(chunk);
+      loader.append(valid);
+      rows += valid.length;
+    });
+    loader.flush();
+  } catch (error) {
+    throw new TableBuildError(table.name, `build failed: ${(error as Error).message}`, { cause: error });
+  } finally {
+    loader.close();
+  }
+  await ctx.db.run(
+    `CREATE TABLE ${quoteIdentifier(table.name)} AS SELECT * FROM ${quoteIdentifier(staging)} ORDER BY ${table.orderBy}`,
+  );
+  await ctx.db.run(`DROP TABLE ${quoteIdentifier(staging)}`);
+  const findings = [...rejected.findings(), ...(await audited(table.name, () => table.audit?.(ctx)))];
+  return { rows, findings };
+}
+
+function contextFor(
+  table: AnyLakeTable,
   options: BuildOptions,
   built: ReadonlyMap<string, Record<string, unknown>[]>,
 ): BuildContext {
@@ -101,64 +163,68 @@ function contextFor(
       if (!tables.includes(name)) {
         throw new TableBuildError(table.name, `reads table "${name}" without declaring it in inputs.tables`);
       }
-      return built.get(name)! as T[];
+      const rows = built.get(name);
+      if (!rows)
+        throw new TableBuildError(table.name, `table "${name}" is built in chunks: read it with SQL`);
+      return rows as T[];
     },
   };
 }
 
-function validateRows(
-  table: LakeTable,
-  produced: unknown[],
-): { valid: Record<string, unknown>[]; finding?: AuditFinding } {
-  if (!Array.isArray(produced))
-    throw new TableBuildError(table.name, 'build did not return an array of rows');
-  const valid: Record<string, unknown>[] = [];
-  const examples: string[] = [];
-  let invalid = 0;
-  for (const [index, row] of produced.entries()) {
-    const parsed = table.row.safeParse(row);
-    if (parsed.success) {
-      valid.push(parsed.data);
-      continue;
+/** Validates rows with the table's row schema, counting the rejects (with a few examples) across calls. */
+class RejectedRows {
+  private seen = 0;
+  private invalid = 0;
+  private readonly examples: string[] = [];
+
+  constructor(private readonly table: AnyLakeTable) {}
+
+  validate(produced: readonly unknown[]): Record<string, unknown>[] {
+    const valid: Record<string, unknown>[] = [];
+    for (const row of produced) {
+      const parsed = this.table.row.safeParse(row);
+      if (parsed.success) valid.push(parsed.data);
+      else {
+        this.invalid++;
+        if (this.examples.length < MAX_EXAMPLES)
+          this.examples.push(`row ${this.seen}: ${describeIssues(parsed.error)}`);
+      }
+      this.seen++;
     }
-    invalid++;
-    if (examples.length < MAX_EXAMPLES) examples.push(`row ${index}: ${describeIssues(parsed.error)}`);
+    return valid;
   }
-  if (invalid === 0) return { valid };
-  return {
-    valid,
-    finding: {
-      table: table.name,
-      check: 'row-schema',
-      severity: 'error',
-      message: `${invalid} of ${produced.length} built rows do not match the table's row schema`,
-      count: invalid,
-      examples,
-    },
-  };
+
+  findings(): AuditFinding[] {
+    if (this.invalid === 0) return [];
+    return [
+      {
+        table: this.table.name,
+        check: 'row-schema',
+        severity: 'error',
+        message: `${this.invalid} of ${this.seen} built rows do not match the table's row schema`,
+        count: this.invalid,
+        examples: this.examples,
+      },
+    ];
+  }
 }
 
-async function audit(
-  table: LakeTable,
-  rows: Record<string, unknown>[],
-  ctx: BuildContext,
+async function audited(
+  table: string,
+  run: () => Promise<AuditFinding[]> | AuditFinding[] | undefined,
 ): Promise<AuditFinding[]> {
-  if (!table.audit) return [];
   let found: AuditFinding[];
   try {
-    found = await table.audit(rows, ctx);
+    found = (await run()) ?? [];
   } catch (error) {
-    throw new TableBuildError(table.name, `audit failed to run: ${(error as Error).message}`, {
+    throw new TableBuildError(table, `audit failed to run: ${(error as Error).message}`, {
       cause: error,
     });
   }
   return found.map((finding) => {
     const parsed = auditFindingSchema.safeParse(finding);
     if (!parsed.success) {
-      throw new TableBuildError(
-        table.name,
-        `audit returned an invalid finding: ${describeIssues(parsed.error)}`,
-      );
+      throw new TableBuildError(table, `audit returned an invalid finding: ${describeIssues(parsed.error)}`);
     }
     return parsed.data;
   });

@@ -1,3 +1,4 @@
+import { mkdir, rm } from 'node:fs/promises';
 import { DuckDBInstance } from '@duckdb/node-api';
 import type { EventLog } from '../../ingest/eventlog/event-log.ts';
 import type { Logger } from '../../lib/log.ts';
@@ -5,9 +6,10 @@ import type { Progress } from '../../lib/progress.ts';
 import type { Config } from '../../schemas/config.ts';
 import type { Manifest } from '../../schemas/lake.ts';
 import { writeCurrent } from '../lake/current-pointer.ts';
+import { lakePaths } from '../lake/lake-paths.ts';
 import { promotePartialSnapshot, writePartialSnapshot } from '../lake/snapshot-writer.ts';
 import type { StagingStore } from '../lake/staging-store.ts';
-import type { LakeTable } from '../tables/lake-table.ts';
+import type { AnyLakeTable } from '../tables/lake-table.ts';
 import { AuditFailedError } from './audit-failed-error.ts';
 import { buildTables } from './build-tables.ts';
 import type { PipelineStep } from './pipeline-step.ts';
@@ -17,7 +19,7 @@ import { manifestSource, stagedRecordReader } from './staged-inputs.ts';
 export interface PublishInputs {
   lakeDir: string;
   /** Every table to build, in dependency order, the quarantine table included. */
-  tables: readonly LakeTable[];
+  tables: readonly AnyLakeTable[];
   staging: StagingStore;
   chosen: readonly UsableVersion[];
   fingerprint: string;
@@ -34,13 +36,26 @@ export interface PublishInputs {
 }
 
 /**
+ * What the run's DuckDB may hold in memory before it spills to LAKE_DIR/cache/build-spill. The national REM
+ * statistics take ≈ 1.3 GB in DuckDB and twice that (and more) while being sorted into their stored order;
+ * with this limit the run stays near it whatever the table's size, at the cost of some disk I/O.
+ */
+const BUILD_MEMORY_LIMIT = '1GB';
+
+/**
  * Builds every table into an in-memory DuckDB, audits them (an error finding stops here), writes the
  * snapshot beside the published ones, renames it into place and only then swaps CURRENT to it.
  */
 export async function buildAndPublish(inputs: PublishInputs): Promise<Manifest> {
   const { lakeDir, chosen, now, progress, logger, step } = inputs;
   const id = snapshotId(now, inputs.fingerprint);
-  const instance = await DuckDBInstance.create(':memory:');
+  const spill = lakePaths(lakeDir).buildSpill;
+  // DuckDB creates its temp directory but not the directories above it (found by the national run).
+  await mkdir(spill, { recursive: true });
+  const instance = await DuckDBInstance.create(':memory:', {
+    memory_limit: BUILD_MEMORY_LIMIT,
+    temp_directory: spill,
+  });
   const db = await instance.connect();
   let log: Promise<EventLog> | undefined;
   try {
@@ -78,7 +93,7 @@ export async function buildAndPublish(inputs: PublishInputs): Promise<Manifest> 
         audit: findings,
         tables: built.map(({ table, rows }) => ({
           name: table.name,
-          rows: rows.length,
+          rows,
           schemaVersion: table.schemaVersion,
           description: table.description,
           inputs: { records: table.inputs.records ?? [], tables: table.inputs.tables ?? [] },
@@ -100,6 +115,7 @@ export async function buildAndPublish(inputs: PublishInputs): Promise<Manifest> 
   } finally {
     db.closeSync();
     instance.closeSync();
+    await rm(spill, { recursive: true, force: true });
   }
 }
 

@@ -14,7 +14,7 @@ import { lakePaths, snapshotDir } from '../lake/lake-paths.ts';
 import { readManifest } from '../lake/manifest-file.ts';
 import { removeRunLeftovers } from '../lake/snapshot-store.ts';
 import { StagingStore, type StagedVersion } from '../lake/staging-store.ts';
-import type { LakeTable } from '../tables/lake-table.ts';
+import type { AnyLakeTable } from '../tables/lake-table.ts';
 import { resolveCodeVersion } from './code-version.ts';
 import { snapshotFingerprint } from './fingerprint.ts';
 import type { PipelineStep } from './pipeline-step.ts';
@@ -101,7 +101,7 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
       () => stagedQuarantineRows(staging, chosen),
       catalog.recordSchemas.map((schema) => schema.name).sort(),
     );
-    const allTables: LakeTable[] = [...tables, quarantine];
+    const allTables: AnyLakeTable[] = [...tables, quarantine];
     const fingerprint = snapshotFingerprint({
       sources: chosen.map((v) => ({ name: v.source, version: v.version, contentHash: v.event.contentHash })),
       tables: allTables.map((t) => ({ name: t.name, schemaVersion: t.schemaVersion })),

@@ -24,6 +24,8 @@ import type { UnitRunner } from '../../simulate/stage/worker-pool.ts';
  * uncommitted units, which the group hands to another member (or the next run), and a result already on the
  * log for a unit's fingerprint is reused instead of recomputed. The pipeline follows the results topic until
  * every cluster it wants is answered, by whoever computed it; gathering keeps one result per cluster.
+ * Nothing here holds every cluster's statistics: the stage keeps each result's summary, and the tables
+ * read the statistics back from the log one result at a time (gatherResults).
  */
 
 export const SIMULATE_GROUP = 'rem-simulate';
@@ -48,9 +50,12 @@ export interface SimulateStageOptions {
   afterResults?(): Promise<void> | void;
 }
 
+/** A cluster's result without its statistics lines: what the stage keeps of every result. */
+export type RemClusterSummary = Omit<RemClusterResult, 'statistics'>;
+
 export interface StageOutcome {
-  /** One result per unit, by cluster id. */
-  results: Map<string, RemClusterResult>;
+  /** One result summary per unit, by cluster id. */
+  results: Map<string, RemClusterSummary>;
   reused: number;
   /** Units computed by this process's runner (the others' results were gathered from the log). */
   computed: number;
@@ -62,7 +67,8 @@ export async function runSimulateStage(options: SimulateStageOptions): Promise<S
   const { log, units, logger } = options;
   await ensureStageTopics(log);
   const wanted = new Map(units.map((u) => [u.cluster_id, u.fingerprint]));
-  const results = await gatherResults(log, wanted);
+  const results = new Map<string, RemClusterSummary>();
+  await gatherResults(log, wanted, (result) => void results.set(result.cluster_id, summaryOf(result)));
   const reused = results.size;
   const missing = units.filter((u) => !results.has(u.cluster_id));
   if (missing.length === 0) {
@@ -89,7 +95,7 @@ export async function runSimulateStage(options: SimulateStageOptions): Promise<S
   const finished = new AbortController();
   const answer = (result: RemClusterResult): void => {
     if (results.has(result.cluster_id) || wanted.get(result.cluster_id) !== result.fingerprint) return;
-    results.set(result.cluster_id, result);
+    results.set(result.cluster_id, summaryOf(result));
     task.tick(1);
     if (results.size === wanted.size) finished.abort();
   };
@@ -258,7 +264,7 @@ function unitsToRun(
 async function followResults(
   log: EventLog,
   wanted: ReadonlyMap<string, string>,
-  answered: ReadonlyMap<string, RemClusterResult>,
+  answered: ReadonlyMap<string, RemClusterSummary>,
   signal: AbortSignal,
   answer: (result: RemClusterResult) => void,
 ): Promise<void> {
@@ -302,21 +308,35 @@ export function resultRecord(result: RemClusterResult): OutgoingRecord {
   };
 }
 
-/** Every result on the log that answers a wanted (cluster, fingerprint), one per cluster. */
+function summaryOf(result: RemClusterResult): RemClusterSummary {
+  const { statistics, ...summary } = result;
+  void statistics;
+  return summary;
+}
+
+/**
+ * Visits every result on the log that answers a wanted (cluster, fingerprint), one per cluster, in log
+ * order, a batch at a time (nothing is kept but the ids seen). Any table built from the results gathers
+ * them this way. Returns how many were visited.
+ */
 export async function gatherResults(
   log: EventLog,
   wanted: ReadonlyMap<string, string>,
-): Promise<Map<string, RemClusterResult>> {
-  const results = new Map<string, RemClusterResult>();
+  visit: (result: RemClusterResult) => Promise<void> | void,
+): Promise<number> {
+  const seen = new Set<string>();
   await log.resetGroup(GATHER_GROUP, [REM_RESULTS_TOPIC]);
   await log.drain({
     groupId: GATHER_GROUP,
     topics: [REM_RESULTS_TOPIC],
     onBatch: async (records) => {
-      for (const result of wantedResults(records, wanted, results)) results.set(result.cluster_id, result);
+      for (const result of wantedResults(records, wanted, seen)) {
+        seen.add(result.cluster_id);
+        await visit(result);
+      }
     },
   });
-  return results;
+  return seen.size;
 }
 
 /**
@@ -327,7 +347,7 @@ export async function gatherResults(
 function wantedResults(
   records: readonly ConsumedRecord[],
   wanted: ReadonlyMap<string, string>,
-  answered: ReadonlyMap<string, RemClusterResult>,
+  answered: { has(clusterId: string): boolean },
 ): RemClusterResult[] {
   const answers = new Map<string, RemClusterResult>();
   for (const { key, value } of records) {

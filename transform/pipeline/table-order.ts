@@ -1,4 +1,4 @@
-import type { LakeTable } from '../tables/lake-table.ts';
+import type { AnyLakeTable } from '../tables/lake-table.ts';
 
 export class CatalogError extends Error {
   constructor(message: string) {
@@ -16,8 +16,11 @@ const tableNamePattern = /^[a-z_][a-z0-9_]*$/;
  * Orders tables so each comes after the tables it reads (ties keep catalog order, so the order is
  * stable). Refuses duplicate or malformed names, inputs that are not in the catalog and dependency cycles.
  */
-export function orderTables(tables: readonly LakeTable[], recordSchemas: readonly string[]): LakeTable[] {
-  const byName = new Map<string, LakeTable>();
+export function orderTables<Table extends AnyLakeTable>(
+  tables: readonly Table[],
+  recordSchemas: readonly string[],
+): Table[] {
+  const byName = new Map<string, Table>();
   for (const table of tables) {
     if (!tableNamePattern.test(table.name)) {
       throw new CatalogError(`table "${table.name}": names are lower-case letters, digits and "_"`);
@@ -44,7 +47,7 @@ export function orderTables(tables: readonly LakeTable[], recordSchemas: readonl
     }
   }
 
-  const ordered: LakeTable[] = [];
+  const ordered: Table[] = [];
   const placed = new Set<string>();
   while (ordered.length < tables.length) {
     const next = tables.find(
@@ -60,7 +63,7 @@ export function orderTables(tables: readonly LakeTable[], recordSchemas: readonl
 }
 
 /** One cycle among the tables not yet placed, as names with the first repeated at the end. */
-function findCycle(tables: readonly LakeTable[], placed: ReadonlySet<string>): string[] {
+function findCycle(tables: readonly AnyLakeTable[], placed: ReadonlySet<string>): string[] {
   const inputs = new Map(tables.map((t) => [t.name, (t.inputs.tables ?? []).filter((i) => !placed.has(i))]));
   let current = tables.find((t) => !placed.has(t.name))!.name;
   const path: string[] = [];

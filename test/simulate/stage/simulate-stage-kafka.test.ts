@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KafkaEventLog } from '../../../ingest/eventlog/kafka-log.ts';
 import { createLogger } from '../../../lib/log.ts';
 import { createProgress } from '../../../lib/progress.ts';
+import type { RemClusterResult } from '../../../schemas/rem-stage.ts';
 import { gatherResults, runSimulateStage } from '../../../transform/pipeline/simulate-stage.ts';
 import { WorkerPool } from '../../../simulate/stage/worker-pool.ts';
 import { readModelFiles } from '../../../simulate/surrogate/committed-model.ts';
@@ -40,7 +41,13 @@ describe('the simulate stage with Kafka as the event log (in-process test broker
       expect({ computed: first.computed, reused: first.reused }).toEqual({ computed: 20, reused: 0 });
       const second = await stage();
       expect({ computed: second.computed, reused: second.reused }).toEqual({ computed: 0, reused: 20 });
-      const gathered = await gatherResults(log, new Map(units.map((u) => [u.cluster_id, u.fingerprint])));
+      const gathered = new Map<string, RemClusterResult>();
+      const count = await gatherResults(
+        log,
+        new Map(units.map((u) => [u.cluster_id, u.fingerprint])),
+        (result) => void gathered.set(result.cluster_id, result),
+      );
+      expect(count).toBe(20);
       expect([...gathered.keys()].sort()).toEqual(units.map((u) => u.cluster_id).sort());
       expect(gathered.get('44007|natural_gas|-')).toMatchObject({ supported: true, samples: 20 });
     } finally {

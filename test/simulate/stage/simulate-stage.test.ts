@@ -55,6 +55,9 @@ describe('the simulate stage in a pipeline run (embedded log, worker threads)', 
     expect(new Set(statistics.map((r) => r.cluster_id))).toEqual(new Set(supported.map((c) => c.cluster_id)));
     const lines = statistics.map((r) => `${r.cluster_id} ${r.upgrade} ${r.fuel} ${r.scenario}`);
     expect(new Set(lines).size).toBe(lines.length);
+    // Stored cluster by cluster in id order, whatever order the results came back from the log in.
+    const statisticIds = statistics.map((r) => r.cluster_id);
+    expect(statisticIds).toEqual([...statisticIds].sort());
     const ofGas = statistics.filter((r) => r.cluster_id === gas.cluster_id);
     expect(ofGas).toHaveLength(5 + 7 * 15);
     const heatPump = ofGas.find(

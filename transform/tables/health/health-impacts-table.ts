@@ -6,7 +6,7 @@ import {
 } from '../../../schemas/health-data.ts';
 import type { AuditFinding } from '../../../schemas/lake.ts';
 import type { CountyProfile, EmissionFactor } from '../../../schemas/rem-data.ts';
-import type { RemClusterRow } from '../../../schemas/rem-stage.ts';
+import type { RemClusterResult, RemClusterRow } from '../../../schemas/rem-stage.ts';
 import {
   countyHealthCells,
   healthFactorsFor,
@@ -49,9 +49,12 @@ export function healthImpactsTable(options: HealthImpactsTableOptions): LakeTabl
       const clusters = (await ctx.table<RemClusterRow>(options.clusters)).filter(
         (c) => c.supported && c.water_heater_fuel === null,
       );
-      const results = await gatherResults(
+      // Only each result's health bins are kept, not its statistics.
+      const healthBins = new Map<string, NonNullable<RemClusterResult['health_bins']>>();
+      await gatherResults(
         await ctx.eventLog(),
         new Map(clusters.map((c) => [c.cluster_id, c.fingerprint])),
+        (result) => void (result.health_bins && healthBins.set(result.cluster_id, result.health_bins)),
       );
       const counties = new Map(
         (await ctx.table<CountyProfile>(options.counties)).map((c) => [c.county_fips, c]),
@@ -63,7 +66,7 @@ export function healthImpactsTable(options: HealthImpactsTableOptions): LakeTabl
       };
       const byCounty = new Map<string, { clusters: HeatingFuelCluster[]; row: RemClusterRow }>();
       for (const row of clusters) {
-        const bins = results.get(row.cluster_id)?.health_bins;
+        const bins = healthBins.get(row.cluster_id);
         if (!bins) throw new Error(`no health bins on the log for cluster ${row.cluster_id}`);
         const entry = byCounty.get(row.county_fips) ?? { clusters: [], row };
         entry.clusters.push({ heating_fuel: row.heating_fuel, bins });

@@ -1,4 +1,4 @@
-import type { LakeTable } from '../lake-table.ts';
+import type { AnyLakeTable } from '../lake-table.ts';
 import {
   remCountiesTable,
   remEmissionFactorsTable,
@@ -11,7 +11,7 @@ import { remStageTables } from './rem-stage-tables.ts';
  * The REM's source tables (counties with their stations, ZIP → county, rates and emission factors), then
  * the simulate stage's clusters and statistics computed from them.
  */
-export const remLakeTables: LakeTable[] = [
+export const remLakeTables: AnyLakeTable[] = [
   remCountiesTable,
   remZipCountiesTable,
   remEnergyRatesTable,
@@ -21,4 +21,4 @@ export const remLakeTables: LakeTable[] = [
     rates: remEnergyRatesTable.name,
     factors: remEmissionFactorsTable.name,
   }),
-] as LakeTable[];
+] as AnyLakeTable[];

@@ -1,8 +1,9 @@
 import type { AuditFinding } from '../../../schemas/lake.ts';
-import type { ClusterStatisticRow } from '../../../schemas/rem-data.ts';
 import type { RemClusterRow } from '../../../schemas/rem-stage.ts';
-import { toTenThousandths } from '../../../simulate/savings/distribution.ts';
-import { offendersFinding } from '../audit-findings.ts';
+import { RESULT_FUELS, SCENARIOS } from '../../../schemas/rem-data.ts';
+import { UPGRADES } from '../../../schemas/rem.ts';
+import { quoteLiteral } from '../../lake/sql-quote.ts';
+import { offendersFinding, sqlOffendersFinding } from '../audit-findings.ts';
 import type { BuildContext } from '../lake-table.ts';
 
 /** The stage's checks all block a publish: statistics that break them would be served wrong. */
@@ -44,61 +45,76 @@ export function auditClusters(rows: RemClusterRow[]): AuditFinding[] {
   ];
 }
 
-export async function auditClusterStatistics(
-  rows: ClusterStatisticRow[],
-  ctx: BuildContext,
-): Promise<AuditFinding[]> {
+const inList = (values: readonly string[]) => `[${values.map(quoteLiteral).join(', ')}]`;
+
+/**
+ * The order of `rem_cluster_statistics`: cluster by cluster, each cluster's lines as the simulator
+ * writes them (upgrades, then fuels, then scenarios, each in its declared order).
+ */
+export const statisticsLineOrder = [
+  'cluster_id',
+  `list_position(${inList(UPGRADES)}, upgrade)`,
+  `list_position(${inList(RESULT_FUELS)}, fuel)`,
+  `list_position(${inList(SCENARIOS)}, scenario)`,
+].join(', ');
+
+/** A line's name in findings, e.g. `44007|fuel_oil|- hvac__heat_pump_seer18_hspf10 total upgrade`. */
+const line = (t: string) => `concat_ws(' ', ${t}.cluster_id, ${t}.upgrade, ${t}.fuel, ${t}.scenario)`;
+
+/**
+ * Checks of `rem_cluster_statistics`, in SQL over the built table (nationally millions of lines, never
+ * held as rows). Each check's query yields its offenders with their position, first offender first.
+ */
+export async function auditClusterStatistics(ctx: Pick<BuildContext, 'db'>): Promise<AuditFinding[]> {
   const table = 'rem_cluster_statistics';
-  const line = (r: ClusterStatisticRow) => `${r.cluster_id} ${r.upgrade} ${r.fuel} ${r.scenario}`;
-  const byLine = new Map(rows.map((r) => [line(r), r]));
-  const identity: string[] = [];
-  for (const r of rows) {
-    if (r.scenario !== 'upgrade') continue;
-    const baseline = byLine.get(line({ ...r, scenario: 'baseline' }));
-    const delta = byLine.get(line({ ...r, scenario: 'delta' }));
-    for (const metric of ['energy', 'emissions', 'cost'] as const) {
-      const key = `${metric}_mean` as const;
-      if (
-        !baseline ||
-        !delta ||
-        toTenThousandths(r[key]) !== toTenThousandths(baseline[key]) + toTenThousandths(delta[key])
-      )
-        identity.push(`${line(r)} ${metric}`);
-    }
-  }
-  const clusters = new Map((await ctx.table<RemClusterRow>('rem_clusters')).map((c) => [c.cluster_id, c]));
-  const counted = new Set(rows.map((r) => r.cluster_id));
-  return [
-    ...errorIf(table, 'line_once', 'lines that appear more than once', repeated(rows.map(line))),
-    ...errorIf(
-      table,
-      'mean_identity',
-      'upgrade means that differ from baseline + delta (in ten-thousandths)',
-      identity,
-    ),
-    ...errorIf(
-      table,
-      'energy_non_negative',
-      'baseline or upgrade lines with negative energy',
-      rows
-        .filter((r) => r.scenario !== 'delta' && Math.min(r.energy_mean, r.energy_p20, r.energy_median) < 0)
-        .map(line),
-    ),
-    ...errorIf(
-      table,
-      'samples_of_cluster',
-      'lines that count other homes than their cluster drew',
-      rows
-        .filter((r) => r.num_samples + r.num_excluded_samples !== clusters.get(r.cluster_id)?.samples)
-        .map(line),
-    ),
-    ...errorIf(
-      table,
-      'every_supported_cluster',
-      'supported clusters without statistics',
-      [...clusters.values()]
-        .filter((c) => c.supported && !counted.has(c.cluster_id))
-        .map((c) => c.cluster_id),
-    ),
-  ];
+  const findings: AuditFinding[] = [];
+  const check = async (name: string, message: string, offenders: string) => {
+    findings.push(...(await sqlOffendersFinding(ctx.db, table, name, 'error', message, offenders)));
+  };
+  await check(
+    'line_once',
+    'lines that appear more than once',
+    `SELECT ${line('s')} AS offender, rowid AS position FROM ${table} s
+     QUALIFY row_number() OVER (PARTITION BY cluster_id, upgrade, fuel, scenario ORDER BY rowid) > 1`,
+  );
+  // Math.round, as the simulator rounds: floor(x + 0.5).
+  const tenThousandths = (column: string) => `floor(${column} * 10000 + 0.5)`;
+  await check(
+    'mean_identity',
+    'upgrade means that differ from baseline + delta (in ten-thousandths)',
+    `SELECT ${line('u')} || ' ' || metric AS offender,
+            u.rowid * 3 + m AS position
+     FROM ${table} u
+     CROSS JOIN (VALUES ('energy', 0), ('emissions', 1), ('cost', 2)) metrics(metric, m)
+     LEFT JOIN ${table} b ON b.cluster_id = u.cluster_id AND b.upgrade = u.upgrade AND b.fuel = u.fuel
+       AND b.scenario = 'baseline'
+     LEFT JOIN ${table} d ON d.cluster_id = u.cluster_id AND d.upgrade = u.upgrade AND d.fuel = u.fuel
+       AND d.scenario = 'delta'
+     WHERE u.scenario = 'upgrade' AND (b.cluster_id IS NULL OR d.cluster_id IS NULL OR
+       CASE metric
+         WHEN 'energy' THEN ${tenThousandths('u.energy_mean')} <> ${tenThousandths('b.energy_mean')} + ${tenThousandths('d.energy_mean')}
+         WHEN 'emissions' THEN ${tenThousandths('u.emissions_mean')} <> ${tenThousandths('b.emissions_mean')} + ${tenThousandths('d.emissions_mean')}
+         ELSE ${tenThousandths('u.cost_mean')} <> ${tenThousandths('b.cost_mean')} + ${tenThousandths('d.cost_mean')}
+       END)`,
+  );
+  await check(
+    'energy_non_negative',
+    'baseline or upgrade lines with negative energy',
+    `SELECT ${line('s')} AS offender, rowid AS position FROM ${table} s
+     WHERE scenario <> 'delta' AND least(energy_mean, energy_p20, energy_median) < 0`,
+  );
+  await check(
+    'samples_of_cluster',
+    'lines that count other homes than their cluster drew',
+    `SELECT ${line('s')} AS offender, s.rowid AS position
+     FROM ${table} s LEFT JOIN rem_clusters c ON c.cluster_id = s.cluster_id
+     WHERE c.samples IS DISTINCT FROM s.num_samples + s.num_excluded_samples`,
+  );
+  await check(
+    'every_supported_cluster',
+    'supported clusters without statistics',
+    `SELECT cluster_id AS offender, rowid AS position FROM rem_clusters c
+     WHERE supported AND NOT EXISTS (SELECT 1 FROM ${table} s WHERE s.cluster_id = c.cluster_id)`,
+  );
+  return findings;
 }

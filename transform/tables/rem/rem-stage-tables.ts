@@ -11,8 +11,8 @@ import { decodeStatistics } from '../../../simulate/stage/statistics-arrow.ts';
 import { defaultWorkerCount, WorkerPool } from '../../../simulate/stage/worker-pool.ts';
 import { planWorkUnits } from '../../../simulate/stage/work-units.ts';
 import { readModelFiles } from '../../../simulate/surrogate/committed-model.ts';
-import type { LakeTable } from '../lake-table.ts';
-import { auditClusters, auditClusterStatistics } from './rem-stage-audits.ts';
+import type { AnyLakeTable, ChunkedLakeTable, LakeTable } from '../lake-table.ts';
+import { auditClusters, auditClusterStatistics, statisticsLineOrder } from './rem-stage-audits.ts';
 
 export const REM_CLUSTERS_TABLE = 'rem_clusters';
 export const REM_CLUSTER_STATISTICS_TABLE = 'rem_cluster_statistics';
@@ -31,7 +31,7 @@ export interface RemStageTableOptions {
  * units out, results back, only the units whose inputs changed); `rem_cluster_statistics` gathers the
  * statistics of those same results from the log.
  */
-export function remStageTables(options: RemStageTableOptions): LakeTable[] {
+export function remStageTables(options: RemStageTableOptions): AnyLakeTable[] {
   const clusters: LakeTable<RemClusterRow> = {
     name: REM_CLUSTERS_TABLE,
     schemaVersion: 1,
@@ -93,39 +93,51 @@ export function remStageTables(options: RemStageTableOptions): LakeTable[] {
     audit: auditClusters,
   };
 
-  const statistics: LakeTable<ClusterStatisticRow> = {
+  const statistics: ChunkedLakeTable<ClusterStatisticRow> = {
     name: REM_CLUSTER_STATISTICS_TABLE,
     schemaVersion: 1,
     description:
       'REM statistics per supported cluster, upgrade, fuel (and total) and scenario (baseline, upgrade, ' +
       'delta): mean, median, p20 and p80 of annual energy (energy_unit), emissions (kgCO2e) and cost ($)',
-    row: clusterStatisticRowSchema as unknown as LakeTable<ClusterStatisticRow>['row'],
+    row: clusterStatisticRowSchema as unknown as ChunkedLakeTable<ClusterStatisticRow>['row'],
     inputs: { tables: [REM_CLUSTERS_TABLE] },
-    async build(ctx) {
-      const rows = (await ctx.table<RemClusterRow>(REM_CLUSTERS_TABLE)).filter((c) => c.supported);
-      const results = await gatherResults(
+    chunked: true,
+    // Nationally ~5M lines: written one cluster at a time as the results are read back from the log.
+    async build(ctx, write) {
+      const supported = (await ctx.table<RemClusterRow>(REM_CLUSTERS_TABLE)).filter((c) => c.supported);
+      const byId = new Map(supported.map((c) => [c.cluster_id, c]));
+      const task = ctx.progress.start('gather statistics', { total: supported.length, unit: 'clusters' });
+      const gathered = await gatherResults(
         await ctx.eventLog(),
-        new Map(rows.map((c) => [c.cluster_id, c.fingerprint])),
+        new Map(supported.map((c) => [c.cluster_id, c.fingerprint])),
+        async (result) => {
+          const cluster = byId.get(result.cluster_id)!;
+          if (!result.statistics)
+            throw new Error(`no statistics on the log for cluster ${cluster.cluster_id}`);
+          await write(
+            decodeStatistics(
+              {
+                cluster_id: cluster.cluster_id,
+                county_fips: cluster.county_fips,
+                state: cluster.state,
+                heating_fuel: cluster.heating_fuel,
+                water_heater_fuel: cluster.water_heater_fuel,
+              },
+              Buffer.from(result.statistics, 'base64'),
+            ),
+          );
+          task.tick();
+        },
       );
-      return rows.flatMap((cluster) => {
-        const result = results.get(cluster.cluster_id);
-        if (!result?.statistics)
-          throw new Error(`no statistics on the log for cluster ${cluster.cluster_id}`);
-        return decodeStatistics(
-          {
-            cluster_id: cluster.cluster_id,
-            county_fips: cluster.county_fips,
-            state: cluster.state,
-            heating_fuel: cluster.heating_fuel,
-            water_heater_fuel: cluster.water_heater_fuel,
-          },
-          Buffer.from(result.statistics, 'base64'),
-        );
-      });
+      task.done();
+      if (gathered !== supported.length)
+        throw new Error(`statistics of ${supported.length - gathered} supported clusters are not on the log`);
     },
+    // Cluster by cluster, each cluster's lines in the order the simulator writes them.
+    orderBy: statisticsLineOrder,
     audit: auditClusterStatistics,
   };
-  return [clusters, statistics] as LakeTable[];
+  return [clusters, statistics] as AnyLakeTable[];
 }
 
 function compare(a: string, b: string): number {
