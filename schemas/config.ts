@@ -3,6 +3,22 @@ import { z } from 'zod';
 const isoDate = /^\d{4}-\d{2}-\d{2}$/;
 
 /** Every setting the service reads from its environment. Defaults are the embedded, single-machine set-up. */
+/** `all` (the contiguous US and DC), `none`, or comma-separated two-letter state codes. */
+const stateSelection = z
+  .string()
+  .transform((v): 'all' | string[] => {
+    const value = v.trim();
+    if (value === 'all') return 'all';
+    if (value === 'none' || value === '') return [];
+    return value.split(',').map((s) => s.trim().toUpperCase());
+  })
+  .pipe(
+    z.union([
+      z.literal('all'),
+      z.array(z.string().regex(/^[A-Z]{2}$/, 'must be all, none or two-letter state codes, comma-separated')),
+    ]),
+  );
+
 export const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -52,23 +68,13 @@ export const configSchema = z.object({
    * comma-separated two-letter codes. The default is the sample data's states, so a first start stays quick;
    * production sets `all`.
    */
-  REM_STATES: z
-    .string()
-    .default('RI,MA,CO')
-    .transform((v): 'all' | string[] => {
-      const value = v.trim();
-      if (value === 'all') return 'all';
-      if (value === 'none' || value === '') return [];
-      return value.split(',').map((s) => s.trim().toUpperCase());
-    })
-    .pipe(
-      z.union([
-        z.literal('all'),
-        z.array(
-          z.string().regex(/^[A-Z]{2}$/, 'must be all, none or two-letter state codes, comma-separated'),
-        ),
-      ]),
-    ),
+  REM_STATES: stateSelection.default(['RI', 'MA', 'CO']),
+  /**
+   * States whose health rollup the simulate stage computes: their counties' clusters with a drawn water-heater
+   * fuel (4 of a county's 20) are precomputed even outside REM_STATES. `all` by default, so the health API
+   * answers for every contiguous state on a first start.
+   */
+  HEALTH_STATES: stateSelection.default('all'),
   /** Sample homes drawn per REM cluster. */
   REM_SAMPLES: z.coerce.number().int().min(10).max(10_000).default(400),
 });

@@ -29,6 +29,31 @@ export function sqftBinOf(floorAreaFt2: number): SqftBin {
   return '5500+';
 }
 
+/** The per-household fuel changes of the rollup, in each fuel's REM unit (upgrade − baseline). */
+const fuelDeltas = {
+  delta_electricity_kwh: z.number(),
+  delta_natural_gas_therm: z.number(),
+  delta_fuel_oil_gallon: z.number(),
+  delta_propane_gallon: z.number(),
+};
+
+/**
+ * What a simulate worker reports for the health rollup, per upgrade and floor-area bin of a cluster whose
+ * water-heater fuel is drawn (so its homes stand for all the county's homes with that heating fuel): how
+ * many sample homes fall in the bin, how many of them the upgrade applies to, and the mean change of each
+ * fuel over all the bin's homes (homes the upgrade does not apply to count as unchanged).
+ */
+export const healthBinDeltaSchema = z
+  .object({
+    upgrade: healthUpgradeSchema,
+    sqft_bin: sqftBinSchema,
+    sample_homes: z.number().int().positive(),
+    upgraded_homes: z.number().int().nonnegative(),
+    ...fuelDeltas,
+  })
+  .strict();
+export type HealthBinDelta = z.infer<typeof healthBinDeltaSchema>;
+
 /** The pollutants whose health effects are modelled: primary PM2.5 and the PM2.5 precursors. */
 export const HEALTH_POLLUTANTS = ['pm25', 'nh3', 'nox', 'voc', 'so2'] as const;
 export const healthPollutantSchema = z.enum(HEALTH_POLLUTANTS);
@@ -56,6 +81,20 @@ export const damageFactorSchema = z
   })
   .strict();
 export type DamageFactor = z.infer<typeof damageFactorSchema>;
+
+/**
+ * The factor that applies to a tonne emitted in a state: the state's own row if the table has one, else
+ * the national ("US") row. Undefined when neither exists.
+ */
+export function damageFactorFor(
+  factors: readonly DamageFactor[],
+  state: string,
+  sector: EmissionSector,
+  pollutant: HealthPollutant,
+): DamageFactor | undefined {
+  const matching = factors.filter((f) => f.sector === sector && f.pollutant === pollutant);
+  return matching.find((f) => f.region === state) ?? matching.find((f) => f.region === 'US');
+}
 
 export const HEALTH_RECORDS = { damageFactor: 'health.damage-factor' } as const;
 
@@ -99,10 +138,8 @@ export const healthImpactCellSchema = z
     /** The cluster's sample homes in the bin, and how many of them the upgrade applies to. */
     sample_homes: z.number().int().nonnegative(),
     upgraded_homes: z.number().int().nonnegative(),
-    delta_electricity_kwh_per_household: z.number(),
-    delta_natural_gas_therm_per_household: z.number(),
-    delta_fuel_oil_gallon_per_household: z.number(),
-    delta_propane_gallon_per_household: z.number(),
+    /** Mean change of each fuel per household of the cell (the bin's sample homes). */
+    ...fuelDeltas,
     ...kgBySectorAndPollutant,
     deaths_avoided_onsite: z.number(),
     deaths_avoided_power: z.number(),

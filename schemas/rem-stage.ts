@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { healthBinDeltaSchema } from './health-data.ts';
 import { clusterKeySchema, countyProfileSchema } from './rem-data.ts';
 import { upgradeSchema } from './rem.ts';
 
@@ -13,7 +14,7 @@ export const REM_RESULTS_TOPIC = 'rem-cluster-results';
 export const REM_WORK_UNIT_SCHEMA = 'rem-work-unit';
 export const REM_WORK_UNIT_VERSION = 1;
 export const REM_CLUSTER_RESULT_SCHEMA = 'rem-cluster-result';
-export const REM_CLUSTER_RESULT_VERSION = 1;
+export const REM_CLUSTER_RESULT_VERSION = 2;
 
 const fuelPriceSchema = z.object({
   unit: z.enum(['kWh', 'therm', 'gallon']),
@@ -72,6 +73,11 @@ export const remClusterResultSchema = z.object({
    * simulate/stage/statistics-arrow.ts); null for an unsupported cluster.
    */
   statistics: z.base64().nullable(),
+  /**
+   * The health rollup's per-bin fuel changes; only for supported clusters whose water-heater fuel is drawn
+   * (they stand for all the county's homes with the heating fuel), null otherwise.
+   */
+  health_bins: z.array(healthBinDeltaSchema).nullable(),
 });
 export type RemClusterResult = z.infer<typeof remClusterResultSchema>;
 

@@ -1,9 +1,10 @@
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../../lib/log.ts';
+import type { EventEnvelope } from '../../schemas/envelope.ts';
 import { fsyncDirectory, writeFileAtomic } from './atomic-write.ts';
 import { lockDirectory, type DirectoryLock } from './directory-lock.ts';
-import type { ConsumedRecord, DrainOptions, EventLog, OutgoingRecord } from './event-log.ts';
+import type { ConsumedRecord, ConsumeOptions, DrainOptions, EventLog, OutgoingRecord } from './event-log.ts';
 import { GroupOffsetStore, type CommittedOffsets } from './group-offsets.ts';
 import { PartitionFile } from './partition-file.ts';
 import { partitionForKey } from './partition-for-key.ts';
@@ -30,6 +31,33 @@ interface Topic {
   partitions: PartitionFile[];
 }
 
+/** A consumer group as this process holds it: its offsets (read once, then kept here) and who consumes. */
+interface GroupState {
+  committed: CommittedOffsets;
+  /** Settles once `committed` holds the offsets on disk. */
+  loaded: Promise<void>;
+  /** Serialises writes of the group's offsets file. */
+  writes: Promise<unknown>;
+  /** The `consume` members, in the order they joined (which decides the assignment). */
+  members: GroupMember[];
+  /** Partitions (`topic/partition`) a member is handling a batch of: none changes hands until it is done. */
+  busy: Set<string>;
+  draining: boolean;
+}
+
+interface GroupMember {
+  topics: Set<string>;
+  /** Where its next search for work starts among its partitions, so none of them is starved. */
+  cursor: number;
+}
+
+interface PartitionWork {
+  topic: string;
+  partition: number;
+  file: PartitionFile;
+  next: number;
+}
+
 /**
  * The default event log: a durable append-only log in one directory, used by one process at a time.
  *
@@ -40,6 +68,9 @@ interface Topic {
  */
 export class EmbeddedEventLog implements EventLog {
   private readonly topics = new Map<string, Topic>();
+  private readonly groupStates = new Map<string, GroupState>();
+  /** Wakes consumers waiting for records, offsets or members to change. */
+  private waiters = new Set<() => void>();
   /** Serialises changes to the log (topic creation, appends); reads go alongside. */
   private writes: Promise<unknown> = Promise.resolve();
   private closed = false;
@@ -100,53 +131,96 @@ export class EmbeddedEventLog implements EventLog {
       }
       await Promise.all([...byPartition].map(([partition, list]) => partitions[partition]!.append(list)));
     });
+    this.wakeConsumers();
   }
 
   async drain({ groupId, topics, onBatch }: DrainOptions): Promise<number> {
     this.checkOpen();
     checkGroupId(groupId);
-    // The end of every partition now: records published while draining wait for the next drain.
-    const ends = [...new Set(topics)].flatMap((topic) =>
-      (this.topics.get(topic)?.partitions ?? []).map((file, partition) => ({
-        topic,
-        partition,
-        file,
-        end: file.endOffset,
-      })),
-    );
-    const committed = await this.groups.read(groupId);
-    let delivered = 0;
-    for (const { topic, partition, file, end } of ends) {
-      let next = committed[topic]?.[partition] ?? 0;
-      while (next < end) {
-        const batch = await file.read(next, end, this.batchLimits, (key, value, offset): ConsumedRecord => ({
+    const group = await this.groupState(groupId);
+    claimGroup(group, groupId);
+    group.draining = true;
+    try {
+      // The end of every partition now: records published while draining wait for the next drain.
+      const ends = [...new Set(topics)].flatMap((topic) =>
+        (this.topics.get(topic)?.partitions ?? []).map((file, partition) => ({
           topic,
           partition,
-          offset: String(offset),
-          key,
-          value,
-        }));
-        await onBatch(batch);
-        next += batch.length;
-        delivered += batch.length;
-        await this.commit(groupId, committed, topic, partition, next);
+          file,
+          end: file.endOffset,
+        })),
+      );
+      let delivered = 0;
+      for (const { topic, partition, file, end } of ends) {
+        let next = group.committed[topic]?.[partition] ?? 0;
+        while (next < end) {
+          const batch = await file.read(next, end, this.batchLimits, recordOf(topic, partition));
+          await onBatch(batch);
+          next += batch.length;
+          delivered += batch.length;
+          await this.commit(groupId, group, topic, partition, next);
+        }
       }
+      return delivered;
+    } finally {
+      group.draining = false;
     }
-    return delivered;
+  }
+
+  async consume({ groupId, topics, onBatch, signal, maxBatchRecords }: ConsumeOptions): Promise<number> {
+    this.checkOpen();
+    checkGroupId(groupId);
+    for (const topic of new Set(topics)) await this.ensureTopic(topic);
+    const group = await this.groupState(groupId);
+    if (group.draining) throw new Error(`consumer group ${groupId} is being drained`);
+    const member: GroupMember = { topics: new Set(topics), cursor: 0 };
+    group.members.push(member);
+    this.wakeConsumers(); // the others give up the partitions now assigned to the new member
+    const limits = { ...this.batchLimits, ...(maxBatchRecords ? { maxRecords: maxBatchRecords } : {}) };
+    let delivered = 0;
+    try {
+      while (!signal.aborted) {
+        this.checkOpen();
+        const work = this.assignedWork(group, member);
+        if (!work) {
+          await this.nextChange(signal);
+          continue;
+        }
+        const { topic, partition, file, next } = work;
+        const id = `${topic}/${partition}`;
+        group.busy.add(id);
+        try {
+          const batch = await file.read(next, file.endOffset, limits, recordOf(topic, partition));
+          await onBatch(batch);
+          await this.commit(groupId, group, topic, partition, next + batch.length);
+          delivered += batch.length;
+        } finally {
+          group.busy.delete(id);
+          this.wakeConsumers();
+        }
+      }
+      return delivered;
+    } finally {
+      group.members.splice(group.members.indexOf(member), 1);
+      this.wakeConsumers(); // its partitions go to the others
+    }
   }
 
   async resetGroup(groupId: string, topics: string[]): Promise<void> {
     this.checkOpen();
     checkGroupId(groupId);
-    const committed = await this.groups.read(groupId);
-    for (const topic of topics) delete committed[topic];
-    await this.groups.write(groupId, committed);
+    const group = await this.groupState(groupId);
+    claimGroup(group, groupId);
+    for (const topic of topics) delete group.committed[topic];
+    await this.writeOffsets(groupId, group);
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.wakeConsumers();
     await this.writes.catch(() => undefined);
+    for (const group of this.groupStates.values()) await group.writes;
     for (const { partitions } of this.topics.values()) {
       await Promise.all(partitions.map((file) => file.close()));
     }
@@ -154,15 +228,90 @@ export class EmbeddedEventLog implements EventLog {
     await this.lock.release();
   }
 
+  /**
+   * The first partition, from the member's cursor on, that the group assigns it and that has records past
+   * its committed offset and no batch in another member's hands. Each topic's partitions are dealt round
+   * robin to the members subscribed to it, in the order they joined.
+   */
+  private assignedWork(group: GroupState, member: GroupMember): PartitionWork | undefined {
+    const assigned: Omit<PartitionWork, 'next'>[] = [];
+    for (const topic of member.topics) {
+      const files = this.topics.get(topic)?.partitions ?? [];
+      const subscribers = group.members.filter((m) => m.topics.has(topic));
+      const index = subscribers.indexOf(member);
+      for (let partition = index; partition < files.length; partition += subscribers.length) {
+        assigned.push({ topic, partition, file: files[partition]! });
+      }
+    }
+    for (let i = 0; i < assigned.length; i++) {
+      const candidate = assigned[(member.cursor + i) % assigned.length]!;
+      const next = group.committed[candidate.topic]?.[candidate.partition] ?? 0;
+      if (group.busy.has(`${candidate.topic}/${candidate.partition}`) || next >= candidate.file.endOffset)
+        continue;
+      member.cursor = (member.cursor + i + 1) % assigned.length;
+      return { ...candidate, next };
+    }
+    return undefined;
+  }
+
+  /** Resolves at the next publish, commit, join, leave or close, or when `signal` aborts. */
+  private nextChange(signal: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      const wake = () => {
+        this.waiters.delete(wake);
+        signal.removeEventListener('abort', wake);
+        resolve();
+      };
+      this.waiters.add(wake);
+      signal.addEventListener('abort', wake, { once: true });
+    });
+  }
+
+  private wakeConsumers(): void {
+    const waiting = this.waiters;
+    this.waiters = new Set();
+    for (const wake of waiting) wake();
+  }
+
+  /** The group's state, its offsets read from disk on first use. */
+  private async groupState(groupId: string): Promise<GroupState> {
+    let group = this.groupStates.get(groupId);
+    if (!group) {
+      const created: GroupState = {
+        committed: {},
+        loaded: Promise.resolve(),
+        writes: Promise.resolve(),
+        members: [],
+        busy: new Set(),
+        draining: false,
+      };
+      created.loaded = this.groups.read(groupId).then((committed) => {
+        created.committed = committed;
+      });
+      created.loaded.catch(() => this.groupStates.delete(groupId));
+      this.groupStates.set(groupId, created);
+      group = created;
+    }
+    await group.loaded;
+    return group;
+  }
+
   private async commit(
     groupId: string,
-    committed: CommittedOffsets,
+    group: GroupState,
     topic: string,
     partition: number,
     next: number,
   ): Promise<void> {
-    committed[topic] = { ...committed[topic], [partition]: next };
-    await this.groups.write(groupId, committed);
+    group.committed[topic] = { ...group.committed[topic], [partition]: next };
+    await this.writeOffsets(groupId, group);
+  }
+
+  /** Writes the group's offsets as they are when its turn comes (offsets of several members, one file). */
+  private async writeOffsets(groupId: string, group: GroupState): Promise<void> {
+    const written = group.writes.then(() => this.groups.write(groupId, group.committed));
+    group.writes = written.catch(() => undefined);
+    await written;
   }
 
   private async loadTopics(): Promise<void> {
@@ -251,6 +400,23 @@ async function readTopicDescriptor(topicDirectory: string): Promise<{ partitions
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
+}
+
+/** Makes a partition's stored records consumed records. */
+function recordOf(topic: string, partition: number) {
+  return (key: string, value: EventEnvelope, offset: number): ConsumedRecord => ({
+    topic,
+    partition,
+    offset: String(offset),
+    key,
+    value,
+  });
+}
+
+/** `drain` and `resetGroup` need the group to themselves. */
+function claimGroup(group: GroupState, groupId: string): void {
+  if (group.members.length > 0) throw new Error(`consumer group ${groupId} has active consume members`);
+  if (group.draining) throw new Error(`consumer group ${groupId} is being drained`);
 }
 
 function checkTopicName(topic: string): void {

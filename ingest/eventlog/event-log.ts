@@ -25,6 +25,13 @@ export interface DrainOptions {
   onBatch(records: ConsumedRecord[]): Promise<void>;
 }
 
+export interface ConsumeOptions extends DrainOptions {
+  /** Ends the membership: the batch in hand is finished and committed, then `consume` resolves. */
+  signal: AbortSignal;
+  /** Upper bound of one onBatch call (and so of the work redone after a member dies); default: the back end's. */
+  maxBatchRecords?: number;
+}
+
 /**
  * The pipeline's event log. The embedded back end (a durable log on disk) and the Kafka back end both
  * implement it and pass one contract test suite.
@@ -39,6 +46,16 @@ export interface EventLog {
    * partition as it was when the call started, then returns the number of records delivered.
    */
   drain(options: DrainOptions): Promise<number>;
+  /**
+   * Joins the consumer group as a long-running member: creates missing topics, then delivers the records
+   * after the group's committed offsets on the partitions the group assigns this member, including records
+   * published later, until `signal` aborts; resolves to the number of records handled. Members of one group
+   * (in this process or, on Kafka, anywhere) split the partitions, and a partition changes hands only between
+   * batches: when a member leaves or dies, its partitions go to the others from their last committed offset,
+   * so a batch it had not committed is delivered again. Rejects with onBatch's error, that batch uncommitted.
+   * `drain` and `resetGroup` refuse a group that has such a member.
+   */
+  consume(options: ConsumeOptions): Promise<number>;
   /** Moves the group's committed offsets back to the start, so the next drain replays the topics. */
   resetGroup(groupId: string, topics: string[]): Promise<void>;
   close(): Promise<void>;

@@ -11,7 +11,7 @@ import {
 import type { Logger } from '../../lib/log.ts';
 import type { EventEnvelope } from '../../schemas/envelope.ts';
 import { DEFAULT_PARTITIONS } from './embedded-log.ts';
-import type { ConsumedRecord, DrainOptions, EventLog, OutgoingRecord } from './event-log.ts';
+import type { ConsumedRecord, ConsumeOptions, DrainOptions, EventLog, OutgoingRecord } from './event-log.ts';
 import { partitionForKey } from './partition-for-key.ts';
 
 export interface KafkaEventLogOptions {
@@ -143,6 +143,69 @@ export class KafkaEventLog implements EventLog {
     return delivered;
   }
 
+  async consume({ groupId, topics, onBatch, signal, maxBatchRecords }: ConsumeOptions): Promise<number> {
+    const names = [...new Set(topics)];
+    for (const topic of names) await this.ensureTopic(topic);
+    const consumer = this.newConsumer(groupId);
+    let failure: unknown;
+    let stop!: () => void;
+    const stopped = new Promise<void>((resolve) => (stop = resolve));
+    const fail = (error: unknown) => {
+      failure ??= error;
+      stop();
+    };
+    signal.addEventListener('abort', stop, { once: true });
+    if (signal.aborted) stop();
+    consumer.on(consumer.events.CRASH, ({ payload }) => {
+      if (!payload.restart) fail(payload.error);
+    });
+    const heartbeatMs = this.options.heartbeatIntervalMs ?? 500;
+    let delivered = 0;
+    try {
+      await consumer.connect();
+      await consumer.subscribe({ topics: names.map((t) => this.topicName(t)), fromBeginning: true });
+      await consumer.run({
+        autoCommit: false,
+        // Offsets are resolved one handled slice at a time, so a batch cut short is fetched again.
+        eachBatchAutoResolve: false,
+        eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
+          const size = maxBatchRecords ?? batch.messages.length;
+          for (let start = 0; start < batch.messages.length; start += size) {
+            // A stop, or a rebalance that moved this partition, ends the batch between slices.
+            if (signal.aborted || failure !== undefined || !isRunning() || isStale()) return;
+            const slice = batch.messages.slice(start, start + size);
+            // The group would drop a member silent for a session: keep beating while the handler works.
+            const beating = setInterval(() => void heartbeat().catch(() => undefined), heartbeatMs);
+            try {
+              await onBatch(slice.map((m) => this.consumed(batch.topic, batch.partition, m)));
+            } catch (error) {
+              fail(error);
+              return;
+            } finally {
+              clearInterval(beating);
+            }
+            const last = slice.at(-1)!.offset;
+            // A commit refused because the group is rebalancing throws to kafkajs, which rejoins; the slice
+            // is then delivered again to whoever holds the partition.
+            await consumer.commitOffsets([
+              { topic: batch.topic, partition: batch.partition, offset: String(Number(last) + 1) },
+            ]);
+            resolveOffset(last);
+            delivered += slice.length;
+            await heartbeat();
+          }
+        },
+      });
+      await stopped;
+    } finally {
+      signal.removeEventListener('abort', stop);
+      // Waits for the batch in hand, then leaves the group, whose other members take its partitions.
+      await consumer.disconnect();
+    }
+    if (failure !== undefined) throw failure;
+    return delivered;
+  }
+
   /**
    * Commits each partition's earliest offset as a member of the group (JoinGroup, SyncGroup, OffsetCommit):
    * kafkajs's admin.resetOffsets would also need DescribeGroups, one more API a broker must serve.
@@ -196,13 +259,7 @@ export class KafkaEventLog implements EventLog {
     required: string[],
     work: (member: GroupMember) => Promise<void>,
   ): Promise<void> {
-    const consumer = this.kafka.consumer({
-      groupId,
-      sessionTimeout: this.options.sessionTimeoutMs ?? 6000,
-      heartbeatInterval: this.options.heartbeatIntervalMs ?? 500,
-      maxWaitTimeInMs: this.options.maxWaitTimeInMs ?? 100,
-      allowAutoTopicCreation: false,
-    });
+    const consumer = this.newConsumer(groupId);
     let failure: unknown;
     let finish!: () => void;
     const finished = new Promise<void>((resolve) => (finish = resolve));
@@ -240,6 +297,16 @@ export class KafkaEventLog implements EventLog {
       await consumer.disconnect();
     }
     if (failure !== undefined) throw failure;
+  }
+
+  private newConsumer(groupId: string): Consumer {
+    return this.kafka.consumer({
+      groupId,
+      sessionTimeout: this.options.sessionTimeoutMs ?? 6000,
+      heartbeatInterval: this.options.heartbeatIntervalMs ?? 500,
+      maxWaitTimeInMs: this.options.maxWaitTimeInMs ?? 100,
+      allowAutoTopicCreation: false,
+    });
   }
 
   /** `topic/partition` → the end offset, for every partition with records the group has not committed. */

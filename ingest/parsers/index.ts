@@ -1,6 +1,7 @@
 import type { SourceParser } from '../source.ts';
 import { eiaSedsResidentialPricesParser } from './eia-seds-residential-prices.ts';
 import { geonamesPostalCodesParser } from './geonames-postal-codes.ts';
+import { healthDamageFactorsParser } from './health-damage-factors.ts';
 import { remCountyProfilesParser } from './rem-county-profiles.ts';
 import { remEmissionFactorsParser } from './rem-emission-factors.ts';
 import { rewiringAmericaOpenDataParser } from './rewiring-america-open-data.ts';
@@ -12,4 +13,5 @@ export const parsers: SourceParser[] = [
   remCountyProfilesParser,
   eiaSedsResidentialPricesParser,
   remEmissionFactorsParser,
+  healthDamageFactorsParser,
 ];

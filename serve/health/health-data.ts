@@ -7,7 +7,10 @@ import { CONTIGUOUS_STATE_FIPS } from '../../schemas/rem-data.ts';
 import type { SnapshotReader } from '../../transform/lake/snapshot-reader.ts';
 import { readKeyedTexts } from '../snapshot/text-columns.ts';
 
-/** The lake table the health-impacts route answers from (written by the simulate stage's rollup). */
+/**
+ * The lake table the health-impacts route answers from: the simulate stage's rollup, declared in
+ * transform/tables/health/health-impacts-table.ts (not imported: that module brings in the pipeline).
+ */
 export const HEALTH_IMPACTS_TABLE = 'health_county_impacts';
 
 /** Numbers kept per (area, upgrade, bin): households, then each metric in HEALTH_METRIC_NAMES order. */

@@ -129,7 +129,8 @@ export function createRemApi(options: RemApiOptions = {}): ApiModule<RemSnapshot
             description:
               'Statistics over sample homes drawn for the county of the address and the fuels given ' +
               '(`estimate_type: "county_level"`): precomputed per snapshot for the states the pipeline was ' +
-              'asked to (REM_STATES); for any other county computed on the first request by the same recipe, ' +
+              'asked to (REM_STATES, and the clusters without water_heater_fuel of HEALTH_STATES); for any other ' +
+              'county computed on the first request by the same recipe, ' +
               'so with the same result. Contiguous US and DC only.',
             operationId: 'getRemAddress',
             querystring: remAddressQuerySchema,

@@ -120,6 +120,19 @@ function draw(
 }
 
 /**
+ * The state's main-heating-fuel shares as the sampler draws them (normalised over the four fuels), or
+ * undefined for a state the model does not cover; the health rollup splits households by them.
+ */
+export function heatingFuelShares(state: string): Record<Fuel, number> | undefined {
+  const shares = P.HEATING_FUEL_BY_STATE[state];
+  if (!shares) return undefined;
+  return Object.fromEntries(P.FUEL_ORDER.map((fuel) => [fuel, fuelShare(shares, fuel)])) as Record<
+    Fuel,
+    number
+  >;
+}
+
+/**
  * The region's building-type mix, or, given a county's mobile-home share, that share for mobile homes and
  * the rest split between detached and attached homes as in the region.
  */

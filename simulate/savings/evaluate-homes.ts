@@ -1,6 +1,8 @@
+import type { HealthBinDelta } from '../../schemas/health-data.ts';
 import type { ClusterStatisticRow } from '../../schemas/rem-data.ts';
 import { FUELS, type Climate, type Home, type Upgrade } from '../../schemas/rem.ts';
 import { encodeBatch } from '../features.ts';
+import { healthBinDeltas } from '../health/bin-deltas.ts';
 import type { SampledHome } from '../sampler/sample-homes.ts';
 import type { Predictor } from '../surrogate/held-out.ts';
 import { applyUpgrade } from '../upgrades/apply-upgrade.ts';
@@ -12,6 +14,8 @@ export interface EvaluateOptions {
   cluster: ClusterIdentity;
   /** Prices and factors of the homes' state (fuelPricesFor). */
   prices: FuelPrices;
+  /** Also summarise the fuel changes per floor-area bin for the health rollup (simulate stage clusters). */
+  healthBins?: boolean;
 }
 
 export interface Evaluation {
@@ -20,6 +24,8 @@ export interface Evaluation {
   excluded: Partial<Record<Upgrade, number>>;
   /** Rows run through the surrogate: the baseline homes plus every applicable upgraded home. */
   evaluations: number;
+  /** Per upgrade and floor-area bin, the mean fuel changes (when asked for). */
+  healthBins: HealthBinDelta[] | null;
 }
 
 /**
@@ -32,7 +38,7 @@ export async function evaluateHomes(
   samples: readonly SampledHome[],
   upgrades: readonly Upgrade[],
   surrogate: Predictor,
-  { cluster, prices }: EvaluateOptions,
+  { cluster, prices, healthBins = false }: EvaluateOptions,
 ): Promise<Evaluation> {
   const homes: Home[] = samples.map((s) => s.home);
   const climates: Climate[] = samples.map((s) => s.climate);
@@ -78,5 +84,13 @@ export async function evaluateHomes(
     rows: clusterStatistics(cluster, baselineKwh, energies, prices),
     excluded,
     evaluations: homes.length,
+    healthBins: healthBins
+      ? healthBinDeltas(
+          samples.map((s) => s.home.floorAreaFt2),
+          baselineKwh,
+          energies,
+          prices,
+        )
+      : null,
   };
 }

@@ -52,10 +52,10 @@ const KWH_PER_DENOMINATOR: Readonly<Record<string, number>> = {
 };
 
 /**
- * kgCO2e per kWh of a factor whose unit is `<mass>/<energy>`, mass kg, kgCO2e, lb or lbCO2e and energy
- * kWh, MWh, MMBtu, therm or gallon (a gallon of the factor's own fuel).
+ * kg (of CO2e or of a pollutant) per kWh of a factor whose unit is `<mass>/<energy>`, mass kg, kgCO2e, lb or
+ * lbCO2e and energy kWh, MWh, MMBtu, therm or gallon (a gallon of the factor's own fuel).
  */
-export function kgCo2ePerKwh(factor: Pick<EmissionFactor, 'fuel' | 'unit' | 'value'>): number {
+export function kgPerKwh(factor: Pick<EmissionFactor, 'fuel' | 'unit' | 'value'>): number {
   const [mass, energy] = factor.unit.split('/');
   const massKg = mass === 'kg' || mass === 'kgCO2e' ? 1 : mass === 'lb' || mass === 'lbCO2e' ? KG_PER_LB : 0;
   const kwh =
@@ -92,7 +92,7 @@ export function fuelPricesFor(
       kwhPerUnit,
       volumetric: rate.volumetric_rate,
       fixedAnnual: 12 * rate.fixed_monthly,
-      kgCo2ePerUnit: kgCo2ePerKwh(factor) * kwhPerUnit,
+      kgCo2ePerUnit: kgPerKwh(factor) * kwhPerUnit,
     };
   };
   return Object.fromEntries(FUELS.map((fuel) => [fuel, priceOf(fuel)])) as Record<Fuel, FuelPrice>;

@@ -52,6 +52,7 @@ export async function simulateCluster(run: ClusterRun, surrogate: Predictor): Pr
       water_heater_fuel: cluster.water_heater_fuel,
     },
     prices: run.prices,
+    healthBins: cluster.water_heater_fuel === null,
   });
   return { supported: true, samples: drawn.samples.length, evaluation };
 }
@@ -70,6 +71,7 @@ export async function runWorkUnit(unit: RemWorkUnit, surrogate: Predictor): Prom
       excluded: {},
       evaluations: 0,
       statistics: null,
+      health_bins: null,
     };
   }
   const { evaluation } = outcome;
@@ -82,5 +84,6 @@ export async function runWorkUnit(unit: RemWorkUnit, surrogate: Predictor): Prom
     excluded: evaluation.excluded,
     evaluations: evaluation.evaluations,
     statistics: Buffer.from(encodeStatistics(evaluation.rows)).toString('base64'),
+    health_bins: evaluation.healthBins,
   };
 }

@@ -30,6 +30,8 @@ export interface ModelIdentity {
 export interface PlanOptions {
   samples: number;
   model: ModelIdentity;
+  /** Which of a county's clusters to plan (default: all 20). */
+  include?: (county: CountyProfile, cluster: ClusterKey) => boolean;
 }
 
 /** The 20 clusters of a county: 4 heating fuels × (water-heater fuel not given, or one of 4). */
@@ -83,8 +85,12 @@ export function planWorkUnits(
     a.county_fips < b.county_fips ? -1 : a.county_fips > b.county_fips ? 1 : 0,
   );
   return sorted.flatMap((county) => {
+    const clusters = clusterKeysOf(county.county_fips).filter(
+      (cluster) => options.include?.(county, cluster) ?? true,
+    );
+    if (clusters.length === 0) return [];
     const inputs = stateInputs(county.state);
-    return clusterKeysOf(county.county_fips).map((cluster): RemWorkUnit => {
+    return clusters.map((cluster): RemWorkUnit => {
       const unit = {
         ...clusterRun(county, cluster, inputs.prices, options.samples),
         versions: {
@@ -103,7 +109,7 @@ export function planWorkUnits(
 }
 
 /** 12 hex digits of the SHA-256 of records in a stable order: a short version of a set of inputs. */
-function shortHash(records: readonly object[]): string {
+export function shortHash(records: readonly object[]): string {
   const lines = records.map((r) => JSON.stringify(r)).sort();
   return createHash('sha256').update(lines.join('\n')).digest('hex').slice(0, 12);
 }

@@ -97,6 +97,7 @@ export const bench: Bench = {
         INCENTIVES_SOURCE: source.location,
         LOG_LEVEL: 'warn',
         REM_STATES: 'none',
+        HEALTH_STATES: 'none',
       };
       const started = Date.now();
       const pipeline = await exitOf(runTs('transform/cli/pipeline.ts', lakeEnv));

@@ -161,12 +161,13 @@ export const bench: Bench = {
     let server: ChildProcess | undefined;
     let baseline: { child: ChildProcess; url: string } | undefined;
     try {
-      // REM_STATES=none: the national precompute takes far longer than a bench (see the simulate bench).
+      // REM_STATES=HEALTH_STATES=none: the national precompute takes far longer than a bench (see the simulate bench).
       const lakeEnv = {
         LAKE_DIR: lakeDir,
         INCENTIVES_SOURCE: source.location,
         LOG_LEVEL: 'warn',
         REM_STATES: process.env.REM_STATES ?? 'none',
+        HEALTH_STATES: process.env.HEALTH_STATES ?? 'none',
       };
       const pipeline = await exitOf(runTs('transform/cli/pipeline.ts', lakeEnv));
       if (pipeline.code !== 0) throw new Error(`pipeline failed (${pipeline.code}):\n${pipeline.output}`);

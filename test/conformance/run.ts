@@ -50,6 +50,7 @@ async function overHttp(source: string): Promise<Target> {
     KAFKA_BROKERS: '',
     // The incentives cases need no REM precompute.
     REM_STATES: 'none',
+    HEALTH_STATES: 'none',
   });
   const logger = createLogger(config.LOG_LEVEL, 'conformance');
   const started = performance.now();

@@ -23,13 +23,18 @@ describe.skipIf(unavailable !== undefined)("librdkafka's mock cluster", () => {
 
   // The mock serves no CreateTopics request, so topics are created through its own API. Its group joins wait
   // 3 s and its rejoins sessionTimeout − 1 s; a session above those 3 s keeps members from expiring mid-join.
-  describeEventLogContract("kafka (kafkajs against librdkafka's mock cluster)", (store) =>
-    KafkaEventLog.open({
-      brokers: [broker.address],
-      clientId: 'eventlog-contract',
-      topicPrefix: `${store}.`,
-      createTopic: (name, partitions) => broker.createTopic(name, partitions),
-      sessionTimeoutMs: 4000,
-    }),
+  // Its group does not settle when a second kafkajs member joins (SyncGroup answers REBALANCE_IN_PROGRESS over
+  // and over), so the two-member cases run against the in-process broker only.
+  describeEventLogContract(
+    "kafka (kafkajs against librdkafka's mock cluster)",
+    (store) =>
+      KafkaEventLog.open({
+        brokers: [broker.address],
+        clientId: 'eventlog-contract',
+        topicPrefix: `${store}.`,
+        createTopic: (name, partitions) => broker.createTopic(name, partitions),
+        sessionTimeoutMs: 4000,
+      }),
+    { rebalances: false },
   );
 });

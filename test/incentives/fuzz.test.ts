@@ -390,6 +390,7 @@ beforeAll(async () => {
     RATE_LIMIT_PER_MINUTE: '100000000',
     LOG_LEVEL: 'silent',
     REM_STATES: 'none',
+    HEALTH_STATES: 'none',
   });
   // An empty environment: the sample data, whatever INCENTIVES_SOURCE the developer has set.
   const catalog = await defaultCatalog(config, {});

@@ -227,6 +227,8 @@ describe("the project's default REM sources", () => {
     expect(counts['energy-rates']).toEqual({ valid: 52 * 4, invalid: 0 });
     // 15 on-site fossil factors; electricity CO2e, NOx and SO2 for the 48 states, DC and the US.
     expect(counts['emission-factors']).toEqual({ valid: 15 + 50 * 3, invalid: 0 });
+    // Two sectors × five pollutants, national.
+    expect(counts['damage-factors']).toEqual({ valid: 10, invalid: 0 });
     // APO/FPO and Marshall Islands ZIPs have no county and are quarantined.
     expect(counts['zip-counties']!.invalid).toBe(511);
     expect(counts['zip-counties']!.valid).toBeGreaterThan(40_000);
@@ -254,7 +256,7 @@ describe("the project's default REM sources", () => {
     });
   });
 
-  it("give every contiguous state its own grid's average CO2e, NOx and SO2 per kWh, so no audit finding", async () => {
+  it("give every contiguous state its own grid's average CO2e, NOx and SO2 per kWh; the audit names the health pollutants without a rate", async () => {
     const factors = await shippedFactors();
     for (const state of Object.keys(CONTIGUOUS_STATE_FIPS)) {
       for (const pollutant of ['co2e', 'nox', 'so2'] as const) {
@@ -267,7 +269,14 @@ describe("the project's default REM sources", () => {
         });
       }
     }
-    expect(auditRemEmissionFactors(factors)).toEqual([]);
+    // Power-sector PM2.5, NH3 and VOC rates are not shipped yet: the audit says so, for every state.
+    expect(auditRemEmissionFactors(factors)).toEqual([
+      expect.objectContaining({
+        check: 'electricity_health_pollutants',
+        severity: 'warning',
+        examples: ['pm25 [every state]', 'nh3 [every state]', 'voc [every state]'],
+      }),
+    ]);
   });
 
   it('convert the eGRID2023 subregion rates from lb/MWh exactly (0.45359237 kg/lb)', async () => {

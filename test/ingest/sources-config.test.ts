@@ -31,7 +31,7 @@ const incentives = { name: 'incentives', kind: 'rewiring-america-open-data', loc
 const checksum = 'AB'.repeat(32);
 
 describe('the project sources file', () => {
-  it('declares the incentives sample data and the REM default sources, resolved from the repository root', async () => {
+  it('declares the incentives sample data and the REM and health default sources, resolved from the repository root', async () => {
     const sources = await loadSources(resolveSourcesFile('./ingest/sources.json'), {});
 
     const remData = (file: string) => path.join(REPOSITORY_ROOT, 'ingest', 'default-data', 'rem', file);
@@ -53,6 +53,11 @@ describe('the project sources file', () => {
         location: remData('eia-seds-residential-prices-2021-2023-converted.csv'),
       },
       { name: 'emission-factors', kind: 'rem-emission-factors', location: remData('emission-factors.csv') },
+      {
+        name: 'damage-factors',
+        kind: 'health-damage-factors',
+        location: path.join(REPOSITORY_ROOT, 'ingest', 'default-data', 'health', 'damage-factors.csv'),
+      },
     ]);
   });
 

@@ -55,7 +55,7 @@ describe('npm run refresh', () => {
 function startRefresh(args: string[]): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', script, ...args], {
     // No REM precompute: these specs are about scheduling runs.
-    env: { ...process.env, LAKE_DIR: lakeDir, LOG_LEVEL: 'info', REM_STATES: 'none' },
+    env: { ...process.env, LAKE_DIR: lakeDir, LOG_LEVEL: 'info', REM_STATES: 'none', HEALTH_STATES: 'none' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 }

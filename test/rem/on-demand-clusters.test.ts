@@ -35,8 +35,8 @@ let onDemand: {
 
 beforeAll(async () => {
   // The same fixture inputs twice: one lake precomputes Rhode Island, the other only Arizona.
-  precomputedLake = await createRemLake({ REM_STATES: 'RI' });
-  otherStateLake = await createRemLake({ REM_STATES: 'AZ' });
+  precomputedLake = await createRemLake({ REM_STATES: 'RI', HEALTH_STATES: 'RI' });
+  otherStateLake = await createRemLake({ REM_STATES: 'AZ', HEALTH_STATES: 'AZ' });
   const withRhodeIsland = await runLake(precomputedLake);
   precomputed = {
     support: await loadClusterSupport(withRhodeIsland),

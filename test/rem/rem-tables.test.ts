@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { EmissionFactor, EnergyRate, ZipCounty } from '../../schemas/rem-data.ts';
 import { CONTIGUOUS_STATE_FIPS, emissionFactorFor } from '../../schemas/rem-data.ts';
 import { FUELS } from '../../schemas/rem.ts';
+import { HEALTH_POLLUTANTS } from '../../schemas/health-data.ts';
 import type { BuildContext } from '../../transform/tables/lake-table.ts';
 import { inMemoryBuildContext } from '../support/in-memory-build-context.ts';
 import { ST_LOUIS_MN, SUFFOLK_MA } from '../support/rem-counties.ts';
@@ -178,12 +179,23 @@ describe('rem_emission_factors', () => {
     expect(emissionFactorFor(fossil, 'WV', 'electricity', 'co2e')).toBeUndefined();
   });
 
+  /** National electricity rates of every health pollutant, so a fixture's findings are about CO2e only. */
+  const nationalHealthRates = HEALTH_POLLUTANTS.map((pollutant) => ({
+    ...factor('US', 'electricity', 'average', 0.0001),
+    pollutant,
+  }));
+  const HEALTH_MESSAGE =
+    'health pollutants some contiguous state has no electricity rate for (neither its own nor a national one): the health model counts no power-sector tonnes of them there (states in brackets)';
+
   it('names each state and pollutant whose electricity rate falls back to the national row', () => {
     const states = Object.keys(CONTIGUOUS_STATE_FIPS);
     const stateRows = states.map((s) => factor(s, 'electricity', 'average', 0.4));
+    const stateHealthRows = states.flatMap((s) =>
+      HEALTH_POLLUTANTS.map((pollutant) => ({ ...factor(s, 'electricity', 'average', 0.0001), pollutant })),
+    );
     const nationalNox = { ...factor('US', 'electricity', 'average', 0.0002), pollutant: 'nox' as const };
-    const vermontNox = { ...factor('VT', 'electricity', 'average', 0.00001), pollutant: 'nox' as const };
-    expect(auditRemEmissionFactors([...fossil, ...stateRows, nationalNox, vermontNox])).toEqual([
+    const withoutNox = stateHealthRows.filter((r) => r.pollutant !== 'nox' || r.region === 'VT');
+    expect(auditRemEmissionFactors([...fossil, ...stateRows, ...withoutNox, nationalNox])).toEqual([
       expect.objectContaining({
         check: 'electricity_national_fallback',
         severity: 'warning',
@@ -191,14 +203,37 @@ describe('rem_emission_factors', () => {
         examples: expect.arrayContaining(['AL/nox', 'MA/nox']),
       }),
     ]);
-    expect(auditRemEmissionFactors([...fossil, ...stateRows, vermontNox])).toEqual([]);
+    expect(auditRemEmissionFactors([...fossil, ...stateRows, ...stateHealthRows])).toEqual([]);
+  });
+
+  it('warns of health pollutants some state has no electricity rate for, naming the states', () => {
+    const states = Object.keys(CONTIGUOUS_STATE_FIPS);
+    const stateRows = states.map((s) => factor(s, 'electricity', 'average', 0.4));
+    const stateHealthRows = states.flatMap((s) =>
+      HEALTH_POLLUTANTS.map((pollutant) => ({ ...factor(s, 'electricity', 'average', 0.0001), pollutant })),
+    );
+    // No PM2.5 rate anywhere; no SO2 rate for Texas and Ohio.
+    const partial = stateHealthRows.filter(
+      (r) => r.pollutant !== 'pm25' && !(r.pollutant === 'so2' && (r.region === 'TX' || r.region === 'OH')),
+    );
+    expect(auditRemEmissionFactors([...fossil, ...stateRows, ...partial])).toEqual([
+      {
+        table: 'rem_emission_factors',
+        check: 'electricity_health_pollutants',
+        severity: 'warning',
+        message: HEALTH_MESSAGE,
+        count: 2,
+        examples: ['pm25 [every state]', 'so2 [OH TX]'],
+      },
+    ]);
   });
 
   it('needs every fossil CO2e factor and an electricity factor for every state, and says which are national', () => {
-    const onlyVermont = [...fossil, factor('VT', 'electricity', 'average', 0.01)];
+    const onlyVermont = [...fossil, factor('VT', 'electricity', 'average', 0.01), ...nationalHealthRates];
     const findings = auditRemEmissionFactors(onlyVermont);
     expect(findings.map((f) => [f.check, f.severity, f.count])).toEqual([
       ['co2e_for_every_state_electricity', 'error', 48],
+      ['electricity_national_fallback', 'warning', 49 * 5],
     ]);
     const national = auditRemEmissionFactors([
       ...fossil.slice(1),
@@ -207,6 +242,7 @@ describe('rem_emission_factors', () => {
     expect(national.map((f) => [f.check, f.severity, f.examples?.[0]])).toEqual([
       ['co2e_for_every_fuel', 'error', 'natural_gas'],
       ['electricity_national_fallback', 'warning', 'AL/co2e'],
+      ['electricity_health_pollutants', 'warning', 'pm25 [every state]'],
       ['electricity_is_grid_rate', 'error', 'US/co2e'],
     ]);
   });

@@ -58,6 +58,7 @@ describe('npm start (serve/main.ts)', () => {
       HOST: '127.0.0.1',
       // REM for one small state: the national precompute is a bench, not a test.
       REM_STATES: 'RI',
+      HEALTH_STATES: 'RI',
     });
     running = child;
     await expect
@@ -109,7 +110,7 @@ describe('npm start (serve/main.ts)', () => {
     lakeDir = await mkdtemp(path.join(tmpdir(), 'compiled-start-'));
     // Another cwd: the compiled code must find the sample data from the repository root on its own.
     const { child, output, exited } = startMain(
-      { LAKE_DIR: lakeDir, PORT: '0', HOST: '127.0.0.1', REM_STATES: 'RI' },
+      { LAKE_DIR: lakeDir, PORT: '0', HOST: '127.0.0.1', REM_STATES: 'RI', HEALTH_STATES: 'RI' },
       { args: [path.join(outDir, 'serve/main.js')], cwd: tmpdir() },
     );
     running = child;

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type {
   ConsumedRecord,
+  ConsumeOptions,
   DrainOptions,
   EventLog,
   OutgoingRecord,
@@ -10,12 +11,15 @@ import type {
  * An EventLog held in memory, for unit tests. It keeps the contract's observable rules: publishing to a
  * topic that was never ensured fails, a key always lands on the same partition, offsets are committed per
  * group only after `onBatch` resolves, and `drain` stops at the end each partition had when it started.
+ * `consume` takes one member per group (the contract's sharing between members is the real back ends').
  */
 export class MemoryEventLog implements EventLog {
   private readonly topics = new Map<string, OutgoingRecord[][]>();
   /** groupId → "topic/partition" → next offset to deliver. */
   private readonly committed = new Map<string, Map<string, number>>();
   private closed = false;
+  private readonly consuming = new Set<string>();
+  private published = new Set<() => void>();
 
   async ensureTopic(topic: string, partitions = 1): Promise<void> {
     this.assertOpen();
@@ -34,6 +38,31 @@ export class MemoryEventLog implements EventLog {
     for (const record of records) {
       partitions[partitionOf(record.key, partitions.length)]!.push(structuredClone(record));
     }
+    const waiting = this.published;
+    this.published = new Set();
+    for (const wake of waiting) wake();
+  }
+
+  async consume(options: ConsumeOptions): Promise<number> {
+    this.assertOpen();
+    if (this.consuming.has(options.groupId)) throw new Error(`group ${options.groupId} already has a member`);
+    this.consuming.add(options.groupId);
+    for (const topic of options.topics) await this.ensureTopic(topic);
+    let delivered = 0;
+    try {
+      while (!options.signal.aborted) {
+        const handled = await this.drain(options);
+        delivered += handled;
+        if (handled > 0) continue;
+        await new Promise<void>((resolve) => {
+          this.published.add(resolve);
+          options.signal.addEventListener('abort', () => resolve(), { once: true });
+        });
+      }
+    } finally {
+      this.consuming.delete(options.groupId);
+    }
+    return delivered;
   }
 
   async drain(options: DrainOptions): Promise<number> {

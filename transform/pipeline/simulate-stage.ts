@@ -11,15 +11,19 @@ import {
   remClusterResultSchema,
   remWorkUnitSchema,
   type RemClusterResult,
+  type RemInputVersions,
   type RemWorkUnit,
 } from '../../schemas/rem-stage.ts';
 import type { UnitRunner } from '../../simulate/stage/worker-pool.ts';
 
 /**
  * The simulate stage on the event log. Work units go to one topic and results come back on another, both
- * keyed by cluster. Delivery is at least once: a result is published before its unit's offset is
- * committed, so a run killed mid-stage redoes at most the units in flight, and a result already on the log
- * for a unit's fingerprint is reused instead of recomputed. Gathering keeps one result per cluster.
+ * keyed by cluster. The units topic is consumed by one group: the pipeline's own worker threads and, with
+ * Kafka, any `npm run simulate:worker` process, wherever it runs. Delivery is at least once: a result is
+ * published before its unit's offset is committed, so a member killed mid-stage leaves at most its
+ * uncommitted units, which the group hands to another member (or the next run), and a result already on the
+ * log for a unit's fingerprint is reused instead of recomputed. The pipeline follows the results topic until
+ * every cluster it wants is answered, by whoever computed it; gathering keeps one result per cluster.
  */
 
 export const SIMULATE_GROUP = 'rem-simulate';
@@ -27,6 +31,11 @@ const GATHER_GROUP = 'rem-gather';
 const PARTITIONS = 8;
 /** Results are published in groups of this many per runner slot (fewer fsyncs, little work redone after a kill). */
 const UNITS_PER_SLOT_PER_FLUSH = 4;
+/**
+ * Units handed to a member at once, per runner slot: enough that threads seldom wait for a slow neighbour at
+ * a batch's end, few enough that a stopping worker finishes its batch in about a second at N = 400.
+ */
+const UNITS_PER_SLOT_PER_BATCH = 32;
 
 export interface SimulateStageOptions {
   log: EventLog;
@@ -43,6 +52,7 @@ export interface StageOutcome {
   /** One result per unit, by cluster id. */
   results: Map<string, RemClusterResult>;
   reused: number;
+  /** Units computed by this process's runner (the others' results were gathered from the log). */
   computed: number;
   /** Surrogate evaluations of the units computed in this run. */
   evaluations: number;
@@ -50,8 +60,7 @@ export interface StageOutcome {
 
 export async function runSimulateStage(options: SimulateStageOptions): Promise<StageOutcome> {
   const { log, units, logger } = options;
-  await log.ensureTopic(REM_WORK_UNITS_TOPIC, PARTITIONS);
-  await log.ensureTopic(REM_RESULTS_TOPIC, PARTITIONS);
+  await ensureStageTopics(log);
   const wanted = new Map(units.map((u) => [u.cluster_id, u.fingerprint]));
   const results = await gatherResults(log, wanted);
   const reused = results.size;
@@ -68,18 +77,7 @@ export async function runSimulateStage(options: SimulateStageOptions): Promise<S
   for (let start = 0; start < missing.length; start += 1000) {
     await log.publish(
       REM_WORK_UNITS_TOPIC,
-      missing.slice(start, start + 1000).map((unit) => ({
-        key: unit.cluster_id,
-        value: {
-          schema: REM_WORK_UNIT_SCHEMA,
-          version: REM_WORK_UNIT_VERSION,
-          key: unit.cluster_id,
-          source: 'simulate',
-          sourceVersion: unit.fingerprint,
-          producedAt,
-          payload: unit,
-        },
-      })),
+      missing.slice(start, start + 1000).map((unit) => workUnitRecord(unit, producedAt)),
     );
   }
 
@@ -87,68 +85,206 @@ export async function runSimulateStage(options: SimulateStageOptions): Promise<S
   const task = options.progress.start('simulate clusters', { total: missing.length, unit: 'clusters' });
   let computed = 0;
   let evaluations = 0;
-  try {
-    await log.drain({
-      groupId: SIMULATE_GROUP,
-      topics: [REM_WORK_UNITS_TOPIC],
-      onBatch: async (records) => {
-        // Every unit goes to the runner at once, so no thread waits for a slow neighbour; results are
-        // published in groups as they arrive, one group at a time, before the batch's offsets are committed.
-        const flushSize = runner.concurrency * UNITS_PER_SLOT_PER_FLUSH;
-        const arrived: RemClusterResult[] = [];
-        let publishing = Promise.resolve();
-        const queuePublish = (): void => {
-          publishing = publishing.then(publishArrived);
-          publishing.catch(() => undefined); // awaited below; meanwhile a failure is not unhandled
-        };
-        const publishArrived = async (): Promise<void> => {
-          const done = arrived.splice(0);
-          if (done.length === 0) return;
-          await log.publish(REM_RESULTS_TOPIC, done.map(resultRecord));
-          for (const result of done) {
-            results.set(result.cluster_id, result);
-            evaluations += result.evaluations;
-          }
-          computed += done.length;
-          task.tick(done.length);
-          await options.afterResults?.();
-        };
-        await Promise.all(
-          unitsToRun(records, wanted, results).map(async (unit) => {
-            arrived.push(await runner.run(unit));
-            if (arrived.length >= flushSize) queuePublish();
-          }),
-        );
-        queuePublish();
-        await publishing;
-      },
+  // Ends both memberships: once every wanted cluster is answered, or when either fails.
+  const finished = new AbortController();
+  const answer = (result: RemClusterResult): void => {
+    if (results.has(result.cluster_id) || wanted.get(result.cluster_id) !== result.fingerprint) return;
+    results.set(result.cluster_id, result);
+    task.tick(1);
+    if (results.size === wanted.size) finished.abort();
+  };
+  const member = (work: Promise<unknown>) =>
+    work.catch((error: unknown) => {
+      finished.abort();
+      throw error;
     });
+  try {
+    const settled = await Promise.allSettled([
+      member(
+        consumeWorkUnits({
+          log,
+          runner,
+          signal: finished.signal,
+          otherUnitVersions: 'skip',
+          shouldRun: (unit) =>
+            wanted.get(unit.cluster_id) === unit.fingerprint && !results.has(unit.cluster_id),
+          onResults: async (done) => {
+            for (const result of done) {
+              evaluations += result.evaluations;
+              answer(result);
+            }
+            computed += done.length;
+            await options.afterResults?.();
+          },
+        }),
+      ),
+      member(followResults(log, wanted, results, finished.signal, answer)),
+    ]);
+    for (const outcome of settled) if (outcome.status === 'rejected') throw outcome.reason;
   } finally {
     task.done();
     await runner.close();
   }
-  const unanswered = units.filter((u) => !results.has(u.cluster_id)).map((u) => u.cluster_id);
-  if (unanswered.length > 0)
-    throw new Error(
-      `simulate: no result for ${unanswered.length} clusters, e.g. ${unanswered.slice(0, 3).join(', ')}`,
-    );
   return { results, reused, computed, evaluations };
 }
 
-/** Units of a batch still to run: current (same fingerprint as planned), not answered yet, once each. */
+export interface SimulateWorkerOptions {
+  log: EventLog;
+  runner: UnitRunner;
+  /** Aborting it stops the worker after the units in hand are answered and committed. */
+  signal: AbortSignal;
+  /** The sampler and model this process runs: a unit asking for others stops it (an older or newer deployment). */
+  versions: Pick<RemInputVersions, 'sampler' | 'model'>;
+  logger: Pick<Logger, 'info'>;
+}
+
+/**
+ * A simulate worker outside the pipeline (`npm run simulate:worker`, Kafka): a member of the units' group
+ * until `signal` aborts, answering every unit it is handed; resolves to the number of units it computed.
+ */
+export async function runSimulateWorker(options: SimulateWorkerOptions): Promise<number> {
+  const { log, runner, signal, versions, logger } = options;
+  await ensureStageTopics(log);
+  // A unit redelivered after a rebalance (or published twice) is computed here once.
+  const answered = new Set<string>();
+  let computed = 0;
+  await consumeWorkUnits({
+    log,
+    runner,
+    signal,
+    otherUnitVersions: 'fail',
+    shouldRun: (unit) => {
+      if (unit.versions.sampler !== versions.sampler || unit.versions.model !== versions.model) {
+        throw new Error(
+          `simulate worker: unit ${unit.cluster_id} wants sampler ${unit.versions.sampler} and model ` +
+            `${unit.versions.model}, this worker runs sampler ${versions.sampler} and model ${versions.model}: ` +
+            'run the worker from the same version of the code as the pipeline',
+        );
+      }
+      return !answered.has(`${unit.cluster_id}|${unit.fingerprint}`);
+    },
+    onResults: (done) => {
+      for (const result of done) answered.add(`${result.cluster_id}|${result.fingerprint}`);
+      computed += done.length;
+      logger.info({ published: done.length, computed }, `simulate worker: ${computed} units computed`);
+    },
+  });
+  return computed;
+}
+
+/** Both topics, with the stage's partition count, whoever (pipeline or worker) comes first. */
+async function ensureStageTopics(log: EventLog): Promise<void> {
+  await log.ensureTopic(REM_WORK_UNITS_TOPIC, PARTITIONS);
+  await log.ensureTopic(REM_RESULTS_TOPIC, PARTITIONS);
+}
+
+interface UnitConsumerOptions {
+  log: EventLog;
+  runner: UnitRunner;
+  signal: AbortSignal;
+  /** Whether a unit handed to this member is to be run here (current, and not answered yet). */
+  shouldRun(unit: RemWorkUnit): boolean;
+  /**
+   * A worker process must not commit a unit it cannot read (a newer pipeline's): it stops instead, and the
+   * unit goes to another member. The pipeline passes over older units, which no run wants any more.
+   */
+  otherUnitVersions: 'skip' | 'fail';
+  /** Called with each group of results once it is durable on the log, before the units are committed. */
+  onResults(results: RemClusterResult[]): Promise<void> | void;
+}
+
+/** Membership of the units' group: runs the units it is handed and publishes their results. */
+async function consumeWorkUnits(options: UnitConsumerOptions): Promise<void> {
+  const { log, runner } = options;
+  await log.consume({
+    groupId: SIMULATE_GROUP,
+    topics: [REM_WORK_UNITS_TOPIC],
+    signal: options.signal,
+    maxBatchRecords: runner.concurrency * UNITS_PER_SLOT_PER_BATCH,
+    onBatch: async (records) => {
+      // Every unit goes to the runner at once, so no thread waits for a slow neighbour; results are
+      // published in groups as they arrive, one group at a time, before the batch's offsets are committed.
+      const flushSize = runner.concurrency * UNITS_PER_SLOT_PER_FLUSH;
+      const arrived: RemClusterResult[] = [];
+      let publishing = Promise.resolve();
+      const queuePublish = (): void => {
+        publishing = publishing.then(publishArrived);
+        publishing.catch(() => undefined); // awaited below; meanwhile a failure is not unhandled
+      };
+      const publishArrived = async (): Promise<void> => {
+        const done = arrived.splice(0);
+        if (done.length === 0) return;
+        await log.publish(REM_RESULTS_TOPIC, done.map(resultRecord));
+        await options.onResults(done);
+      };
+      await Promise.all(
+        unitsToRun(records, options).map(async (unit) => {
+          arrived.push(await runner.run(unit));
+          if (arrived.length >= flushSize) queuePublish();
+        }),
+      );
+      queuePublish();
+      await publishing;
+    },
+  });
+}
+
+/** Units of a batch to run: work units of this version that `shouldRun` accepts, once each. */
 function unitsToRun(
   records: readonly ConsumedRecord[],
-  wanted: ReadonlyMap<string, string>,
-  results: ReadonlyMap<string, RemClusterResult>,
+  { shouldRun, otherUnitVersions }: Pick<UnitConsumerOptions, 'shouldRun' | 'otherUnitVersions'>,
 ): RemWorkUnit[] {
   const todo = new Map<string, RemWorkUnit>();
   for (const { key, value } of records) {
-    if (value.schema !== REM_WORK_UNIT_SCHEMA || value.version !== REM_WORK_UNIT_VERSION) continue;
-    if (results.has(key) || todo.has(key)) continue;
+    if (value.schema !== REM_WORK_UNIT_SCHEMA) continue;
+    if (value.version !== REM_WORK_UNIT_VERSION) {
+      if (otherUnitVersions === 'skip') continue;
+      throw new Error(
+        `simulate worker: unit ${key} is ${REM_WORK_UNIT_SCHEMA} v${value.version}, this worker reads ` +
+          `v${REM_WORK_UNIT_VERSION}: run the worker from the same version of the code as the pipeline`,
+      );
+    }
+    if (todo.has(key)) continue;
     const unit = remWorkUnitSchema.parse(value.payload);
-    if (wanted.get(unit.cluster_id) === unit.fingerprint) todo.set(key, unit);
+    if (shouldRun(unit)) todo.set(key, unit);
   }
   return [...todo.values()];
+}
+
+/**
+ * Follows the results topic in the gather group (after `gatherResults` has read it to its end), passing
+ * every result that parses to `answer`, until `signal` aborts.
+ */
+async function followResults(
+  log: EventLog,
+  wanted: ReadonlyMap<string, string>,
+  answered: ReadonlyMap<string, RemClusterResult>,
+  signal: AbortSignal,
+  answer: (result: RemClusterResult) => void,
+): Promise<void> {
+  await log.consume({
+    groupId: GATHER_GROUP,
+    topics: [REM_RESULTS_TOPIC],
+    signal,
+    onBatch: async (records) => {
+      for (const result of wantedResults(records, wanted, answered)) answer(result);
+    },
+  });
+}
+
+export function workUnitRecord(unit: RemWorkUnit, producedAt: string): OutgoingRecord {
+  return {
+    key: unit.cluster_id,
+    value: {
+      schema: REM_WORK_UNIT_SCHEMA,
+      version: REM_WORK_UNIT_VERSION,
+      key: unit.cluster_id,
+      source: 'simulate',
+      sourceVersion: unit.fingerprint,
+      producedAt,
+      payload: unit,
+    },
+  };
 }
 
 export function resultRecord(result: RemClusterResult): OutgoingRecord {
@@ -166,11 +302,7 @@ export function resultRecord(result: RemClusterResult): OutgoingRecord {
   };
 }
 
-/**
- * Every result on the log that answers a wanted (cluster, fingerprint), one per cluster: results of
- * other inputs, and repeats of one unit (identical, since a unit's result depends only on its inputs),
- * are passed over.
- */
+/** Every result on the log that answers a wanted (cluster, fingerprint), one per cluster. */
 export async function gatherResults(
   log: EventLog,
   wanted: ReadonlyMap<string, string>,
@@ -181,16 +313,30 @@ export async function gatherResults(
     groupId: GATHER_GROUP,
     topics: [REM_RESULTS_TOPIC],
     onBatch: async (records) => {
-      for (const { key, value } of records) {
-        if (value.schema !== REM_CLUSTER_RESULT_SCHEMA || value.version !== REM_CLUSTER_RESULT_VERSION)
-          continue;
-        if (results.has(key) || wanted.get(key) !== (value.payload as { fingerprint?: unknown }).fingerprint)
-          continue;
-        // A result that does not parse is not an answer: its unit is run again.
-        const parsed = remClusterResultSchema.safeParse(value.payload);
-        if (parsed.success) results.set(key, parsed.data);
-      }
+      for (const result of wantedResults(records, wanted, results)) results.set(result.cluster_id, result);
     },
   });
   return results;
+}
+
+/**
+ * The results among `records` that answer a wanted (cluster, fingerprint) not in `answered` yet, the first of
+ * each cluster: results of other inputs, and repeats of one unit (identical, since a unit's result depends
+ * only on its inputs), are passed over, and so is a result that does not parse.
+ */
+function wantedResults(
+  records: readonly ConsumedRecord[],
+  wanted: ReadonlyMap<string, string>,
+  answered: ReadonlyMap<string, RemClusterResult>,
+): RemClusterResult[] {
+  const answers = new Map<string, RemClusterResult>();
+  for (const { key, value } of records) {
+    if (value.schema !== REM_CLUSTER_RESULT_SCHEMA || value.version !== REM_CLUSTER_RESULT_VERSION) continue;
+    if (answered.has(key) || answers.has(key)) continue;
+    if (wanted.get(key) !== (value.payload as { fingerprint?: unknown }).fingerprint) continue;
+    // A result that does not parse is not an answer: its unit is run again.
+    const parsed = remClusterResultSchema.safeParse(value.payload);
+    if (parsed.success) answers.set(key, parsed.data);
+  }
+  return [...answers.values()];
 }

@@ -3,7 +3,7 @@ import type { EnergyRate } from '../../../schemas/rem-data.ts';
 import { UPGRADES } from '../../../schemas/rem.ts';
 import { sampleStateHomes, type SampledHome } from '../../../simulate/sampler/sample-homes.ts';
 import { evaluateHomes, type Evaluation } from '../../../simulate/savings/evaluate-homes.ts';
-import { fuelPricesFor, kgCo2ePerKwh } from '../../../simulate/savings/fuel-prices.ts';
+import { fuelPricesFor, kgPerKwh } from '../../../simulate/savings/fuel-prices.ts';
 import { readModelFiles } from '../../../simulate/surrogate/committed-model.ts';
 import { OnnxSurrogate } from '../../../simulate/surrogate/onnx-surrogate.ts';
 import { applyUpgrade } from '../../../simulate/upgrades/apply-upgrade.ts';
@@ -56,12 +56,12 @@ describe('fuelPricesFor', () => {
     expect(() => fuelPricesFor('RI', RATES, FACTORS.slice(0, 2))).toThrow(
       'no co2e emission factor for natural_gas in RI or the US',
     );
-    expect(() => kgCo2ePerKwh({ fuel: 'natural_gas', unit: 'g/ft3', value: 1 })).toThrow(
+    expect(() => kgPerKwh({ fuel: 'natural_gas', unit: 'g/ft3', value: 1 })).toThrow(
       'emission factor unit "g/ft3" of natural_gas is not a mass per energy',
     );
-    expect(kgCo2ePerKwh({ fuel: 'natural_gas', unit: 'kg/therm', value: KWH_PER_THERM })).toBeCloseTo(1, 12);
-    expect(kgCo2ePerKwh({ fuel: 'electricity', unit: 'lb/MWh', value: 1000 })).toBeCloseTo(0.45359237, 12);
-    expect(kgCo2ePerKwh({ fuel: 'propane', unit: 'kg/MMBtu', value: KWH_PER_MMBTU })).toBeCloseTo(1, 12);
+    expect(kgPerKwh({ fuel: 'natural_gas', unit: 'kg/therm', value: KWH_PER_THERM })).toBeCloseTo(1, 12);
+    expect(kgPerKwh({ fuel: 'electricity', unit: 'lb/MWh', value: 1000 })).toBeCloseTo(0.45359237, 12);
+    expect(kgPerKwh({ fuel: 'propane', unit: 'kg/MMBtu', value: KWH_PER_MMBTU })).toBeCloseTo(1, 12);
   });
 });
 

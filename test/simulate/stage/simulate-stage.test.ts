@@ -1,6 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { HEALTH_UPGRADES, type HealthImpactCell } from '../../../schemas/health-data.ts';
 import type { ClusterStatisticRow } from '../../../schemas/rem-data.ts';
 import { REM_RESULTS_TOPIC, REM_WORK_UNITS_TOPIC, type RemClusterRow } from '../../../schemas/rem-stage.ts';
 import { openSnapshot } from '../../../transform/lake/snapshot-reader.ts';
@@ -18,6 +19,7 @@ async function tables(snapshotId: string) {
     manifest: snapshot.manifest,
     clusters: (await snapshot.rows('rem_clusters')) as unknown as RemClusterRow[],
     statistics: (await snapshot.rows('rem_cluster_statistics')) as unknown as ClusterStatisticRow[],
+    health: (await snapshot.rows('health_county_impacts')) as unknown as HealthImpactCell[],
   };
 }
 
@@ -62,6 +64,30 @@ describe('the simulate stage in a pipeline run (embedded log, worker threads)', 
     expect(heatPump.energy_unit).toBe('therm');
     expect(heatPump.energy_mean).toBeLessThan(0);
     expect(heatPump.num_samples + heatPump.num_excluded_samples).toBe(40);
+
+    // Health rollup: every in-scope household of each county once per upgrade (Providence 250,000 × 0.5,
+    // Maricopa 1,700,000 × 0.7), from the drawn-water-heater clusters the county supports.
+    const { health } = await tables(run.snapshotId);
+    for (const upgrade of HEALTH_UPGRADES) {
+      const households = (fips: string) =>
+        health
+          .filter((c) => c.county_fips === fips && c.upgrade === upgrade)
+          .reduce((sum, c) => sum + c.households, 0);
+      expect(households('44007')).toBe(125_000);
+      expect(households('04013')).toBe(1_190_000);
+    }
+    expect(health.some((c) => c.county_fips === '04013' && c.heating_fuel === 'fuel_oil')).toBe(false);
+    const allElectricGas = health.filter(
+      (c) =>
+        c.upgrade === 'combination__all_electric__hvac_seer24_hspf13__weatherization' &&
+        c.heating_fuel === 'natural_gas',
+    );
+    expect(allElectricGas.length).toBeGreaterThan(0);
+    for (const c of allElectricGas) {
+      expect(c.delta_natural_gas_therm).toBeLessThan(0);
+      expect(c.onsite_nox_kg_avoided).toBeGreaterThan(0);
+      expect(c.deaths_avoided_onsite).toBeGreaterThan(0);
+    }
 
     // One result per cluster went to the log, one unit per cluster before it.
     expect((await keysOnLog(lake.lakeDir, REM_RESULTS_TOPIC)).sort()).toEqual(ids);

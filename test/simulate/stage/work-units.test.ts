@@ -70,6 +70,25 @@ describe('planWorkUnits', () => {
     expect(otherModel[0]!.fingerprint).not.toBe(units[0]!.fingerprint);
   });
 
+  it('plans only the clusters asked for, and the same units as a full plan for them', () => {
+    const healthOnly = planWorkUnits([ST_LOUIS_MN, SUFFOLK_MA], RATES, FACTORS, {
+      samples: 400,
+      model: MODEL,
+      include: (county, cluster) => county.state === 'MA' || cluster.water_heater_fuel === null,
+    });
+    // All 20 of Suffolk's (MA), the 4 with a drawn water-heater fuel of St. Louis's (MN), counties in order.
+    expect(healthOnly.map((u) => u.cluster_id)).toEqual([
+      ...units.filter((u) => u.county.state === 'MA').map((u) => u.cluster_id),
+      '27137|electricity|-',
+      '27137|natural_gas|-',
+      '27137|fuel_oil|-',
+      '27137|propane|-',
+    ]);
+    expect(healthOnly.find((u) => u.cluster_id === '27137|propane|-')).toEqual(
+      units.find((u) => u.cluster_id === '27137|propane|-'),
+    );
+  });
+
   it('names a state without rates', () => {
     expect(() =>
       planWorkUnits([SUFFOLK_MA], RATES.slice(4), FACTORS, { samples: 400, model: MODEL }),

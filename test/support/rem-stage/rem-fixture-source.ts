@@ -11,10 +11,16 @@ import {
   type EmissionFactor,
   type EnergyRate,
 } from '../../../schemas/rem-data.ts';
+import {
+  damageFactorSchema,
+  HEALTH_RECORDS,
+  healthRecordSchemas,
+  type DamageFactor,
+} from '../../../schemas/health-data.ts';
 import type { LakeTable } from '../../../transform/tables/lake-table.ts';
 
 /**
- * A handful of REM source records (counties, rates, emission factors) in one JSON file, round figures for
+ * A handful of REM source records (counties, rates, emission and damage factors) in one JSON file, round figures for
  * tests, not data, with stand-ins for the lake tables the stage reads. Rates and factors leave out year
  * and publisher in the file; the parser fills them with the fixture's own.
  */
@@ -26,6 +32,7 @@ const records = {
   county: schemaNamed(REM_RECORDS.county),
   rate: schemaNamed(REM_RECORDS.energyRate),
   factor: schemaNamed(REM_RECORDS.emissionFactor),
+  damage: healthRecordSchemas.find((s) => s.name === HEALTH_RECORDS.damageFactor)!,
 };
 export const remFixtureRecordSchemas: RecordSchema[] = Object.values(records);
 
@@ -33,6 +40,7 @@ const fileSchema = z.object({
   counties: z.array(z.record(z.string(), z.unknown())),
   rates: z.array(z.record(z.string(), z.unknown())),
   factors: z.array(z.record(z.string(), z.unknown())),
+  damage_factors: z.array(z.record(z.string(), z.unknown())),
 });
 
 export const remFixtureParser: SourceParser = {
@@ -49,10 +57,16 @@ export const remFixtureParser: SourceParser = {
         key: `${String(r.state)}/${String(r.fuel)}`,
         payload: { ...r, ...FIXTURE, method: 'fixture' },
       })),
+      // A factor without a pollutant is a CO2e factor.
       ...file.factors.map((f) => ({
         schema: records.factor.name,
-        key: `${String(f.region)}/${String(f.fuel)}`,
-        payload: { ...f, pollutant: 'co2e', ...FIXTURE },
+        key: `${String(f.region)}/${String(f.fuel)}/${String(f.pollutant ?? 'co2e')}`,
+        payload: { pollutant: 'co2e', ...f, ...FIXTURE },
+      })),
+      ...file.damage_factors.map((d) => ({
+        schema: records.damage.name,
+        key: `${String(d.region)}/${String(d.sector)}/${String(d.pollutant)}`,
+        payload: { ...d, ...FIXTURE, method: 'fixture' },
       })),
     ];
   },
@@ -77,4 +91,5 @@ export const remFixtureTables: LakeTable[] = [
   recordTable<CountyProfile>('rem_counties', records.county, countyProfileSchema),
   recordTable<EnergyRate>('rem_energy_rates', records.rate, energyRateSchema),
   recordTable<EmissionFactor>('rem_emission_factors', records.factor, emissionFactorSchema),
+  recordTable<DamageFactor>('health_damage_factors', records.damage, damageFactorSchema),
 ] as LakeTable[];

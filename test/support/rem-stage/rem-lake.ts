@@ -1,4 +1,4 @@
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -6,9 +6,14 @@ import { EmbeddedEventLog } from '../../../ingest/eventlog/embedded-log.ts';
 import { loadConfig } from '../../../lib/config.ts';
 import { createLogger } from '../../../lib/log.ts';
 import type { Config } from '../../../schemas/config.ts';
+import type { CountyProfile, EmissionFactor, EnergyRate } from '../../../schemas/rem-data.ts';
+import type { RemWorkUnit } from '../../../schemas/rem-stage.ts';
+import { planWorkUnits } from '../../../simulate/stage/work-units.ts';
+import type { ModelFiles } from '../../../simulate/surrogate/committed-model.ts';
 import type { PipelineCatalog } from '../../../transform/catalog.ts';
 import { runPipeline, type PipelineResult } from '../../../transform/pipeline/run-pipeline.ts';
 import { remStageTables, type RemStageTableOptions } from '../../../transform/tables/rem/rem-stage-tables.ts';
+import { healthImpactsTable } from '../../../transform/tables/health/health-impacts-table.ts';
 import { remFixtureParser, remFixtureRecordSchemas, remFixtureTables } from './rem-fixture-source.ts';
 
 export const REM_FIXTURE_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'data');
@@ -29,9 +34,43 @@ export function remCatalog(
         factors: 'rem_emission_factors',
         ...stage,
       }),
+      healthImpactsTable({
+        clusters: 'rem_clusters',
+        counties: 'rem_counties',
+        factors: 'rem_emission_factors',
+        damageFactors: 'health_damage_factors',
+      }),
     ],
     sources: [{ name: 'rem-fixture', kind: remFixtureParser.kind, location }],
   };
+}
+
+/** The work units of the fixture's first `counties` counties (20 clusters each), `samples` homes per cluster. */
+export async function planFixtureUnits(
+  model: ModelFiles,
+  { counties, samples }: { counties: number; samples: number },
+): Promise<RemWorkUnit[]> {
+  const fixture = JSON.parse(await readFile(path.join(REM_FIXTURE_DIR, 'rem.json'), 'utf8')) as {
+    counties: CountyProfile[];
+    rates: Omit<EnergyRate, 'year' | 'publisher' | 'method'>[];
+    factors: Omit<EmissionFactor, 'pollutant' | 'year' | 'publisher'>[];
+  };
+  const rates = fixture.rates.map((r) => ({
+    ...r,
+    year: 2024,
+    publisher: 'test fixture',
+    method: 'fixture',
+  }));
+  const factors = fixture.factors.map((f) => ({
+    ...f,
+    pollutant: 'co2e' as const,
+    year: 2024,
+    publisher: 'test fixture',
+  }));
+  return planWorkUnits(fixture.counties.slice(0, counties), rates, factors, {
+    samples,
+    model: { version: model.card.model_version, sha256: model.card.onnx.sha256 },
+  });
 }
 
 /** Printed on stderr by rem-pipeline-child.ts when its run stops after its first results. */
@@ -42,6 +81,7 @@ export const REM_TEST_ENV = {
   REM_SAMPLES: '40',
   SIMULATE_WORKERS: '2',
   REM_STATES: 'all',
+  HEALTH_STATES: 'all',
   LOG_LEVEL: 'silent',
 };
 

@@ -1,3 +1,4 @@
+import { HEALTH_POLLUTANTS } from '../../../schemas/health-data.ts';
 import type { AuditFinding } from '../../../schemas/lake.ts';
 import {
   CONTIGUOUS_STATE_FIPS,
@@ -156,6 +157,17 @@ export function auditRemEmissionFactors(rows: readonly EmissionFactor[]): AuditF
           .filter((p) => emissionFactorFor(rows, s, 'electricity', p)?.region === 'US')
           .map((p) => `${s}/${p}`),
       ),
+    ),
+    ...offendersFinding(
+      table,
+      'electricity_health_pollutants',
+      'warning',
+      'health pollutants some contiguous state has no electricity rate for (neither its own nor a national one): the health model counts no power-sector tonnes of them there (states in brackets)',
+      HEALTH_POLLUTANTS.flatMap((p) => {
+        const missing = STATES.filter((s) => !emissionFactorFor(rows, s, 'electricity', p));
+        if (missing.length === 0) return [];
+        return [`${p} [${missing.length === STATES.length ? 'every state' : missing.join(' ')}]`];
+      }),
     ),
     ...offendersFinding(
       table,

@@ -41,9 +41,12 @@ export function remStageTables(options: RemStageTableOptions): LakeTable[] {
     row: remClusterRowSchema,
     inputs: { tables: [options.counties, options.rates, options.factors] },
     async build(ctx) {
-      const states = ctx.config.REM_STATES;
+      // Every cluster of the REM_STATES counties; of the HEALTH_STATES counties, the clusters with a drawn
+      // water-heater fuel, which the health rollup reads.
+      const selects = (states: 'all' | string[], state: string) => states === 'all' || states.includes(state);
+      const { REM_STATES, HEALTH_STATES } = ctx.config;
       const counties = (await ctx.table<CountyProfile & Record<string, unknown>>(options.counties)).filter(
-        (county) => states === 'all' || states.includes(county.state),
+        (county) => selects(REM_STATES, county.state) || selects(HEALTH_STATES, county.state),
       );
       const rates = await ctx.table<EnergyRate>(options.rates);
       const factors = await ctx.table<EmissionFactor>(options.factors);
@@ -51,6 +54,7 @@ export function remStageTables(options: RemStageTableOptions): LakeTable[] {
       const units = planWorkUnits(counties, rates, factors, {
         samples: ctx.config.REM_SAMPLES,
         model: { version: model.card.model_version, sha256: model.card.onnx.sha256 },
+        include: (county, cluster) => selects(REM_STATES, county.state) || cluster.water_heater_fuel === null,
       });
       const outcome = await runSimulateStage({
         log: await ctx.eventLog(),

@@ -55,7 +55,7 @@ export const remCountiesTable: LakeTable<RemCountyRow> = {
 };
 
 /** A table holding one record schema's accepted records, sorted by a key, with its audit. */
-function sortedRecordTable<Row extends Record<string, unknown>>(spec: {
+export function sortedRecordTable<Row extends Record<string, unknown>>(spec: {
   name: string;
   description: string;
   record: string;

@@ -1,0 +1,212 @@
+import { describe, expect, it } from 'vitest';
+import {
+  HEALTH_POLLUTANTS,
+  HEALTH_UPGRADES,
+  type DamageFactor,
+  type HealthBinDelta,
+  type SqftBin,
+} from '../../../schemas/health-data.ts';
+import type { EmissionFactor } from '../../../schemas/rem-data.ts';
+import {
+  apportion,
+  countyHealthCells,
+  healthFactorsFor,
+  householdsInScope,
+  quantizeDeaths,
+  type HeatingFuelCluster,
+} from '../../../simulate/health/county-rollup.ts';
+
+const emission = (
+  fuel: EmissionFactor['fuel'],
+  pollutant: EmissionFactor['pollutant'],
+  value: number,
+  region = 'US',
+): EmissionFactor => ({
+  region,
+  fuel,
+  pollutant,
+  value,
+  unit: fuel === 'electricity' ? 'kg/kWh' : fuel === 'natural_gas' ? 'kg/therm' : 'kg/gallon',
+  basis: fuel === 'electricity' ? 'average' : 'combustion',
+  year: 2023,
+  publisher: 'spec',
+});
+const damage = (
+  sector: DamageFactor['sector'],
+  pollutant: DamageFactor['pollutant'],
+  deaths_per_tonne: number,
+  region = 'US',
+): DamageFactor => ({
+  region,
+  sector,
+  pollutant,
+  deaths_per_tonne,
+  year: 2023,
+  publisher: 'spec',
+  method: 'spec',
+});
+
+// Round factors: PM2.5 and NOx on site, PM2.5 and SO2 at power plants; every other one is zero, so each
+// figure is worked by hand.
+const fossil = ['natural_gas', 'fuel_oil', 'propane'] as const;
+const nonZero: Record<string, number> = {
+  'natural_gas pm25': 0.0003,
+  'natural_gas nox': 0.004,
+  'electricity pm25': 0.00002,
+  'electricity so2': 0.0001,
+  'residential_combustion pm25': 0.1,
+  'electricity_generation pm25': 0.05,
+  'electricity_generation so2': 0.02,
+};
+const emissionFactors: EmissionFactor[] = [
+  ...fossil.flatMap((fuel) => HEALTH_POLLUTANTS.map((p) => emission(fuel, p, nonZero[`${fuel} ${p}`] ?? 0))),
+  // Electricity has only state rows: RI's.
+  ...HEALTH_POLLUTANTS.map((p) => emission('electricity', p, nonZero[`electricity ${p}`] ?? 0, 'RI')),
+];
+const damageFactors: DamageFactor[] = (['residential_combustion', 'electricity_generation'] as const).flatMap(
+  (sector) => HEALTH_POLLUTANTS.map((p) => damage(sector, p, nonZero[`${sector} ${p}`] ?? 0)),
+);
+
+/** The same change per home in every upgrade, by bin: [bin, homes, Δ kWh, Δ therms]. */
+function cluster(
+  heating_fuel: HeatingFuelCluster['heating_fuel'],
+  bins: [SqftBin, number, number, number][],
+): HeatingFuelCluster {
+  return {
+    heating_fuel,
+    bins: HEALTH_UPGRADES.flatMap((upgrade) =>
+      bins.map(([sqft_bin, homes, kwh, therms]): HealthBinDelta => ({
+        upgrade,
+        sqft_bin,
+        sample_homes: homes,
+        upgraded_homes: homes,
+        delta_electricity_kwh: kwh,
+        delta_natural_gas_therm: therms,
+        delta_fuel_oil_gallon: 0,
+        delta_propane_gallon: 0,
+      })),
+    ),
+  };
+}
+
+const county = {
+  county_fips: '44007',
+  state: 'RI',
+  name: 'Providence County',
+  households: 1000,
+  multi_unit_share: 0.2,
+};
+const versions = {
+  sampler_version: 's',
+  model_version: 'm',
+  factors_version: 'f',
+  damage_factors_version: 'd',
+};
+// RI's shares give gas three times electricity's weight once the unsupported oil and propane clusters drop out.
+const shares = { electricity: 0.2, natural_gas: 0.6, fuel_oil: 0.1, propane: 0.1 };
+const { factors, missing } = healthFactorsFor('RI', emissionFactors, damageFactors);
+const cells = countyHealthCells(
+  county,
+  [
+    cluster('natural_gas', [
+      ['0-1499', 30, 3000, -500],
+      ['1500-2499', 10, 4000, -800],
+    ]),
+    cluster('electricity', [['0-1499', 40, -2000, 0]]),
+  ],
+  shares,
+  factors,
+  versions,
+);
+const cellOf = (fuel: string, bin: string, upgrade = HEALTH_UPGRADES[0]) =>
+  cells.find((c) => c.heating_fuel === fuel && c.sqft_bin === bin && c.upgrade === upgrade)!;
+
+describe('householdsInScope', () => {
+  it('takes the multi-unit share out of the occupied units and rounds', () => {
+    expect(householdsInScope({ households: 22_523, multi_unit_share: 0.089 })).toBe(20_518);
+  });
+});
+
+describe('apportion', () => {
+  it('splits a whole number by largest remainder, always summing to it', () => {
+    expect(apportion(10, [1, 1, 1])).toEqual([4, 3, 3]);
+    expect(apportion(7, [0, 0.5, 0.5])).toEqual([0, 4, 3]);
+    expect(apportion(5, [0.2, 0, 0.8])).toEqual([1, 0, 4]);
+    expect(apportion(0, [1, 2])).toEqual([0, 0]);
+    expect(apportion(3, [0, 0])).toEqual([0, 0]);
+  });
+  it('refuses a total that is not a whole number', () => {
+    expect(() => apportion(2.5, [1])).toThrow(RangeError);
+  });
+});
+
+describe('healthFactorsFor', () => {
+  it("prefers the state's factor, falls back to the US one, and names what neither has", () => {
+    expect(factors.powerKgPerKwh.pm25).toBe(0.00002);
+    expect(factors.onsiteKgPerUnit.natural_gas.nox).toBe(0.004);
+    expect(missing).toEqual([]);
+    const bare = healthFactorsFor('RI', [], damageFactors.slice(0, 1));
+    expect(healthFactorsFor('MA', emissionFactors, damageFactors).missing).toContain(
+      'electricity pm25 emission factor',
+    );
+    expect(bare.factors.onsiteKgPerUnit.propane.pm25).toBe(0);
+    expect(bare.missing).toContain('propane pm25 emission factor');
+    expect(bare.missing).toContain('electricity_generation so2 damage factor');
+  });
+});
+
+describe('countyHealthCells', () => {
+  it("splits the county's 800 in-scope households by supported heating fuel and the sample's bins", () => {
+    expect(cellOf('electricity', '0-1499').households).toBe(200);
+    expect(cellOf('natural_gas', '0-1499').households).toBe(450);
+    expect(cellOf('natural_gas', '1500-2499').households).toBe(150);
+    // Empty bins and unsupported fuels have no cells; every upgrade repeats the households.
+    expect(cells).toHaveLength(3 * HEALTH_UPGRADES.length);
+  });
+
+  it('turns fuel changes into kg avoided on site and at power plants (positive = avoided)', () => {
+    const gas = cellOf('natural_gas', '0-1499');
+    expect(gas.onsite_pm25_kg_avoided).toBe(67.5); // 450 × 500 therm × 0.0003 kg
+    expect(gas.onsite_nox_kg_avoided).toBe(900); // 450 × 500 × 0.004
+    expect(gas.power_pm25_kg_avoided).toBe(-27); // 450 × 3000 kWh × 0.00002 more
+    expect(gas.power_so2_kg_avoided).toBe(-135); // 450 × 3000 × 0.0001 more
+    expect(gas.pm25_kg_avoided).toBe(40.5);
+    expect(gas.delta_natural_gas_therm).toBe(-500);
+    // An electric home using less electricity avoids power-plant emissions only.
+    const electric = cellOf('electricity', '0-1499');
+    expect(electric.onsite_pm25_kg_avoided).toBe(0);
+    expect(electric.power_pm25_kg_avoided).toBe(8); // 200 × 2000 × 0.00002
+  });
+
+  it('turns tonnes into deaths by sector', () => {
+    const gas = cellOf('natural_gas', '0-1499');
+    expect(gas.deaths_avoided_onsite).toBeCloseTo(0.00675, 9); // 0.0675 t × 0.1
+    // −0.027 t × 0.05 − 0.135 t × 0.02
+    expect(gas.deaths_avoided_power).toBeCloseTo(-0.00405, 9);
+    expect(gas.deaths_avoided).toBe(gas.deaths_avoided_onsite + gas.deaths_avoided_power);
+  });
+
+  it('keeps kg and deaths on dyadic grids, so sums are exact in any order', () => {
+    for (const c of cells) {
+      expect(Number.isInteger(c.pm25_kg_avoided * 2 ** 20)).toBe(true);
+      expect(Number.isInteger(c.deaths_avoided * 2 ** 30)).toBe(true);
+      expect(quantizeDeaths(c.deaths_avoided)).toBe(c.deaths_avoided);
+    }
+    const deaths = cells.map((c) => c.deaths_avoided);
+    const forward = deaths.reduce((a, b) => a + b, 0);
+    const backward = [...deaths].reverse().reduce((a, b) => a + b, 0);
+    const bySize = [...deaths].sort((a, b) => a - b).reduce((a, b) => a + b, 0);
+    expect(backward).toBe(forward);
+    expect(bySize).toBe(forward);
+  });
+
+  it('names a cluster that lacks an upgrade', () => {
+    const partial = {
+      heating_fuel: 'natural_gas' as const,
+      bins: cluster('natural_gas', [['0-1499', 4, 0, -1]]).bins.slice(1),
+    };
+    expect(() => countyHealthCells(county, [partial], shares, factors, versions)).toThrow(
+      /44007 natural_gas: no weatherization__insulation_air_duct_sealing change for bin 0-1499/,
+    );
+  });
+});

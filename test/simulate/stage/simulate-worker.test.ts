@@ -1,0 +1,163 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { KafkaEventLog } from '../../../ingest/eventlog/kafka-log.ts';
+import { createLogger } from '../../../lib/log.ts';
+import { createProgress } from '../../../lib/progress.ts';
+import { REM_RESULTS_TOPIC, REM_WORK_UNITS_TOPIC } from '../../../schemas/rem-stage.ts';
+import { WorkerPool } from '../../../simulate/stage/worker-pool.ts';
+import { readModelFiles, type ModelFiles } from '../../../simulate/surrogate/committed-model.ts';
+import {
+  gatherResults,
+  runSimulateStage,
+  SIMULATE_GROUP,
+  workUnitRecord,
+} from '../../../transform/pipeline/simulate-stage.ts';
+import { KafkaTestBroker } from '../../support/kafka-broker/kafka-broker.ts';
+import { planFixtureUnits } from '../../support/rem-stage/rem-lake.ts';
+
+const workerCli = fileURLToPath(new URL('../../../transform/cli/simulate-worker.ts', import.meta.url));
+
+let broker: KafkaTestBroker;
+let model: ModelFiles;
+const children: ChildProcessWithoutNullStreams[] = [];
+beforeAll(async () => {
+  broker = await KafkaTestBroker.start();
+  model = await readModelFiles();
+});
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+});
+afterAll(async () => {
+  await broker.stop();
+  expect(broker.protocolErrors).toEqual([]);
+});
+
+/** `npm run simulate:worker` as its own process; `lines` collects its log's messages as they come. */
+function startWorker(env: Record<string, string>) {
+  const child = spawn(process.execPath, ['--import', 'tsx', workerCli], {
+    env: { ...process.env, SIMULATE_WORKERS: '1', LOG_LEVEL: 'info', ...env },
+  });
+  children.push(child);
+  const lines: string[] = [];
+  let output = '';
+  const waiters: { match: RegExp; resolve: () => void }[] = [];
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+    const complete = output.split('\n');
+    output = complete.pop()!;
+    for (const line of complete) {
+      const message = (JSON.parse(line) as { msg: string }).msg;
+      lines.push(message);
+      for (const waiter of waiters.filter((w) => w.match.test(message))) waiter.resolve();
+    }
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const logged = (match: RegExp) =>
+    new Promise<void>((resolve, reject) => {
+      if (lines.some((line) => match.test(line))) return resolve();
+      waiters.push({ match, resolve });
+      void exited.then((code) => reject(new Error(`worker exited (${code}) before ${match}: ${stderr}`)));
+    });
+  return { child, lines, logged, exited, stderr: () => stderr };
+}
+
+const kafkaLog = (topicPrefix: string) =>
+  KafkaEventLog.open({ brokers: [broker.address], clientId: 'simulate-worker-test', topicPrefix });
+
+describe('npm run simulate:worker with Kafka (in-process test broker)', () => {
+  it('a worker killed with SIGKILL mid-run loses nothing: the pipeline finishes and gathers each cluster once', async () => {
+    const topicPrefix = 'worker-kill.';
+    const units = await planFixtureUnits(model, { counties: 2, samples: 20 });
+    const worker = startWorker({ KAFKA_BROKERS: broker.address, KAFKA_TOPIC_PREFIX: topicPrefix });
+    await worker.logged(/joining the simulate group/);
+    const logger = createLogger('silent');
+    const log = await kafkaLog(topicPrefix);
+    try {
+      const outcome = await runSimulateStage({
+        log,
+        units,
+        // The pipeline's own threads join only once the worker, alone in the group, has published its first
+        // results and been killed with units still in hand: the group must hand them on.
+        startRunner: async () => {
+          await worker.logged(/units computed/);
+          worker.child.kill('SIGKILL');
+          expect(await worker.exited).toBeNull();
+          return WorkerPool.start(1, model.onnx);
+        },
+        logger,
+        progress: createProgress({ logger }),
+      });
+
+      const byWorker = units.length - outcome.computed;
+      expect(byWorker).toBeGreaterThan(0); // at least its first group of results
+      expect(byWorker).toBeLessThan(units.length);
+      expect([...outcome.results.keys()].sort()).toEqual(units.map((u) => u.cluster_id).sort());
+      for (const unit of units)
+        expect(outcome.results.get(unit.cluster_id)?.fingerprint).toBe(unit.fingerprint);
+      // Every cluster's result is on the log (some maybe twice: units redone after the kill); gathering
+      // keeps one per cluster.
+      const keys: string[] = [];
+      await log.drain({
+        groupId: 'test-results-reader',
+        topics: [REM_RESULTS_TOPIC],
+        onBatch: async (records) => void keys.push(...records.map((r) => r.key)),
+      });
+      expect(new Set(keys).size).toBe(units.length);
+      expect(keys.length).toBeGreaterThanOrEqual(units.length);
+      const gathered = await gatherResults(log, new Map(units.map((u) => [u.cluster_id, u.fingerprint])));
+      expect(gathered.size).toBe(units.length);
+    } finally {
+      await log.close();
+    }
+  }, 120_000);
+
+  it('stops cleanly on SIGTERM: it leaves the group and exits 0', async () => {
+    const worker = startWorker({ KAFKA_BROKERS: broker.address, KAFKA_TOPIC_PREFIX: 'worker-term.' });
+    await worker.logged(/joining the simulate group/);
+    worker.child.kill('SIGTERM');
+
+    expect(await worker.exited).toBe(0);
+    expect(worker.lines.slice(-2)).toEqual([
+      'simulate worker: stopping after the units in hand',
+      'simulate worker: stopped',
+    ]);
+  }, 60_000);
+
+  it('stops on a unit for another model version, leaving it uncommitted for another member', async () => {
+    const topicPrefix = 'worker-skew.';
+    const [unit] = await planFixtureUnits(model, { counties: 1, samples: 20 });
+    const foreign = { ...unit!, versions: { ...unit!.versions, model: 'rem-surrogate-v99' } };
+    const log = await kafkaLog(topicPrefix);
+    try {
+      const worker = startWorker({ KAFKA_BROKERS: broker.address, KAFKA_TOPIC_PREFIX: topicPrefix });
+      await worker.logged(/joining the simulate group/);
+      await log.publish(REM_WORK_UNITS_TOPIC, [workUnitRecord(foreign, '2026-11-23T12:00:00.000Z')]);
+
+      expect(await worker.exited).toBe(1);
+      expect(worker.stderr()).toContain(
+        `simulate worker: unit 44007|electricity|- wants sampler ${unit!.versions.sampler} and model ` +
+          `rem-surrogate-v99, this worker runs sampler ${unit!.versions.sampler} and model ` +
+          `${model.card.model_version}: run the worker from the same version of the code as the pipeline`,
+      );
+      const waiting: string[] = [];
+      await log.drain({
+        groupId: SIMULATE_GROUP,
+        topics: [REM_WORK_UNITS_TOPIC],
+        onBatch: async (records) => void waiting.push(...records.map((r) => r.key)),
+      });
+      expect(waiting).toEqual([unit!.cluster_id]);
+    } finally {
+      await log.close();
+    }
+  }, 60_000);
+
+  it('refuses to start with the embedded event log, saying why', async () => {
+    const worker = startWorker({ KAFKA_BROKERS: '' });
+
+    expect(await worker.exited).toBe(2);
+    expect(worker.stderr()).toContain('simulate:worker needs Kafka: set KAFKA_BROKERS');
+  }, 60_000);
+});

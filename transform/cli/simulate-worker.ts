@@ -1,0 +1,53 @@
+import { openEventLog } from '../../ingest/eventlog/open-event-log.ts';
+import { loadConfig } from '../../lib/config.ts';
+import { createLogger } from '../../lib/log.ts';
+import { SAMPLER_PARAMETERS_VERSION } from '../../simulate/sampler/sample-homes.ts';
+import { defaultWorkerCount, WorkerPool } from '../../simulate/stage/worker-pool.ts';
+import { readModelFiles } from '../../simulate/surrogate/committed-model.ts';
+import { runSimulateWorker } from '../pipeline/simulate-stage.ts';
+import { runMain, UsageError } from './cli-main.ts';
+
+// npm run simulate:worker: one more member of the simulate stage's consumer group, on any machine that reaches
+// the Kafka brokers (see README, "Simulate stage"). SIGINT or SIGTERM: finish the units in hand, then leave.
+runMain(async () => {
+  const config = loadConfig();
+  if (!config.KAFKA_BROKERS) {
+    throw new UsageError(
+      'simulate:worker needs Kafka: set KAFKA_BROKERS (and KAFKA_TOPIC_PREFIX as the pipeline has it). With the ' +
+        "embedded event log the pipeline's own worker threads (SIMULATE_WORKERS) are the simulate workers.",
+    );
+  }
+  const logger = createLogger(config.LOG_LEVEL, 'simulate-worker');
+  const model = await readModelFiles();
+  const threads = defaultWorkerCount(config.SIMULATE_WORKERS);
+  const log = await openEventLog(config, logger);
+  const stop = new AbortController();
+  const onSignal = (signal: NodeJS.Signals) => {
+    logger.info({ signal }, 'simulate worker: stopping after the units in hand');
+    stop.abort();
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    const runner = await WorkerPool.start(threads, model.onnx);
+    try {
+      logger.info(
+        { threads, model: model.card.model_version, sampler: SAMPLER_PARAMETERS_VERSION },
+        'simulate worker: joining the simulate group',
+      );
+      const computed = await runSimulateWorker({
+        log,
+        runner,
+        signal: stop.signal,
+        versions: { sampler: SAMPLER_PARAMETERS_VERSION, model: model.card.model_version },
+        logger,
+      });
+      logger.info({ computed }, 'simulate worker: stopped');
+    } finally {
+      await runner.close();
+    }
+  } finally {
+    await log.close();
+  }
+  return 0;
+});

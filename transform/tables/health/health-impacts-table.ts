@@ -1,0 +1,160 @@
+import {
+  HEALTH_POLLUTANTS,
+  healthImpactCellSchema,
+  type DamageFactor,
+  type HealthImpactCell,
+} from '../../../schemas/health-data.ts';
+import type { AuditFinding } from '../../../schemas/lake.ts';
+import type { CountyProfile, EmissionFactor } from '../../../schemas/rem-data.ts';
+import type { RemClusterRow } from '../../../schemas/rem-stage.ts';
+import {
+  countyHealthCells,
+  healthFactorsFor,
+  householdsInScope,
+  type HealthFactors,
+  type HeatingFuelCluster,
+} from '../../../simulate/health/county-rollup.ts';
+import { heatingFuelShares } from '../../../simulate/sampler/sample-homes.ts';
+import { shortHash } from '../../../simulate/stage/work-units.ts';
+import { gatherResults } from '../../pipeline/simulate-stage.ts';
+import { offendersFinding } from '../audit-findings.ts';
+import type { BuildContext, LakeTable } from '../lake-table.ts';
+
+export const HEALTH_COUNTY_IMPACTS_TABLE = 'health_county_impacts';
+
+export interface HealthImpactsTableOptions {
+  /** The simulate stage's cluster table, county profiles, emission factors and damage factors. */
+  clusters: string;
+  counties: string;
+  factors: string;
+  damageFactors: string;
+}
+
+/**
+ * The health rollup (lake table `health_county_impacts`): built in the simulate stage from the per-bin fuel
+ * changes the workers published with each cluster whose water-heater fuel is drawn, gathered from the event
+ * log like the REM statistics, then rolled up per county (simulate/health/county-rollup.ts).
+ */
+export function healthImpactsTable(options: HealthImpactsTableOptions): LakeTable<HealthImpactCell> {
+  return {
+    name: HEALTH_COUNTY_IMPACTS_TABLE,
+    schemaVersion: 1,
+    description:
+      'Health rollup per county × upgrade × heating fuel × floor-area bin: in-scope households, mean fuel ' +
+      'change per household, kg of each pollutant avoided on site and at power plants, and premature deaths ' +
+      'avoided per year by the damage factors (positive = avoided)',
+    row: healthImpactCellSchema as unknown as LakeTable<HealthImpactCell>['row'],
+    inputs: { tables: [options.clusters, options.counties, options.factors, options.damageFactors] },
+    async build(ctx) {
+      const clusters = (await ctx.table<RemClusterRow>(options.clusters)).filter(
+        (c) => c.supported && c.water_heater_fuel === null,
+      );
+      const results = await gatherResults(
+        await ctx.eventLog(),
+        new Map(clusters.map((c) => [c.cluster_id, c.fingerprint])),
+      );
+      const counties = new Map(
+        (await ctx.table<CountyProfile>(options.counties)).map((c) => [c.county_fips, c]),
+      );
+      const { emissionFactors, damageFactors, factorsOf } = await readFactors(ctx, options);
+      const versions = {
+        factors_version: shortHash(emissionFactors),
+        damage_factors_version: shortHash(damageFactors),
+      };
+      const byCounty = new Map<string, { clusters: HeatingFuelCluster[]; row: RemClusterRow }>();
+      for (const row of clusters) {
+        const bins = results.get(row.cluster_id)?.health_bins;
+        if (!bins) throw new Error(`no health bins on the log for cluster ${row.cluster_id}`);
+        const entry = byCounty.get(row.county_fips) ?? { clusters: [], row };
+        entry.clusters.push({ heating_fuel: row.heating_fuel, bins });
+        byCounty.set(row.county_fips, entry);
+      }
+      return [...byCounty.keys()].sort().flatMap((fips) => {
+        const { clusters: fuelClusters, row } = byCounty.get(fips)!;
+        const county = counties.get(fips);
+        const shares = county && heatingFuelShares(county.state);
+        if (!county || !shares) throw new Error(`county ${fips} of the clusters is not in the county table`);
+        return countyHealthCells(county, fuelClusters, shares, factorsOf(county.state), {
+          sampler_version: row.sampler_version,
+          model_version: row.model_version,
+          ...versions,
+        });
+      });
+    },
+    audit: auditHealthImpacts(options),
+  };
+}
+
+/** The health pollutants' emission factors and the damage factors, and each state's factors from them. */
+async function readFactors(ctx: BuildContext, options: HealthImpactsTableOptions) {
+  const emissionFactors = (await ctx.table<EmissionFactor>(options.factors)).filter((f) =>
+    (HEALTH_POLLUTANTS as readonly string[]).includes(f.pollutant),
+  );
+  const damageFactors = await ctx.table<DamageFactor>(options.damageFactors);
+  const byState = new Map<string, { factors: HealthFactors; missing: string[] }>();
+  const resolve = (state: string) => {
+    let resolved = byState.get(state);
+    if (!resolved) byState.set(state, (resolved = healthFactorsFor(state, emissionFactors, damageFactors)));
+    return resolved;
+  };
+  return {
+    emissionFactors,
+    damageFactors,
+    factorsOf: (state: string) => resolve(state).factors,
+    missingOf: (state: string) => resolve(state).missing,
+  };
+}
+
+function auditHealthImpacts(options: HealthImpactsTableOptions) {
+  return async (rows: HealthImpactCell[], ctx: BuildContext): Promise<AuditFinding[]> => {
+    const table = HEALTH_COUNTY_IMPACTS_TABLE;
+    const counties = new Map(
+      (await ctx.table<CountyProfile>(options.counties)).map((c) => [c.county_fips, c]),
+    );
+    const households = new Map<string, number>();
+    for (const r of rows) {
+      const key = `${r.county_fips} ${r.upgrade}`;
+      households.set(key, (households.get(key) ?? 0) + r.households);
+    }
+    const scopeMismatch = [...households]
+      .filter(([key, sum]) => {
+        const county = counties.get(key.slice(0, 5));
+        return !county || sum !== householdsInScope(county);
+      })
+      .map(([key, sum]) => `${key}: ${sum}`);
+    const notFinite = rows
+      .filter((r) => Object.values(r).some((v) => typeof v === 'number' && !Number.isFinite(v)))
+      .map((r) => `${r.county_fips} ${r.upgrade} ${r.heating_fuel} ${r.sqft_bin}`);
+    const moreOnsite = rows
+      .filter((r) => HEALTH_POLLUTANTS.some((p) => r[`onsite_${p}_kg_avoided`] < 0))
+      .map((r) => `${r.county_fips} ${r.upgrade} ${r.heating_fuel} ${r.sqft_bin}`);
+    const { missingOf } = await readFactors(ctx, options);
+    const missing = [...new Set(rows.map((r) => r.state))]
+      .sort()
+      .flatMap((state) => missingOf(state).map((what) => `${state}: ${what}`));
+    return [
+      ...offendersFinding(
+        table,
+        'households_sum_to_scope',
+        'error',
+        "(county, upgrade) whose households do not sum to the county's in-scope households",
+        scopeMismatch,
+      ),
+      ...offendersFinding(table, 'finite', 'error', 'cells with a value that is not finite', notFinite),
+      ...offendersFinding(
+        table,
+        'onsite_never_increases',
+        'error',
+        'cells where an electrification upgrade increases on-site emissions',
+        moreOnsite,
+      ),
+      ...offendersFinding(
+        table,
+        'factor_missing',
+        'warning',
+        'factors neither the state nor the US has, counted as zero',
+        missing,
+      ),
+    ];
+  };
+}
