@@ -57,6 +57,12 @@ export const configSchema = z.object({
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
   SNAPSHOT_POLL_MS: z.coerce.number().int().min(50).default(2000),
   RESPONSE_CACHE_MB: z.coerce.number().int().min(0).default(32),
+  /**
+   * How far the serving process's JavaScript heap may grow past what its last full collection kept, in
+   * percent (V8's --heap-growing-percent); 0 leaves it to V8, which lets a busy server's heap grow by
+   * up to 4× before collecting.
+   */
+  SERVE_HEAP_GROWTH_PERCENT: z.coerce.number().int().min(0).max(300).default(60),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   GEOCODER: z.enum(['offline', 'census']).default('offline'),
   GEOCODER_URL: z.url().default('https://geocoding.geo.census.gov/geocoder'),

@@ -3,6 +3,7 @@ import type { Config } from '../schemas/config.ts';
 import { defaultCatalog } from '../transform/catalog.ts';
 import { runPipeline } from '../transform/pipeline/run-pipeline.ts';
 import { createApiModules } from './api-modules.ts';
+import { limitHeapGrowth } from './heap-growth.ts';
 import { startService } from './service.ts';
 import { lakeSnapshotSource } from './snapshot/lake-snapshot-source.ts';
 
@@ -11,6 +12,7 @@ import { lakeSnapshotSource } from './snapshot/lake-snapshot-source.ts';
  * the server could not start.
  */
 export async function serveCommand(config: Config): Promise<number | undefined> {
+  limitHeapGrowth(config.SERVE_HEAP_GROWTH_PERCENT);
   const logger = createLogger(config.LOG_LEVEL, 'serve');
   let service;
   try {

@@ -7,14 +7,14 @@ import { remMessages, type RemMessages } from './messages.ts';
 import { countyFipsOf } from './profile-features.ts';
 import { profileAnswer } from './profile-savings.ts';
 import type { RemData } from './rem-data.ts';
-import { savingsJson } from './savings-body.ts';
+import { savingsBody } from './savings-body.ts';
 
 const badRequest = (message: string, field: string) => new HttpError(400, 'BAD_REQUEST', message, field);
 
 export interface ProfileRouteHelpers {
   remData(request: FastifyRequest, text: RemMessages): RemData;
   requireWaterHeaterFuel(query: RemProfileBody, text: RemMessages): void;
-  send(reply: FastifyReply, body: string): FastifyReply;
+  send(reply: FastifyReply, body: Buffer | string): FastifyReply;
 }
 
 /**
@@ -62,7 +62,7 @@ export function registerProfileRoute(app: ZodApp, helpers: ProfileRouteHelpers):
       if ('answer' in result) {
         return helpers.send(
           reply,
-          savingsJson(result.answer, {
+          savingsBody(result.answer, {
             ratesAndFactorsJson: data.ratesAndFactorsJson.get(county.state)!,
             modelJson: data.modelJson,
             estimateType: 'address_level',

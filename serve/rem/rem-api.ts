@@ -11,6 +11,7 @@ import type { ApiModule, ApiModuleContext, ZodApp } from '../api-module.ts';
 import { HttpError, errorBodySchema, errors } from '../errors.ts';
 import { locateAddress, type Geocoder } from '../geocoding/geocoder.ts';
 import { offlineGeocoder, openGeocoder } from '../geocoding/open-geocoder.ts';
+import { RecentKeys } from '../http/recent-keys.ts';
 import { parseQueryString, rawQuery } from '../incentives/query-string.ts';
 import { validateQuery } from '../incentives/query-validation.ts';
 import type { ServingModule } from '../snapshot/serving-module.ts';
@@ -20,9 +21,11 @@ import { committedSurrogate } from './committed-surrogate.ts';
 import { remMessages, type RemMessages } from './messages.ts';
 import { registerProfileRoute } from './profile-route.ts';
 import { CONTIGUOUS_STATES, loadRemSnapshot, type RemData, type RemSnapshot } from './rem-data.ts';
-import { savingsJson } from './savings-body.ts';
+import { savingsBody } from './savings-body.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+/** URLs remembered for cache admission: 256 KB, a few tens of thousands of recent addresses. */
+const ASKED_BEFORE_SLOTS = 65_536;
 
 /** Queries are parsed and validated (with localized 400s) as the incentives routes do; schemas document. */
 const documentOnly = { validatorCompiler: () => (value: unknown) => ({ value }) };
@@ -107,6 +110,7 @@ export function createRemApi(options: RemApiOptions = {}): ApiModule<RemSnapshot
     serving: remServingModule,
     register(app: ZodApp, ctx: ApiModuleContext<RemSnapshot>) {
       const geocoder = options.geocoder ?? openGeocoder(ctx.config);
+      const askedBefore = new RecentKeys(ASKED_BEFORE_SLOTS);
       const remData = (request: FastifyRequest, text: RemMessages): RemData => {
         const { data } = ctx.data(request);
         if (data === null) {
@@ -116,14 +120,19 @@ export function createRemApi(options: RemApiOptions = {}): ApiModule<RemSnapshot
         }
         return data;
       };
-      const send = (reply: FastifyReply, body: string) => reply.type(JSON_TYPE).send(body);
+      const send = (reply: FastifyReply, body: Buffer | string) => reply.type(JSON_TYPE).send(body);
 
       app.get(
         '/api/v1/rem/address',
         {
           ...documentOnly,
-          // An external geocoder's answer can change while the snapshot does not: never kept.
-          config: { cacheResponse: geocoder === offlineGeocoder ? undefined : () => false },
+          // An external geocoder's answer can change while the snapshot does not: never kept. Else an
+          // answer is kept from its URL's second request on: most addresses are asked once, and keeping
+          // each of those would only churn the cache (an encoded copy per request, evicted unread).
+          config: {
+            cacheResponse:
+              geocoder === offlineGeocoder ? (request) => askedBefore.seenBefore(request.url) : () => false,
+          },
           schema: {
             summary: "Energy, emissions and bill change of an upgrade for homes like an address's",
             description:
@@ -161,7 +170,7 @@ export function createRemApi(options: RemApiOptions = {}): ApiModule<RemSnapshot
           }
           return send(
             reply,
-            savingsJson(answer, {
+            savingsBody(answer, {
               ratesAndFactorsJson: data.ratesAndFactorsJson.get(county.state)!,
               modelJson: data.modelJson,
               estimateType: 'county_level',

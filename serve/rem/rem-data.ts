@@ -9,6 +9,7 @@ import type { SnapshotReader } from '../../transform/lake/snapshot-reader.ts';
 import type { RemCountyRow } from '../../transform/tables/rem/rem-tables.ts';
 import { ClusterStatisticsStore, loadClusterSupport } from './cluster-statistics-store.ts';
 import { OnDemandClusters } from './on-demand-clusters.ts';
+import { encodedFragment } from './savings-body.ts';
 
 /** The lake tables the REM routes answer from. */
 export const REM_TABLES = {
@@ -57,10 +58,10 @@ export interface RemData {
   counties: ReadonlyMap<string, RemCountyRow>;
   rates: readonly EnergyRate[];
   factors: readonly EmissionFactor[];
-  /** State → `"rates":{…},"emissions_factors":{…}`. */
-  ratesAndFactorsJson: ReadonlyMap<string, string>;
-  /** `"model":{…}`. */
-  modelJson: string;
+  /** State → `"rates":{…},"emissions_factors":{…}`, encoded. */
+  ratesAndFactorsJson: ReadonlyMap<string, Buffer>;
+  /** `"model":{…}`, encoded. */
+  modelJson: Buffer;
 }
 
 const card = modelCardSchema.parse(
@@ -145,7 +146,9 @@ async function loadRemData(snapshot: SnapshotReader): Promise<RemData> {
     counties: new Map(counties.map((c) => [c.county_fips, c])),
     rates,
     factors,
-    ratesAndFactorsJson: new Map([...states].map((s) => [s, ratesAndFactorsJson(s, rates, factors)])),
-    modelJson: `"model":${JSON.stringify(REM_MODEL)}`,
+    ratesAndFactorsJson: new Map(
+      [...states].map((s) => [s, encodedFragment(ratesAndFactorsJson(s, rates, factors))]),
+    ),
+    modelJson: encodedFragment(`"model":${JSON.stringify(REM_MODEL)}`),
   };
 }

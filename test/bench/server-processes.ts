@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { loadavg } from 'node:os';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -92,6 +93,42 @@ export async function memoryOf(pid: number): Promise<{ rssMb: number; peakMb: nu
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
   const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
   return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
+}
+
+/** The machine's load averages (1, 5, 15 min) for a figure's note: other processes share its cores. */
+export const loadNote = (): string =>
+  `load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(', ')}`;
+
+/** CPU seconds (user + system) a process has used so far (Linux /proc, in clock ticks of 1/100 s). */
+export async function cpuSecondsOf(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  // The fields after the command's closing parenthesis, from the state on: utime is the 12th, stime the 13th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/**
+ * A load run that also adds up the server's CPU time and the requests answered, so a figure per request
+ * can be reported beside latency: on a shared machine, latency measures the queue as much as the server.
+ */
+export function withServerCpu(
+  pid: number,
+  run: (seconds: number) => Promise<LoadFigures>,
+): { run: (seconds: number) => Promise<LoadFigures>; microsecondsPerRequest: () => number } {
+  let cpuSeconds = 0;
+  let requests = 0;
+  return {
+    async run(seconds) {
+      const before = await cpuSecondsOf(pid);
+      const figures = await run(seconds);
+      cpuSeconds += (await cpuSecondsOf(pid)) - before;
+      requests += figures.requestsPerSecond * seconds;
+      return figures;
+    },
+    microsecondsPerRequest: () => (cpuSeconds / requests) * 1e6,
+  };
 }
 
 /** A bare Fastify server in its own process answering /static/<i> with body i, pre-serialised. */

@@ -5,7 +5,7 @@ import { ClusterStatisticsStore, loadClusterSupport } from '../../serve/rem/clus
 import { committedSurrogate } from '../../serve/rem/committed-surrogate.ts';
 import { OnDemandClusters } from '../../serve/rem/on-demand-clusters.ts';
 import { ratesAndFactorsJson, REM_MODEL } from '../../serve/rem/rem-data.ts';
-import { savingsJson } from '../../serve/rem/savings-body.ts';
+import { encodedFragment, savingsBody } from '../../serve/rem/savings-body.ts';
 import { clusterKeysOf } from '../../simulate/stage/work-units.ts';
 import { openSnapshot } from '../../transform/lake/snapshot-reader.ts';
 import type { RemCountyRow } from '../../transform/tables/rem/rem-tables.ts';
@@ -60,12 +60,12 @@ afterAll(async () => {
   await otherStateLake?.remove();
 });
 
-const bodyOf = (answer: Parameters<typeof savingsJson>[0], ratesAndFactors: string) =>
-  savingsJson(answer, {
-    ratesAndFactorsJson: ratesAndFactors,
-    modelJson: `"model":${JSON.stringify(REM_MODEL)}`,
+const bodyOf = (answer: Parameters<typeof savingsBody>[0], ratesAndFactors: string) =>
+  savingsBody(answer, {
+    ratesAndFactorsJson: encodedFragment(ratesAndFactors),
+    modelJson: encodedFragment(`"model":${JSON.stringify(REM_MODEL)}`),
     estimateType: 'county_level',
-  });
+  }).toString('utf8');
 
 describe('a cluster computed on demand', () => {
   it('is byte for byte the precomputed cluster: support, every upgrade, every number', async () => {

@@ -1,7 +1,8 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { savingsSchema } from '../../schemas/rem-api.ts';
+import { offlineGeocoder } from '../../serve/geocoding/open-geocoder.ts';
 import { REM_MODEL, REM_STATEMENT } from '../../serve/rem/rem-data.ts';
 import { writeCurrent } from '../../transform/lake/current-pointer.ts';
 import {
@@ -172,6 +173,26 @@ describe('GET /api/v1/rem/address', () => {
     const heatPump = (await lubbock('hvac__heat_pump_seer18_hspf10')).json();
     expect(heatPump.fuel_results.electricity.baseline).toEqual(body.fuel_results.electricity.baseline);
     expect(heatPump.fuel_results.electricity.delta.energy.mean.value).toBeLessThan(0);
+  });
+
+  it("keeps an answer from its URL's second request on, and sends the same bytes every time", async () => {
+    const locate = vi.spyOn(offlineGeocoder, 'locate');
+    try {
+      const url = `address=${encodeURIComponent('2 Main St, Providence, RI 02903')}&upgrade=baseline&heating_fuel=natural_gas`;
+      const responses = [];
+      const located = [];
+      for (let i = 0; i < 3; i++) {
+        responses.push(await remAddress(url));
+        located.push(locate.mock.calls.length);
+      }
+      // Computed (the address located) for the first two requests; the third is the kept answer.
+      expect(located).toEqual([1, 2, 2]);
+      expect(responses.map((r) => r.statusCode)).toEqual([200, 200, 200]);
+      expect(new Set(responses.map((r) => r.body)).size).toBe(1);
+      expect(new Set(responses.map((r) => r.headers.etag)).size).toBe(1);
+    } finally {
+      locate.mockRestore();
+    }
   });
 
   it('answers 400 naming upgrade when the upgrade applies to none of the sample homes', async () => {

@@ -1,23 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { healthBinDeltas } from '../../../simulate/health/bin-deltas.ts';
-import { FUEL_ENERGY_UNITS, type FuelPrices } from '../../../simulate/savings/fuel-prices.ts';
-import { KWH_PER_THERM } from '../../../simulate/units.ts';
-
-const prices: FuelPrices = {
-  electricity: { ...FUEL_ENERGY_UNITS.electricity, volumetric: 0.2, fixedAnnual: 120, kgCo2ePerUnit: 0.4 },
-  natural_gas: { ...FUEL_ENERGY_UNITS.natural_gas, volumetric: 1.5, fixedAnnual: 240, kgCo2ePerUnit: 5 },
-  fuel_oil: { ...FUEL_ENERGY_UNITS.fuel_oil, volumetric: 4, fixedAnnual: 0, kgCo2ePerUnit: 10 },
-  propane: { ...FUEL_ENERGY_UNITS.propane, volumetric: 3, fixedAnnual: 0, kgCo2ePerUnit: 6 },
-};
-
-/** kWh rows in FUELS order (electricity, natural gas, fuel oil, propane); gas given in therms. */
-const homes = (...rows: [kwh: number, therms: number][]): Float64Array =>
-  Float64Array.from(rows.flatMap(([kwh, therms]) => [kwh, therms * KWH_PER_THERM, 0, 0]));
+import { homesKwh, ROUND_PRICES } from '../../support/round-prices.ts';
 
 // Two small homes (1,200 and 1,450 ft²) and one of 2,000 ft²; the heat pump does not apply to the second.
 const floorAreas = [1200, 1450, 2000];
-const baselineKwh = homes([10_000, 600], [8_000, 500], [6_000, 400]);
-const heatPumpKwh = homes([14_000, 0], [0, 0], [9_000, 0]);
+const baselineKwh = homesKwh([10_000, 600], [8_000, 500], [6_000, 400]);
+const heatPumpKwh = homesKwh([14_000, 0], [0, 0], [9_000, 0]);
 
 describe('healthBinDeltas', () => {
   const deltas = healthBinDeltas(
@@ -27,7 +15,7 @@ describe('healthBinDeltas', () => {
       { upgrade: 'baseline', applicable: [true, true, true], kwh: baselineKwh },
       { upgrade: 'hvac__heat_pump_seer18_hspf10', applicable: [true, false, true], kwh: heatPumpKwh },
     ],
-    prices,
+    ROUND_PRICES,
   );
 
   it('averages each bin over all its homes, counting a home the upgrade skips as unchanged', () => {
@@ -54,18 +42,18 @@ describe('healthBinDeltas', () => {
   });
 
   it('counts a rise of a fossil fuel as surrogate noise (no change), never a rise of electricity', () => {
-    const electricHome = homes([12_000, 200]);
-    const afterHeatPump = homes([7_000, 210]);
+    const electricHome = homesKwh([12_000, 200]);
+    const afterHeatPump = homesKwh([7_000, 210]);
     const [bin] = healthBinDeltas(
       [1800],
       electricHome,
       [{ upgrade: 'hvac__heat_pump_seer15_hspf9', applicable: [true], kwh: afterHeatPump }],
-      prices,
+      ROUND_PRICES,
     );
     expect(bin).toMatchObject({ delta_electricity_kwh: -5000, delta_natural_gas_therm: 0 });
   });
 
   it('refuses energies that do not match the homes', () => {
-    expect(() => healthBinDeltas([1200], baselineKwh, [], prices)).toThrow(/3 homes|1 homes/);
+    expect(() => healthBinDeltas([1200], baselineKwh, [], ROUND_PRICES)).toThrow(/3 homes|1 homes/);
   });
 });

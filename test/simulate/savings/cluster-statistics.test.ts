@@ -3,8 +3,8 @@ import type { ClusterStatisticRow } from '../../../schemas/rem-data.ts';
 import { SplitMix64 } from '../../../simulate/random.ts';
 import { clusterStatistics, type ClusterIdentity } from '../../../simulate/savings/cluster-statistics.ts';
 import { sortedPercentile, summarize, toTenThousandths } from '../../../simulate/savings/distribution.ts';
-import { FUEL_ENERGY_UNITS, type FuelPrices } from '../../../simulate/savings/fuel-prices.ts';
 import { KWH_PER_THERM } from '../../../simulate/units.ts';
+import { homesKwh, ROUND_PRICES } from '../../support/round-prices.ts';
 
 const cluster: ClusterIdentity = {
   cluster_id: '44007|natural_gas|-',
@@ -14,21 +14,9 @@ const cluster: ClusterIdentity = {
   water_heater_fuel: null,
 };
 
-// Round prices, so every expected figure below is worked by hand.
-const prices: FuelPrices = {
-  electricity: { ...FUEL_ENERGY_UNITS.electricity, volumetric: 0.2, fixedAnnual: 120, kgCo2ePerUnit: 0.4 },
-  natural_gas: { ...FUEL_ENERGY_UNITS.natural_gas, volumetric: 1.5, fixedAnnual: 240, kgCo2ePerUnit: 5 },
-  fuel_oil: { ...FUEL_ENERGY_UNITS.fuel_oil, volumetric: 4, fixedAnnual: 0, kgCo2ePerUnit: 10 },
-  propane: { ...FUEL_ENERGY_UNITS.propane, volumetric: 3, fixedAnnual: 0, kgCo2ePerUnit: 6 },
-};
-
-/** kWh rows in FUELS order (electricity, natural gas, fuel oil, propane); gas given in therms. */
-const homes = (...rows: [kwh: number, therms: number][]): Float64Array =>
-  Float64Array.from(rows.flatMap(([kwh, therms]) => [kwh, therms * KWH_PER_THERM, 0, 0]));
-
 // Home A and C burn gas; B is all-electric, so a heat pump upgrade does not apply to it.
-const baselineKwh = homes([10_000, 600], [8_000, 0], [6_000, 400]);
-const heatPumpKwh = homes([14_000, 0], [0, 0], [9_000, 0]);
+const baselineKwh = homesKwh([10_000, 600], [8_000, 0], [6_000, 400]);
+const heatPumpKwh = homesKwh([14_000, 0], [0, 0], [9_000, 0]);
 const rows = clusterStatistics(
   cluster,
   baselineKwh,
@@ -36,7 +24,7 @@ const rows = clusterStatistics(
     { upgrade: 'baseline', applicable: [true, true, true], kwh: baselineKwh },
     { upgrade: 'hvac__heat_pump_seer18_hspf10', applicable: [true, false, true], kwh: heatPumpKwh },
   ],
-  prices,
+  ROUND_PRICES,
 );
 const line = (upgrade: string, fuel: string, scenario: string): ClusterStatisticRow => {
   const found = rows.find((r) => r.upgrade === upgrade && r.fuel === fuel && r.scenario === scenario);
@@ -133,7 +121,7 @@ describe('clusterStatistics (REM §5.4)', () => {
         cluster,
         before,
         [{ upgrade: 'water_heater__heat_pump_uef3.35', applicable, kwh: after }],
-        prices,
+        ROUND_PRICES,
       );
       for (let k = 0; k < random.length; k += 3) {
         const [baseline, upgrade, delta] = random.slice(k, k + 3) as [
@@ -162,7 +150,7 @@ describe('clusterStatistics (REM §5.4)', () => {
           kwh: baselineKwh,
         },
       ],
-      prices,
+      ROUND_PRICES,
     );
     expect(none).toEqual([]);
     expect(() =>
@@ -170,7 +158,7 @@ describe('clusterStatistics (REM §5.4)', () => {
         cluster,
         baselineKwh,
         [{ upgrade: 'baseline', applicable: [true], kwh: baselineKwh }],
-        prices,
+        ROUND_PRICES,
       ),
     ).toThrow('baseline: 1 homes given for a cluster of 3');
   });
