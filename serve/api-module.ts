@@ -20,7 +20,7 @@ export interface PinnedRequest {
   snapshot: LoadedSnapshot;
   /** The date the request treats as today (YYYY-MM-DD). */
   asOfDate: string;
-  /** The ETag a successful answer gets (GET and HEAD only). */
+  /** The ETag a successful answer gets (GET and HEAD, and POST named by `bodyAnswerKey`). */
   etag: string | null;
   /** What the answer is kept under in the response cache: the route's `answerKey`, else the URL. */
   cacheKey: string;
@@ -48,6 +48,13 @@ declare module 'fastify' {
      * name the request. Called before the handler with the request pinned; it must not throw.
      */
     answerKey?: (request: FastifyRequest) => string | undefined;
+    /**
+     * For a POST whose 200 answer depends only on the snapshot data, the as-of date and its body: a name
+     * for the body such that equal names have byte-equal answers (a canonical form), or undefined for a
+     * body it cannot name (not cached). Named answers are cached and get an ETag like a GET's (no 304: a
+     * POST is never conditional). Called after the body is parsed, before the handler; it must not throw.
+     */
+    bodyAnswerKey?: (request: FastifyRequest) => string | undefined;
   }
 }
 

@@ -1,8 +1,9 @@
 import type { ApiModule } from './api-module.ts';
+import { createHealthApi } from './health/health-api.ts';
 import { createIncentivesApi } from './incentives/incentives-api.ts';
 import { createRemApi } from './rem/rem-api.ts';
 
 /** Every API module the server mounts; the snapshot holder loads each one's ServingModule. */
 export function createApiModules(): ApiModule<unknown>[] {
-  return [createIncentivesApi(), createRemApi()];
+  return [createIncentivesApi(), createRemApi(), createHealthApi()];
 }

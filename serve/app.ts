@@ -51,6 +51,7 @@ const PER_REQUEST_HEADERS = new Set(['x-ratelimit-limit', 'x-ratelimit-remaining
 const DATA_CACHE_CONTROL = 'private, no-cache';
 
 type OnRequestHook = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void;
+type PreHandlerHook = OnRequestHook;
 type OnSendHook = (
   request: FastifyRequest,
   reply: FastifyReply,
@@ -287,8 +288,29 @@ export async function buildApp(deps: AppDeps): Promise<ZodApp> {
       done();
     };
 
-  // Tags a data response with its snapshot (and a 200 GET/HEAD with its ETag), and keeps a GET's 200
-  // answer for the next identical request. Errors are never kept; nor is what a route opts out of.
+  // A POST named by its route's `bodyAnswerKey` (once its body is parsed): answered from the response
+  // cache when the same name was answered before under this snapshot and date, else tagged for its ETag
+  // and kept like a GET's answer.
+  const answerByBody =
+    (bodyAnswerKey: (request: FastifyRequest) => string | undefined): PreHandlerHook =>
+    (request, reply, done) => {
+      const pinned = request.pinned!;
+      const named = bodyAnswerKey(request);
+      if (named === undefined) return done();
+      // The route's path keeps bodies of different routes (and GET URLs) apart.
+      pinned.cacheKey = `POST ${request.routeOptions.url}\n${named}`;
+      const cached = responses.lookup(pinned.snapshot, pinned.asOfDate, pinned.cacheKey);
+      if (cached !== undefined) {
+        void reply.headers(cached.headers).send(cached.body);
+        return;
+      }
+      pinned.etag = dataEtag(pinned.snapshot.id, pinned.asOfDate, pinned.cacheKey);
+      done();
+    };
+
+  // Tags a data response with its snapshot (and a 200 GET/HEAD or named POST with its ETag), and keeps
+  // its 200 answer (but a HEAD's) for the next identical request. Errors are never kept; nor is what a
+  // route opts out of.
   const tagDataResponse =
     (cacheResponse: ((request: FastifyRequest) => boolean) | undefined): OnSendHook =>
     (request, reply, payload, done) => {
@@ -298,7 +320,7 @@ export async function buildApp(deps: AppDeps): Promise<ZodApp> {
       if (pinned.etag === null || reply.statusCode !== 200) return done(null, payload);
       reply.header('etag', pinned.etag).header('cache-control', DATA_CACHE_CONTROL);
       const encoded = typeof payload === 'string' || Buffer.isBuffer(payload);
-      if (request.method !== 'GET' || !encoded || (cacheResponse !== undefined && !cacheResponse(request))) {
+      if (request.method === 'HEAD' || !encoded || (cacheResponse !== undefined && !cacheResponse(request))) {
         return done(null, payload);
       }
       const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
@@ -325,6 +347,10 @@ export async function buildApp(deps: AppDeps): Promise<ZodApp> {
         ...onRequest.slice(at),
       ];
       route.onSend = [tagDataResponse(route.config?.cacheResponse), ...hookList(route.onSend)];
+      const bodyAnswerKey = route.config?.bodyAnswerKey;
+      if (bodyAnswerKey !== undefined && route.method === 'POST') {
+        route.preHandler = [answerByBody(bodyAnswerKey), ...hookList(route.preHandler)];
+      }
     });
     for (const module of deps.apiModules) {
       await scope.register(async (child) => {

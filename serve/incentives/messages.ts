@@ -1,6 +1,6 @@
 import type { Language } from '../../schemas/incentives/enums.ts';
 
-/** Every message the incentives routes answer with, in English and Spanish. */
+/** Every message the incentives routes answer with (the validation ones shared by every route), in English and Spanish. */
 export const messages = {
   en: {
     required: 'is required',
@@ -9,6 +9,9 @@ export const messages = {
     oneOf: (values: readonly unknown[]) => `must be one of: ${values.join(', ')}`,
     atLeast: (n: number | bigint) => `must be at least ${n}`,
     atMost: (n: number | bigint) => `must be at most ${n}`,
+    atMostValues: (n: number | bigint) => `must have at most ${n} values`,
+    unknownField: 'is not a field of this request',
+    object: 'a JSON object',
     length: (n: number | bigint) => `must be exactly ${n} characters long`,
     notEmpty: 'must not be empty',
     unique: 'must not repeat a value',
@@ -39,6 +42,9 @@ export const messages = {
     oneOf: (values: readonly unknown[]) => `debe ser uno de: ${values.join(', ')}`,
     atLeast: (n: number | bigint) => `debe ser como mínimo ${n}`,
     atMost: (n: number | bigint) => `debe ser como máximo ${n}`,
+    atMostValues: (n: number | bigint) => `debe tener como máximo ${n} valores`,
+    unknownField: 'no es un campo de esta solicitud',
+    object: 'un objeto JSON',
     length: (n: number | bigint) => `debe tener exactamente ${n} caracteres`,
     notEmpty: 'no puede estar vacío',
     unique: 'no puede repetir valores',

@@ -37,6 +37,7 @@ export function coerceQuery(query: Record<string, unknown>, schema: z.ZodObject)
 }
 
 const EXPECTED: Record<string, keyof Messages> = {
+  object: 'object',
   int: 'integer',
   number: 'integer',
   boolean: 'boolean',
@@ -44,9 +45,12 @@ const EXPECTED: Record<string, keyof Messages> = {
   string: 'text',
 };
 
-function describeIssue(issue: z.core.$ZodIssue, given: unknown, text: Messages): string {
+/** What a validation issue says, in the request's language; `given` is the value of the field at fault. */
+export function describeIssue(issue: z.core.$ZodIssue, given: unknown, text: Messages): string {
   if (given === undefined && issue.code !== 'custom') return text.required;
   switch (issue.code) {
+    case 'unrecognized_keys':
+      return text.unknownField;
     case 'invalid_type':
       return text.mustBe(text[EXPECTED[issue.expected] ?? 'text'] as string);
     case 'invalid_value':
@@ -57,6 +61,7 @@ function describeIssue(issue: z.core.$ZodIssue, given: unknown, text: Messages):
       return text.atLeast(issue.minimum);
     case 'too_big':
       if (issue.origin === 'string') return text.length(issue.maximum);
+      if (issue.origin === 'array') return text.atMostValues(issue.maximum);
       return text.atMost(issue.maximum);
     case 'custom':
       return issue.message === 'must not repeat a value'
@@ -69,6 +74,12 @@ function describeIssue(issue: z.core.$ZodIssue, given: unknown, text: Messages):
   }
 }
 
+/** The top-level field an issue is about: its path's first step, or the unknown key it reports. */
+export function issueField(issue: z.core.$ZodIssue, whole: string): string {
+  if (issue.code === 'unrecognized_keys') return issue.keys[0]!;
+  return issue.path.length > 0 ? String(issue.path[0]) : whole;
+}
+
 /**
  * Validates a parsed query with a request schema. Failure is a 400 naming the first field at fault (its
  * message in the request's language); success gives the typed query with defaults applied.
@@ -78,7 +89,7 @@ export function validateQuery<S extends z.ZodObject>(schema: S, query: Record<st
   const result = schema.safeParse(coerced);
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
-  const field = issue.path.length > 0 ? String(issue.path[0]) : 'query';
+  const field = issueField(issue, 'query');
   const text = messages[languageOf(query)];
   throw new HttpError(
     400,

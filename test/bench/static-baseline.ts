@@ -20,6 +20,8 @@ export interface LoadOptions {
   alsoOk?: number[];
   /** The path of each request in turn, when requests must differ (e.g. to miss a response cache). */
   nextPath?: () => string;
+  /** The body of each request in turn (a POST's `nextPath`). */
+  nextBody?: () => string;
 }
 
 /** Runs autocannon against a URL (same process as the server, so compare ratios, not absolute figures). */
@@ -32,10 +34,16 @@ export async function measureLoad(url: string, options: LoadOptions = {}): Promi
     connections: options.connections ?? 50,
     duration: options.durationSeconds ?? 5,
     successStatusCodes: [200, ...(options.alsoOk ?? [])],
-    ...(options.nextPath
+    ...(options.nextPath || options.nextBody
       ? {
           requests: [
-            { setupRequest: (request: autocannon.Request) => ({ ...request, path: options.nextPath!() }) },
+            {
+              setupRequest: (request: autocannon.Request) => ({
+                ...request,
+                ...(options.nextPath ? { path: options.nextPath() } : {}),
+                ...(options.nextBody ? { body: options.nextBody() } : {}),
+              }),
+            },
           ],
         }
       : {}),

@@ -1,8 +1,7 @@
-import { STATUS_CODES } from 'node:http';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { FUELS, UPGRADES } from '../../schemas/rem.ts';
+import { checkAnswer, type SeenAnswers } from '../support/fuzz-answers.ts';
 import { REM_TEST_KEY, remServerForSpecs } from '../support/rem-lake-fixture.ts';
 
 /*
@@ -14,13 +13,6 @@ import { REM_TEST_KEY, remServerForSpecs } from '../support/rem-lake-fixture.ts'
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_123);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 600);
 const AUTH = { authorization: `Bearer ${REM_TEST_KEY}` };
-
-const errorBodySchema = z.strictObject({
-  statusCode: z.number().int(),
-  error: z.string(),
-  message: z.string().min(1),
-  field: z.string().min(1).optional(),
-});
 
 const ADDRESSES = [
   '1 Main St, Providence, RI 02903',
@@ -185,27 +177,9 @@ const profileBodyArb = fc.oneof(
 );
 
 const server = remServerForSpecs('rem-fuzz');
-const seen = new Map<string, number>();
+const seen: SeenAnswers = new Map();
 
-/** The property every answer must have: 2xx JSON, or 4xx in the common error body naming its field. */
-function check(url: string, res: { statusCode: number; body: string; headers: Record<string, unknown> }) {
-  const { statusCode } = res;
-  expect([2, 4], `${statusCode} for ${url}: ${res.body.slice(0, 300)}`).toContain(
-    Math.floor(statusCode / 100),
-  );
-  expect(res.headers['content-type'], url).toMatch(/^application\/json/);
-  if (statusCode >= 400) {
-    const error = errorBodySchema.parse(JSON.parse(res.body));
-    expect(error.statusCode, url).toBe(statusCode);
-    expect(error.error, url).toBe(STATUS_CODES[statusCode]);
-    if (statusCode === 400 || statusCode === 404)
-      expect(error.field, `${url}: ${error.message}`).toBeDefined();
-    const bucket = `${statusCode}:${error.field}`;
-    seen.set(bucket, (seen.get(bucket) ?? 0) + 1);
-  } else {
-    seen.set(String(statusCode), (seen.get(String(statusCode)) ?? 0) + 1);
-  }
-}
+const check = (request: string, res: Parameters<typeof checkAnswer>[1]) => checkAnswer(request, res, seen);
 
 describe('fuzzing the REM routes', () => {
   it('answers every generated /rem/address query with 2xx or 4xx, each 4xx naming its field', async () => {

@@ -16,6 +16,7 @@ interface AnswerData {
 }
 
 /**
+ * POST /v1/parity with {"n":…} does the same, named by its body (bodyAnswerKey).
  * GET /v1/answer?n=… answers `{"snapshot":…,"n":…,"pad":"xxx…"}` and counts its calls, so a test sees
  * whether an answer came from the handler or from the cache. n=missing is a 404; live=1 opts out.
  * GET /v1/parity?n=… answers whether n is even, and names each answer by the parity of a numeric n.
@@ -56,6 +57,24 @@ function answerModule(calls: string[]): ApiModule<AnswerData> {
           calls.push(request.url);
           const n = numberOf(request);
           return reply.type('application/json; charset=utf-8').send(JSON.stringify({ even: n % 2 === 0 }));
+        },
+      );
+      const bodyNumber = (request: FastifyRequest) => (request.body as { n?: unknown } | null)?.n;
+      app.post(
+        '/v1/parity',
+        {
+          config: {
+            bodyAnswerKey: (request) =>
+              Number.isInteger(bodyNumber(request)) ? `parity ${Number(bodyNumber(request)) % 2}` : undefined,
+          },
+        },
+        async (request, reply) => {
+          calls.push(`POST ${JSON.stringify(request.body)}`);
+          const n = bodyNumber(request);
+          if (!Number.isInteger(n)) throw new HttpError(400, 'BAD_REQUEST', 'n: must be an integer', 'n');
+          return reply
+            .type('application/json; charset=utf-8')
+            .send(JSON.stringify({ even: Number(n) % 2 === 0 }));
         },
       );
     },
@@ -236,6 +255,50 @@ describe('answers named by a route (answerKey)', () => {
     // The URL as received keys the cache; its canonical form (parameters sorted) names it in the ETag.
     expect(calls).toEqual(['/v1/parity?n=x&a=1&b=2', '/v1/parity?b=2&n=x&a=1']);
     expect(reordered.headers.etag).toBe(first.headers.etag);
+  });
+});
+
+describe('POST answers named by their body (bodyAnswerKey)', () => {
+  const post = (target: ZodApp, body: unknown, headers: Record<string, string> = {}) =>
+    target.inject({
+      method: 'POST',
+      url: '/v1/parity',
+      headers: { ...auth, ...headers },
+      payload: body as object,
+    });
+
+  it('share one cached answer and one ETag among the bodies of one name, without calling the handler again', async () => {
+    const { app, calls } = await start();
+    const two = await post(app, { n: 2 });
+    const four = await post(app, { n: 4 });
+    const three = await post(app, { n: 3 });
+    expect(calls).toEqual(['POST {"n":2}', 'POST {"n":3}']);
+    expect([two.body, four.body, three.body]).toEqual(['{"even":true}', '{"even":true}', '{"even":false}']);
+    expect(two.headers.etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+    expect(answerHeaders(four.headers)).toEqual(answerHeaders(two.headers));
+    expect(three.headers.etag).not.toBe(two.headers.etag);
+    // A GET of the same name is another answer: the route's path and method keep them apart.
+    const get = await app.inject({ method: 'GET', url: '/v1/parity?n=2', headers: auth });
+    expect(get.headers.etag).not.toBe(two.headers.etag);
+  });
+
+  it('leave bodies the route does not name, and errors, to the handler every time; never answer 304', async () => {
+    const { app, calls } = await start();
+    const refused = await post(app, { n: 'x' });
+    await post(app, { n: 'x' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.headers.etag).toBeUndefined();
+    const two = await post(app, { n: 2 });
+    const conditional = await post(app, { n: 2 }, { 'if-none-match': two.headers.etag as string });
+    expect(conditional.statusCode).toBe(200);
+    expect(calls).toEqual(['POST {"n":"x"}', 'POST {"n":"x"}', 'POST {"n":2}']);
+  });
+
+  it('keep nothing with RESPONSE_CACHE_MB=0', async () => {
+    const { app, calls } = await start({ env: { RESPONSE_CACHE_MB: '0' } });
+    await post(app, { n: 2 });
+    await post(app, { n: 2 });
+    expect(calls).toEqual(['POST {"n":2}', 'POST {"n":2}']);
   });
 });
 

@@ -1,7 +1,3 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll } from 'vitest';
 import {
   clusterId,
   clusterStatisticRowSchema,
@@ -18,16 +14,16 @@ import {
 } from '../../schemas/rem-data.ts';
 import type { Upgrade } from '../../schemas/rem.ts';
 import { remCountyRowSchema, withStation } from '../../transform/tables/rem/rem-tables.ts';
-import { loadConfig } from '../../lib/config.ts';
 import type { ApiModule } from '../../serve/api-module.ts';
-import { buildApp } from '../../serve/app.ts';
-import type { Geocoder } from '../../serve/geocoding/geocoder.ts';
 import { ENERGY_UNITS } from '../../serve/rem/cluster-statistics-store.ts';
 import { createRemApi } from '../../serve/rem/rem-api.ts';
-import { lakeSnapshotSource } from '../../serve/snapshot/lake-snapshot-source.ts';
-import { SnapshotHolder } from '../../serve/snapshot/snapshot-holder.ts';
-import { programsModule, silentLogger } from './serve-fixtures.ts';
-import { programsTable, writeTablesSnapshot, type FixtureTable } from './serve-lake-fixture.ts';
+import {
+  lakeServerForSpecs,
+  programsTable,
+  writeTablesSnapshot,
+  type FixtureTable,
+  type LakeServer,
+} from './serve-lake-fixture.ts';
 
 export { programsTable, writeTablesSnapshot };
 import { z as zod } from 'zod';
@@ -229,63 +225,15 @@ export function remFixtureTables(
 export const REM_TEST_KEY = 'rem-test-key-0123456789abcdef';
 
 /**
- * The server over a lake, with the REM routes and the fixture programs module (a stand-in for the
- * incentives, to show REM never stops other routes), following CURRENT through the real child reader.
- */
-export async function startRemServer(lakeDir: string, options: { geocoder?: Geocoder } = {}) {
-  const logger = silentLogger();
-  const rem = createRemApi(options);
-  const programs = programsModule();
-  const modules = [rem, programs] as ApiModule<unknown>[];
-  const holder = new SnapshotHolder({
-    source: lakeSnapshotSource(lakeDir),
-    modules: modules.map((m) => m.serving),
-    pollMs: 60_000,
-    logger,
-  });
-  await holder.start();
-  const app = await buildApp({
-    config: loadConfig({
-      LAKE_DIR: lakeDir,
-      AS_OF_DATE: '2026-11-21',
-      API_KEYS: REM_TEST_KEY,
-      LOG_LEVEL: 'silent',
-      RATE_LIMIT_PER_MINUTE: '100000000',
-    }),
-    logger,
-    snapshots: holder,
-    apiModules: modules,
-    keyStore: { authenticate: (key) => (key === REM_TEST_KEY ? { id: 'rem', name: 'rem' } : null) },
-  });
-  await app.ready();
-  return {
-    app,
-    holder,
-    close: async () => {
-      await app.close();
-      holder.close();
-    },
-  };
-}
-
-export type RemServer = Awaited<ReturnType<typeof startRemServer>> & { lakeDir: string };
-
-/**
  * For a spec file: a temporary lake whose published snapshot `id` holds the fixture REM tables (and the
  * stand-in programs table), the server over it, and both removed afterwards. `before` may write other
  * snapshots first. Returns a getter, since the server exists only once beforeAll has run.
  */
-export function remServerForSpecs(id: string, before?: (lakeDir: string) => Promise<void>): () => RemServer {
-  let server: RemServer | undefined;
-  beforeAll(async () => {
-    const lakeDir = await mkdtemp(path.join(tmpdir(), `${id}-`));
-    await before?.(lakeDir);
-    await writeTablesSnapshot(lakeDir, id, [programsTable(id), ...remFixtureTables()], { publish: true });
-    server = { ...(await startRemServer(lakeDir)), lakeDir };
-  }, 60_000);
-  afterAll(async () => {
-    await server?.close();
-    if (server) await rm(server.lakeDir, { recursive: true, force: true });
+export function remServerForSpecs(id: string, before?: (lakeDir: string) => Promise<void>): () => LakeServer {
+  return lakeServerForSpecs(id, {
+    tables: () => remFixtureTables(),
+    modules: () => [createRemApi()] as ApiModule<unknown>[],
+    key: REM_TEST_KEY,
+    before,
   });
-  return () => server!;
 }

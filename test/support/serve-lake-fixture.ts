@@ -1,15 +1,27 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
+import { afterAll, beforeAll } from 'vitest';
 import { z, type ZodType } from 'zod';
+import type { Manifest } from '../../schemas/lake.ts';
 import { columnsOfRow } from '../../transform/lake/column-types.ts';
 import { writeCurrent } from '../../transform/lake/current-pointer.ts';
 import { promotePartialSnapshot, writePartialSnapshot } from '../../transform/lake/snapshot-writer.ts';
 import { loadTable } from '../../transform/lake/table-loader.ts';
-import { programRows } from './serve-fixtures.ts';
+import { loadConfig } from '../../lib/config.ts';
+import type { ApiModule } from '../../serve/api-module.ts';
+import { buildApp } from '../../serve/app.ts';
+import { lakeSnapshotSource } from '../../serve/snapshot/lake-snapshot-source.ts';
+import { SnapshotHolder } from '../../serve/snapshot/snapshot-holder.ts';
+import { programRows, programsModule, silentLogger } from './serve-fixtures.ts';
 
 export interface FixtureTable {
   name: string;
   row: ZodType;
   rows: readonly Record<string, unknown>[];
+  /** What the manifest says the table was built from (default: nothing). */
+  inputs?: { records: string[]; tables: string[] };
 }
 
 /** Writes a real lake snapshot (Parquet + manifest, through the lake's own writer) of the given tables. */
@@ -17,7 +29,7 @@ export async function writeTablesSnapshot(
   lakeDir: string,
   id: string,
   tables: readonly FixtureTable[],
-  options: { publish: boolean },
+  options: { publish: boolean; sources?: Manifest['sources'] },
 ): Promise<void> {
   const instance = await DuckDBInstance.create(':memory:');
   try {
@@ -31,14 +43,14 @@ export async function writeTablesSnapshot(
         parent: null,
         fingerprint: `fixture-${id}`,
         codeVersion: 'fixture-code',
-        sources: {},
+        sources: options.sources ?? {},
         audit: [],
         tables: tables.map((table) => ({
           name: table.name,
           rows: table.rows.length,
           schemaVersion: 1,
           description: `fixture ${table.name}`,
-          inputs: { records: [], tables: [] },
+          inputs: table.inputs ?? { records: [], tables: [] },
         })),
       });
     } finally {
@@ -69,4 +81,76 @@ export function writeProgramsSnapshot(
   options: { publish: boolean },
 ): Promise<void> {
   return writeTablesSnapshot(lakeDir, id, [programsTable(id, count)], options);
+}
+
+/**
+ * The server over a lake with the given API modules and the fixture programs module (a stand-in for the
+ * incentives, to show a module never stops other routes), following CURRENT through the real child reader.
+ */
+export async function startLakeServer(lakeDir: string, modules: readonly ApiModule<unknown>[], key: string) {
+  const logger = silentLogger();
+  const all = [...modules, programsModule()] as ApiModule<unknown>[];
+  const holder = new SnapshotHolder({
+    source: lakeSnapshotSource(lakeDir),
+    modules: all.map((m) => m.serving),
+    pollMs: 60_000,
+    logger,
+  });
+  await holder.start();
+  const app = await buildApp({
+    config: loadConfig({
+      LAKE_DIR: lakeDir,
+      AS_OF_DATE: '2026-11-21',
+      API_KEYS: key,
+      LOG_LEVEL: 'silent',
+      RATE_LIMIT_PER_MINUTE: '100000000',
+    }),
+    logger,
+    snapshots: holder,
+    apiModules: all,
+    keyStore: { authenticate: (given) => (given === key ? { id: 'test', name: 'test' } : null) },
+  });
+  await app.ready();
+  return {
+    app,
+    holder,
+    close: async () => {
+      await app.close();
+      holder.close();
+    },
+  };
+}
+
+export type LakeServer = Awaited<ReturnType<typeof startLakeServer>> & { lakeDir: string };
+
+/**
+ * For a spec file: a temporary lake whose published snapshot `id` holds `tables` (and the stand-in
+ * programs table), the server over it with `modules`, and both removed afterwards. `before` may write
+ * other snapshots first. Returns a getter, since the server exists only once beforeAll has run.
+ */
+export function lakeServerForSpecs(
+  id: string,
+  setup: {
+    tables: () => FixtureTable[];
+    modules: () => ApiModule<unknown>[];
+    key: string;
+    sources?: Manifest['sources'];
+    before?: (lakeDir: string) => Promise<void>;
+  },
+): () => LakeServer {
+  let server: LakeServer | undefined;
+  beforeAll(async () => {
+    const lakeDir = await mkdtemp(path.join(tmpdir(), `${id}-`));
+    await setup.before?.(lakeDir);
+    await writeTablesSnapshot(lakeDir, id, [programsTable(id), ...setup.tables()], {
+      publish: true,
+      sources: setup.sources,
+    });
+    server = { ...(await startLakeServer(lakeDir, setup.modules(), setup.key)), lakeDir };
+  }, 60_000);
+  afterAll(async () => {
+    await server?.close();
+    if (server) await rm(server.lakeDir, { recursive: true, force: true });
+  });
+  return () => server!;
 }

@@ -1,0 +1,13 @@
+/** What every health-impacts answer says about itself (its `model.statement`). */
+export const HEALTH_STATEMENT =
+  'A model-derived estimate, not a measurement. For each county, sample homes drawn from county-level ' +
+  'housing-stock tables (by heating fuel and floor area) are evaluated with and without the upgrade by this ' +
+  'project’s building-energy surrogate; the change in each fuel, times the county’s households in scope ' +
+  '(single-family and mobile homes), gives the change in on-site combustion emissions (residential emission ' +
+  'factors) and in power-plant emissions (the extra electricity times grid emission rates). Deaths avoided ' +
+  'are those tonnes times published damage factors (premature deaths per tonne, by pollutant and by where ' +
+  'it is emitted): this service runs no air-quality model of its own, and the factors carry their ' +
+  'assumptions (a national or regional average exposure per tonne, one concentration–response function). ' +
+  'The impact of an area is the nationwide effect of electrifying that area’s households. Positive means ' +
+  'avoided, negative increased (SO2 often rises with the added generation). Not Rewiring America’s ' +
+  'figures; do not add up several upgrades’ results.';

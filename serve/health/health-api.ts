@@ -1,0 +1,74 @@
+import type { FastifyReply } from 'fastify';
+import { healthImpactsRequestSchema, healthImpactsResponseSchema } from '../../schemas/health-api.ts';
+import type { ApiModule, ApiModuleContext, ZodApp } from '../api-module.ts';
+import { HttpError, errorBodySchema } from '../errors.ts';
+import type { ServingModule } from '../snapshot/serving-module.ts';
+import { healthAnswerJson } from './health-answer.ts';
+import { loadHealthSnapshot, type HealthSnapshot } from './health-data.ts';
+import { healthAnswerKey, resolveAreas, validateHealthRequest } from './health-request.ts';
+import { healthMessages } from './messages.ts';
+
+/** Bodies are small lists of codes: 64 KB holds every county of every state many times over. */
+export const HEALTH_BODY_LIMIT_BYTES = 64 * 1024;
+
+/** Bodies are validated by the handler (localized 400s naming the field); the schema documents them. */
+const documentOnly = { validatorCompiler: () => (value: unknown) => ({ value }) };
+
+export const healthServingModule: ServingModule<HealthSnapshot> = {
+  name: 'health-impacts',
+  // None required: a snapshot without the health table must still serve the other routes.
+  tables: [],
+  load: loadHealthSnapshot,
+};
+
+/** The health-impacts API: avoided deaths and emissions of electrifying the households of states or counties. */
+export function createHealthApi(): ApiModule<HealthSnapshot> {
+  return {
+    serving: healthServingModule,
+    register(app: ZodApp, ctx: ApiModuleContext<HealthSnapshot>) {
+      app.post(
+        '/api/v2/etools/health-impacts',
+        {
+          ...documentOnly,
+          bodyLimit: HEALTH_BODY_LIMIT_BYTES,
+          config: { bodyAnswerKey: (request) => healthAnswerKey(request.body) },
+          schema: {
+            summary: 'Premature deaths and pollutant emissions avoided each year by electrifying households',
+            description:
+              'Sums of the snapshot’s county rollup (lake table `health_county_impacts`) for the states, or ' +
+              'the counties of one state, asked for: one long-format row per area × upgrade × floor-area bin ' +
+              '× metric. Positive `impact` = avoided. A repeated body is answered from the response cache ' +
+              '(its ETag names the snapshot and the canonical body). Bodies over 64 KB are refused (413).',
+            operationId: 'postHealthImpacts',
+            body: healthImpactsRequestSchema,
+            response: {
+              200: healthImpactsResponseSchema,
+              404: errorBodySchema.describe(
+                'A contiguous state the data being served has no health impacts for (field "state_fips")',
+              ),
+              413: errorBodySchema.describe('The body is over 64 KB'),
+              503: errorBodySchema.describe(
+                'No snapshot, or the snapshot has no health impacts yet (with Retry-After)',
+              ),
+            },
+          },
+        },
+        async (request, reply) => {
+          const body = validateHealthRequest(request.body);
+          const text = healthMessages[body.language];
+          const { data } = ctx.data(request);
+          if (data === null) {
+            throw new HttpError(503, 'SNAPSHOT_UNAVAILABLE', text.healthUnavailable, undefined, {
+              'retry-after': '60',
+            });
+          }
+          const areas = resolveAreas(data, body, text);
+          // Assembled as text (see healthAnswerJson): sent as it is, not through the response schema.
+          return (reply as FastifyReply)
+            .type('application/json; charset=utf-8')
+            .send(healthAnswerJson(data, body, areas));
+        },
+      );
+    },
+  };
+}

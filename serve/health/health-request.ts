@@ -1,0 +1,107 @@
+import type { z } from 'zod';
+import { healthImpactsRequestSchema, type HealthImpactsRequest } from '../../schemas/health-api.ts';
+import { CONTIGUOUS_STATE_FIPS, OTHER_STATE_FIPS } from '../../schemas/rem-data.ts';
+import { HttpError } from '../errors.ts';
+import { languageOf, messages } from '../incentives/messages.ts';
+import { describeIssue, issueField } from '../incentives/query-validation.ts';
+import type { HealthData } from './health-data.ts';
+import { healthMessages, type HealthMessages } from './messages.ts';
+
+/** The rows an answer has: states, or the counties of one state, as positions in the data's sums. */
+export interface HealthAreas {
+  level: 'state' | 'county';
+  /** In FIPS order. */
+  positions: number[];
+}
+
+const stateOfFips = (table: Readonly<Record<string, string>>) =>
+  new Map(Object.entries(table).map(([state, fips]) => [fips, state]));
+const CONTIGUOUS = stateOfFips(CONTIGUOUS_STATE_FIPS);
+const NOT_MODELLED = stateOfFips(OTHER_STATE_FIPS);
+
+const invalid = (message: string, field: string) => new HttpError(400, 'VALIDATION_FAILED', message, field);
+
+/** A FIPS-format issue, in the route's own words (the code at fault, and what a code looks like). */
+function fipsFormatMessage(issue: z.core.$ZodIssue, body: Record<string, unknown>, text: HealthMessages) {
+  if (issue.code !== 'invalid_format' || issue.path.length !== 2) return undefined;
+  const [field, index] = issue.path as [string, number];
+  const code = String((body[field] as unknown[])[index]);
+  if (field === 'state_fips') return text.stateFipsFormat(code);
+  if (field === 'county_fips') return text.countyFipsFormat(code);
+  return undefined;
+}
+
+/** The body as a typed request, or a 400 naming the field at fault in the body's language. */
+export function validateHealthRequest(body: unknown): HealthImpactsRequest {
+  const result = healthImpactsRequestSchema.safeParse(body);
+  const fields = typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {};
+  const language = languageOf(fields as Record<string, unknown>);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    const field = issueField(issue, 'body');
+    const own = fipsFormatMessage(issue, fields as Record<string, unknown>, healthMessages[language]);
+    const given = field === 'body' ? body : (fields as Record<string, unknown>)[field];
+    throw invalid(own ?? `${field}: ${describeIssue(issue, given, messages[language])}`, field);
+  }
+  const counties = result.data.county_fips;
+  if (counties !== undefined && counties.length > 1 && counties.includes('*')) {
+    throw invalid(healthMessages[language].countyFipsFormat('*'), 'county_fips');
+  }
+  return result.data;
+}
+
+/**
+ * Names a valid request so that requests with equal names have byte-equal answers: the FIPS lists are
+ * sorted (rows come in FIPS order whatever order they were asked in); metrics and upgrades keep the
+ * order given, as the rows do. Undefined for a body that is not a valid request.
+ */
+export function healthAnswerKey(body: unknown): string | undefined {
+  const result = healthImpactsRequestSchema.safeParse(body);
+  if (!result.success) return undefined;
+  const request = result.data;
+  return JSON.stringify([
+    request.metrics,
+    request.upgrade,
+    request.state_fips?.toSorted() ?? null,
+    request.county_fips?.toSorted() ?? null,
+    request.group_by ?? null,
+    request.language,
+  ]);
+}
+
+/** The states or counties a request asks for, each checked against the data (400 or 404 naming the field). */
+export function resolveAreas(
+  data: HealthData,
+  request: HealthImpactsRequest,
+  text: HealthMessages,
+): HealthAreas {
+  const asked = request.state_fips?.toSorted();
+  const states = asked ?? [...data.stateIndex.keys()];
+  for (const code of asked ?? []) {
+    const state = CONTIGUOUS.get(code);
+    const other = NOT_MODELLED.get(code);
+    if (other !== undefined) throw invalid(text.stateNotModelled(code, other), 'state_fips');
+    if (state === undefined) throw invalid(text.stateUnknown(code), 'state_fips');
+    if (!data.stateIndex.has(code)) {
+      throw new HttpError(404, 'NOT_FOUND', text.stateWithoutData(code, state), 'state_fips');
+    }
+  }
+  const counties = request.county_fips;
+  if (counties === undefined) {
+    return { level: 'state', positions: states.map((code) => data.stateIndex.get(code)!) };
+  }
+  if (asked === undefined || asked.length !== 1) throw invalid(text.countiesNeedOneState, 'county_fips');
+  const stateFips = asked[0]!;
+  if (counties[0] === '*') {
+    const [first, end] = data.countyRanges[data.stateIndex.get(stateFips)!]!;
+    return { level: 'county', positions: Array.from({ length: end - first }, (_, i) => first + i) };
+  }
+  const positions = counties.map((code) => {
+    const position = data.countyIndex.get(`${stateFips}${code}`);
+    if (position === undefined) {
+      throw invalid(text.countyUnknown(code, CONTIGUOUS.get(stateFips)!), 'county_fips');
+    }
+    return position;
+  });
+  return { level: 'county', positions: positions.sort((a, b) => a - b) };
+}

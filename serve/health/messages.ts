@@ -1,0 +1,41 @@
+import type { Language } from '../../schemas/incentives/enums.ts';
+
+/** Every message the health-impacts route answers with (beyond the generic validation ones), in English and Spanish. */
+export const healthMessages = {
+  en: {
+    stateFipsFormat: (code: string) => `state_fips: "${code}" is not a 2-digit state FIPS code`,
+    countyFipsFormat: (code: string) =>
+      `county_fips: "${code}" is not a 3-digit county FIPS code; give ["*"] alone for every county`,
+    stateNotModelled: (code: string, state: string) =>
+      `state_fips: ${code} (${state}) is not modelled; health impacts cover the contiguous United States and DC only`,
+    stateUnknown: (code: string) => `state_fips: no state of the United States has FIPS code ${code}`,
+    stateWithoutData: (code: string, state: string) =>
+      `state_fips: ${code} (${state}) has no health impacts in the data being served`,
+    countiesNeedOneState: 'county_fips: give exactly one state in state_fips to ask for counties',
+    countyUnknown: (code: string, state: string) =>
+      `county_fips: ${state} has no county with FIPS code ${code}`,
+    fewHouseholds: (threshold: string) =>
+      `Fewer than ${threshold} households: small totals rest on survey estimates of few homes and are uncertain; read with caution.`,
+    healthUnavailable: 'Health impacts are not in the data being served yet; retry later',
+  },
+  es: {
+    stateFipsFormat: (code: string) => `state_fips: "${code}" no es un código FIPS de estado de 2 dígitos`,
+    countyFipsFormat: (code: string) =>
+      `county_fips: "${code}" no es un código FIPS de condado de 3 dígitos; indique ["*"] solo para todos los condados`,
+    stateNotModelled: (code: string, state: string) =>
+      `state_fips: ${code} (${state}) no está modelado; los impactos en la salud cubren solo los Estados Unidos contiguos y DC`,
+    stateUnknown: (code: string) =>
+      `state_fips: ningún estado de los Estados Unidos tiene el código FIPS ${code}`,
+    stateWithoutData: (code: string, state: string) =>
+      `state_fips: ${code} (${state}) no tiene impactos en la salud en los datos publicados`,
+    countiesNeedOneState: 'county_fips: indique exactamente un estado en state_fips para pedir condados',
+    countyUnknown: (code: string, state: string) =>
+      `county_fips: ${state} no tiene ningún condado con el código FIPS ${code}`,
+    fewHouseholds: (threshold: string) =>
+      `Menos de ${threshold} hogares: los totales pequeños se basan en estimaciones de encuesta de pocas viviendas y son inciertos; léalos con cautela.`,
+    healthUnavailable:
+      'Los impactos en la salud aún no están en los datos publicados; vuelva a intentarlo más tarde',
+  },
+} satisfies Record<Language, unknown>;
+
+export type HealthMessages = (typeof healthMessages)['en'];

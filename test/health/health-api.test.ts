@@ -1,0 +1,402 @@
+import { describe, expect, it } from 'vitest';
+import {
+  healthImpactsRequestExample,
+  healthImpactsResponseExample,
+} from '../../schemas/health-api-examples.ts';
+import {
+  HEALTH_METRICS,
+  healthImpactsRequestSchema,
+  healthImpactsResponseSchema,
+  type HealthMetric,
+} from '../../schemas/health-api.ts';
+import type { HealthImpactCell } from '../../schemas/health-data.ts';
+import { HEALTH_STATEMENT } from '../../schemas/health-model.ts';
+import type { ApiModule } from '../../serve/api-module.ts';
+import { createHealthApi } from '../../serve/health/health-api.ts';
+import { HEALTH_TEST_KEY, healthFixtureCells, healthServerForSpecs } from '../support/health-lake-fixture.ts';
+import { lakeServerForSpecs } from '../support/serve-lake-fixture.ts';
+
+const URL = '/api/v2/etools/health-impacts';
+const auth = { authorization: `Bearer ${HEALTH_TEST_KEY}` };
+const server = healthServerForSpecs('with-health');
+const cells = healthFixtureCells();
+
+const post = (body: unknown, headers: Record<string, string> = {}) =>
+  server().app.inject({
+    method: 'POST',
+    url: URL,
+    headers: { ...auth, 'content-type': 'application/json', ...headers },
+    payload: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+
+const HP = 'hvac__heat_pump_seer18_hspf10';
+const ALL_ELECTRIC = 'combination__all_electric__hvac_seer24_hspf13__weatherization';
+const valid = { metrics: ['ammonia'], upgrade: [HP] };
+const round2 = (value: number) => Math.round(value * 100) / 100;
+
+/** What a row should say: the lake's cells that match, summed, as the reference's columns. */
+function expectedRow(
+  match: (cell: HealthImpactCell) => boolean,
+  metric: HealthMetric,
+  columns: Record<string, string>,
+) {
+  const matching = cells.filter(match);
+  const households = matching.reduce((sum, cell) => sum + cell.households, 0);
+  const impact = matching.reduce((sum, cell) => sum + cell[HEALTH_METRICS[metric].column], 0);
+  return {
+    ...columns,
+    number_of_households: households,
+    metric,
+    impact: round2(impact),
+    units: HEALTH_METRICS[metric].units,
+    warnings:
+      households < 5000
+        ? 'Fewer than 5,000 households: small totals rest on survey estimates of few homes and are uncertain; read with caution.'
+        : null,
+  };
+}
+
+describe('POST /api/v2/etools/health-impacts', () => {
+  it("answers the reference notebook's request with the documented example, exactly", async () => {
+    expect(healthImpactsRequestSchema.safeParse(healthImpactsRequestExample).success).toBe(true);
+    expect(healthImpactsResponseSchema.parse(healthImpactsResponseExample)).toEqual(
+      healthImpactsResponseExample,
+    );
+    const response = await post(healthImpactsRequestExample);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual(healthImpactsResponseExample);
+    expect(response.json().model.statement).toBe(HEALTH_STATEMENT);
+    // Columns in the reference's order.
+    expect(Object.keys(response.json().data[0])).toEqual([
+      'state_abbreviation',
+      'county_fips',
+      'county_name',
+      'in_sqft_bin',
+      'number_of_households',
+      'metric',
+      'impact',
+      'units',
+      'warnings',
+    ]);
+  });
+
+  it('answers every state the data has when state_fips is omitted: one row per state and metric', async () => {
+    const response = await post({
+      metrics: ['sulfur_dioxide', 'avoided_premature_mortality_incidence'],
+      upgrade: [HP],
+    });
+    expect(response.statusCode).toBe(200);
+    const expected = ['RI', 'TX', 'WI'].flatMap((state) =>
+      (['sulfur_dioxide', 'avoided_premature_mortality_incidence'] as const).map((metric) =>
+        expectedRow((c) => c.state === state && c.upgrade === HP, metric, { state_abbreviation: state }),
+      ),
+    );
+    expect(response.json().data).toEqual(expected);
+    // Rhode Island's row, in numbers: SO2 increases (negative), deaths are avoided.
+    expect(response.json().data[0]).toEqual({
+      state_abbreviation: 'RI',
+      number_of_households: 201_002,
+      metric: 'sulfur_dioxide',
+      impact: -122_992.12,
+      units: 'kg_per_year',
+      warnings: null,
+    });
+    expect(response.json().data[1].impact).toBeGreaterThan(0);
+    expect(response.json().model.sources).toEqual([
+      { name: 'damage-factors', kind: 'health-damage-factors', version: '2024.1' },
+      { name: 'emission-factors', kind: 'rem-emission-factors', version: '2023.2' },
+    ]);
+  });
+
+  it('orders states and counties by FIPS whatever order they are asked in, metrics as asked', async () => {
+    const response = await post({
+      metrics: ['nitrogen_oxides', 'ammonia'],
+      upgrade: [ALL_ELECTRIC],
+      state_fips: ['44'],
+      county_fips: ['009', '007'],
+    });
+    expect(response.statusCode).toBe(200);
+    const rows = response.json().data;
+    expect(rows.map((r: Record<string, string>) => [r.county_fips, r.metric])).toEqual([
+      ['007', 'nitrogen_oxides'],
+      ['007', 'ammonia'],
+      ['009', 'nitrogen_oxides'],
+      ['009', 'ammonia'],
+    ]);
+    expect(rows[2]).toEqual(
+      expectedRow((c) => c.county_fips === '44009' && c.upgrade === ALL_ELECTRIC, 'nitrogen_oxides', {
+        state_abbreviation: 'RI',
+        county_fips: '009',
+        county_name: 'Washington County',
+      }),
+    );
+  });
+
+  it('tells several upgrades apart with an upgrade column, in the order asked', async () => {
+    const response = await post({
+      metrics: ['fine_particulate_matter'],
+      upgrade: [ALL_ELECTRIC, HP],
+      state_fips: ['48'],
+      group_by: ['house_size_square_feet_binned'],
+    });
+    const rows = response.json().data;
+    expect(rows).toHaveLength(8);
+    expect(Object.keys(rows[0])).toEqual([
+      'state_abbreviation',
+      'upgrade',
+      'in_sqft_bin',
+      'number_of_households',
+      'metric',
+      'impact',
+      'units',
+      'warnings',
+    ]);
+    expect(rows.map((r: Record<string, string>) => `${r.upgrade} ${r.in_sqft_bin}`)).toEqual([
+      `${ALL_ELECTRIC} 0-1499`,
+      `${ALL_ELECTRIC} 1500-2499`,
+      `${ALL_ELECTRIC} 2500-5499`,
+      `${ALL_ELECTRIC} 5500+`,
+      `${HP} 0-1499`,
+      `${HP} 1500-2499`,
+      `${HP} 2500-5499`,
+      `${HP} 5500+`,
+    ]);
+    expect(rows[5]).toEqual(
+      expectedRow(
+        (c) => c.state === 'TX' && c.upgrade === HP && c.sqft_bin === '1500-2499',
+        'fine_particulate_matter',
+        { state_abbreviation: 'TX', upgrade: HP, in_sqft_bin: '1500-2499' },
+      ),
+    );
+  });
+
+  it('adds up: counties to their state, bins to their total, households exactly', async () => {
+    const metrics = Object.keys(HEALTH_METRICS);
+    const state = (await post({ metrics, upgrade: [HP], state_fips: ['55'] })).json().data;
+    const counties = (await post({ metrics, upgrade: [HP], state_fips: ['55'], county_fips: ['*'] })).json()
+      .data;
+    const bins = (
+      await post({ metrics, upgrade: [HP], state_fips: ['55'], group_by: ['house_size_square_feet_binned'] })
+    ).json().data;
+    for (const [m, metric] of metrics.entries()) {
+      const parts = (rows: { metric: string; impact: number; number_of_households: number }[]) =>
+        rows.filter((row) => row.metric === metric);
+      for (const split of [parts(counties), parts(bins)]) {
+        expect(split.reduce((sum, row) => sum + row.number_of_households, 0)).toBe(
+          state[m].number_of_households,
+        );
+        // Rounded to 2 decimals each: the parts' sum is within half a cent per part of the whole.
+        const total = split.reduce((sum, row) => sum + row.impact, 0);
+        expect(Math.abs(total - state[m].impact)).toBeLessThanOrEqual(0.005 * split.length + 1e-9);
+      }
+    }
+  });
+
+  it('warns on rows of fewer than 5,000 households, in the language asked', async () => {
+    const body = { metrics: ['ammonia'], upgrade: [HP], state_fips: ['55'], county_fips: ['078'] };
+    const [row] = (await post(body)).json().data;
+    expect(row.number_of_households).toBe(1_300);
+    expect(row.warnings).toMatch(/^Fewer than 5,000 households/);
+    const [spanish] = (await post({ ...body, language: 'es' })).json().data;
+    expect(spanish.warnings).toBe(
+      'Menos de 5000 hogares: los totales pequeños se basan en estimaciones de encuesta de pocas viviendas y son inciertos; léalos con cautela.',
+    );
+  });
+
+  it('answers a repeated body from the cache: same bytes and ETag for the same canonical request', async () => {
+    const first = await post({ metrics: ['ammonia'], upgrade: [HP], state_fips: ['55', '44'] });
+    const reordered = await post({ upgrade: [HP], state_fips: ['44', '55'], metrics: ['ammonia'] });
+    expect(first.statusCode).toBe(200);
+    expect(first.headers.etag).toMatch(/^"[\w-]+"$/);
+    expect(first.headers['x-snapshot-id']).toBe('with-health');
+    expect(reordered.headers.etag).toBe(first.headers.etag);
+    expect(reordered.body).toBe(first.body);
+    const spanish = await post({
+      metrics: ['ammonia'],
+      upgrade: [HP],
+      state_fips: ['55', '44'],
+      language: 'es',
+    });
+    expect(spanish.headers.etag).not.toBe(first.headers.etag);
+    const otherOrder = await post({ metrics: ['ammonia', 'sulfur_dioxide'], upgrade: [HP] });
+    const swapped = await post({ metrics: ['sulfur_dioxide', 'ammonia'], upgrade: [HP] });
+    expect(swapped.headers.etag).not.toBe(otherOrder.headers.etag);
+    expect(swapped.json().data[0].metric).toBe('sulfur_dioxide');
+  });
+
+  it.each([
+    [{ upgrade: [HP] }, 'metrics', 'metrics: is required', 'metrics: es obligatorio'],
+    [{ ...valid, metrics: [] }, 'metrics', 'metrics: must not be empty', 'metrics: no puede estar vacío'],
+    [
+      { ...valid, metrics: ['ammonia', 'ammonia'] },
+      'metrics',
+      'metrics: must not repeat a value',
+      'metrics: no puede repetir valores',
+    ],
+    [
+      { ...valid, metrics: ['ozone'] },
+      'metrics',
+      'metrics: must be one of: avoided_premature_mortality_incidence, fine_particulate_matter, ammonia, nitrogen_oxides, volatile_organic_compounds, sulfur_dioxide',
+      'metrics: debe ser uno de: avoided_premature_mortality_incidence, fine_particulate_matter, ammonia, nitrogen_oxides, volatile_organic_compounds, sulfur_dioxide',
+    ],
+    [{ ...valid, metrics: 'ammonia' }, 'metrics', 'metrics: must be a list', 'metrics: debe ser una lista'],
+    [
+      { ...valid, upgrade: ['baseline'] },
+      'upgrade',
+      'upgrade: must be one of: weatherization__insulation_air_duct_sealing, hvac__heat_pump_seer15_hspf9, hvac__heat_pump_seer18_hspf10, hvac__heat_pump_seer24_hspf13, water_heater__heat_pump_uef3.35, combination__hvac_seer18_hspf10__weatherization, combination__all_electric__hvac_seer24_hspf13__weatherization',
+      'upgrade: debe ser uno de: weatherization__insulation_air_duct_sealing, hvac__heat_pump_seer15_hspf9, hvac__heat_pump_seer18_hspf10, hvac__heat_pump_seer24_hspf13, water_heater__heat_pump_uef3.35, combination__hvac_seer18_hspf10__weatherization, combination__all_electric__hvac_seer24_hspf13__weatherization',
+    ],
+    [
+      { ...valid, state_fips: [55] },
+      'state_fips',
+      'state_fips: must be a single text value',
+      'state_fips: debe ser un único valor de texto',
+    ],
+    [
+      { ...valid, state_fips: ['5'] },
+      'state_fips',
+      'state_fips: "5" is not a 2-digit state FIPS code',
+      'state_fips: "5" no es un código FIPS de estado de 2 dígitos',
+    ],
+    [
+      { ...valid, state_fips: ['02'] },
+      'state_fips',
+      'state_fips: 02 (AK) is not modelled; health impacts cover the contiguous United States and DC only',
+      'state_fips: 02 (AK) no está modelado; los impactos en la salud cubren solo los Estados Unidos contiguos y DC',
+    ],
+    [
+      { ...valid, state_fips: ['44', '15'] },
+      'state_fips',
+      'state_fips: 15 (HI) is not modelled; health impacts cover the contiguous United States and DC only',
+      'state_fips: 15 (HI) no está modelado; los impactos en la salud cubren solo los Estados Unidos contiguos y DC',
+    ],
+    [
+      { ...valid, state_fips: ['03'] },
+      'state_fips',
+      'state_fips: no state of the United States has FIPS code 03',
+      'state_fips: ningún estado de los Estados Unidos tiene el código FIPS 03',
+    ],
+    [
+      { ...valid, county_fips: ['*'] },
+      'county_fips',
+      'county_fips: give exactly one state in state_fips to ask for counties',
+      'county_fips: indique exactamente un estado en state_fips para pedir condados',
+    ],
+    [
+      { ...valid, state_fips: ['44', '55'], county_fips: ['007'] },
+      'county_fips',
+      'county_fips: give exactly one state in state_fips to ask for counties',
+      'county_fips: indique exactamente un estado en state_fips para pedir condados',
+    ],
+    [
+      { ...valid, state_fips: ['44'], county_fips: ['005'] },
+      'county_fips',
+      'county_fips: RI has no county with FIPS code 005',
+      'county_fips: RI no tiene ningún condado con el código FIPS 005',
+    ],
+    [
+      { ...valid, state_fips: ['44'], county_fips: ['44007'] },
+      'county_fips',
+      'county_fips: "44007" is not a 3-digit county FIPS code; give ["*"] alone for every county',
+      'county_fips: "44007" no es un código FIPS de condado de 3 dígitos; indique ["*"] solo para todos los condados',
+    ],
+    [
+      { ...valid, state_fips: ['44'], county_fips: ['*', '007'] },
+      'county_fips',
+      'county_fips: "*" is not a 3-digit county FIPS code; give ["*"] alone for every county',
+      'county_fips: "*" no es un código FIPS de condado de 3 dígitos; indique ["*"] solo para todos los condados',
+    ],
+    [
+      { ...valid, group_by: ['acs_housing_type'] },
+      'group_by',
+      'group_by: must be one of: house_size_square_feet_binned',
+      'group_by: debe ser uno de: house_size_square_feet_binned',
+    ],
+    [
+      { ...valid, state: 'WI' },
+      'state',
+      'state: is not a field of this request',
+      'state: no es un campo de esta solicitud',
+    ],
+    [
+      { ...valid, state_fips: Array.from({ length: 61 }, (_, i) => String(i).padStart(2, '0')) },
+      'state_fips',
+      'state_fips: must have at most 60 values',
+      'state_fips: debe tener como máximo 60 valores',
+    ],
+  ])('refuses %j with a 400 naming %s, in English and Spanish', async (body, field, english, spanish) => {
+    for (const [language, message] of [
+      ['en', english],
+      ['es', spanish],
+    ] as const) {
+      const response = await post({ ...body, language });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({ statusCode: 400, error: 'Bad Request', message, field });
+    }
+  });
+
+  it('answers 404 naming state_fips for a contiguous state the data has no rows for', async () => {
+    const response = await post({ ...valid, state_fips: ['06'] });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({
+      statusCode: 404,
+      error: 'Not Found',
+      message: 'state_fips: 06 (CA) has no health impacts in the data being served',
+      field: 'state_fips',
+    });
+  });
+
+  it('refuses bodies that are not a JSON object, malformed JSON, and bodies over 64 KB', async () => {
+    expect((await post([valid])).json()).toEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      message: 'body: must be a JSON object',
+      field: 'body',
+    });
+    const malformed = await post('{"metrics": ["ammonia"');
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json()).toMatchObject({ statusCode: 400, error: 'Bad Request', field: 'body' });
+    const padded = JSON.stringify({ ...valid, state_fips: Array(14_000).fill('44') });
+    expect(padded.length).toBeGreaterThan(64 * 1024);
+    const tooLarge = await post(padded);
+    expect(tooLarge.statusCode).toBe(413);
+    expect(tooLarge.json()).toEqual({
+      statusCode: 413,
+      error: 'Payload Too Large',
+      message: 'Request body is too large',
+      field: 'body',
+    });
+  });
+
+  it('requires a key, like every data route', async () => {
+    const response = await server().app.inject({ method: 'POST', url: URL, payload: valid });
+    expect(response.statusCode).toBe(401);
+  });
+});
+
+describe('POST /api/v2/etools/health-impacts on a snapshot without health impacts', () => {
+  const bare = lakeServerForSpecs('without-health', {
+    tables: () => [],
+    modules: () => [createHealthApi()] as ApiModule<unknown>[],
+    key: HEALTH_TEST_KEY,
+  });
+
+  it('answers 503 with Retry-After, in the language asked, while other routes keep serving', async () => {
+    for (const [language, message] of [
+      ['en', 'Health impacts are not in the data being served yet; retry later'],
+      ['es', 'Los impactos en la salud aún no están en los datos publicados; vuelva a intentarlo más tarde'],
+    ]) {
+      const response = await bare().app.inject({
+        method: 'POST',
+        url: URL,
+        headers: auth,
+        payload: { ...valid, language },
+      });
+      expect(response.statusCode).toBe(503);
+      expect(response.headers['retry-after']).toBe('60');
+      expect(response.json()).toEqual({ statusCode: 503, error: 'Service Unavailable', message });
+    }
+    const programs = await bare().app.inject({ method: 'GET', url: '/v1/programs', headers: auth });
+    expect(programs.statusCode).toBe(200);
+  });
+});
