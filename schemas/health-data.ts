@@ -115,6 +115,9 @@ const kgBySectorAndPollutant = Object.fromEntries(
   ]),
 ) as Record<`${'onsite_' | 'power_' | ''}${HealthPollutant}_kg_avoided`, z.ZodNumber>;
 
+/** The lake table of the county rollup, which the simulate stage writes and the health API reads. */
+export const HEALTH_IMPACTS_TABLE = 'health_county_impacts';
+
 /**
  * One cell of the county rollup (lake table `health_county_impacts`): the in-scope households of a county
  * with one heating fuel and floor-area bin, the mean change in each fuel per household when the upgrade is

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { HEALTH_METRICS, HEALTH_METRIC_NAMES, type HealthModel } from '../../schemas/health-api.ts';
 import { HEALTH_STATEMENT } from '../../schemas/health-model.ts';
-import { HEALTH_UPGRADES, SQFT_BINS } from '../../schemas/health-data.ts';
+import { HEALTH_IMPACTS_TABLE, HEALTH_UPGRADES, SQFT_BINS } from '../../schemas/health-data.ts';
 import type { Manifest } from '../../schemas/lake.ts';
 import { CONTIGUOUS_STATE_FIPS } from '../../schemas/rem-data.ts';
 import type { SnapshotReader } from '../../transform/lake/snapshot-reader.ts';
@@ -11,7 +11,6 @@ import { readKeyedTexts } from '../snapshot/text-columns.ts';
  * The lake table the health-impacts route answers from: the simulate stage's rollup, declared in
  * transform/tables/health/health-impacts-table.ts (not imported: that module brings in the pipeline).
  */
-export const HEALTH_IMPACTS_TABLE = 'health_county_impacts';
 
 /** Numbers kept per (area, upgrade, bin): households, then each metric in HEALTH_METRIC_NAMES order. */
 export const MEASURES = 1 + HEALTH_METRIC_NAMES.length;

@@ -8,7 +8,8 @@ import { HEALTH_UPGRADES, SQFT_BINS, healthImpactCellSchema } from '../../schema
 import { CONTIGUOUS_STATE_FIPS } from '../../schemas/rem-data.ts';
 import { FUELS } from '../../schemas/rem.ts';
 import { healthAnswerJson } from '../../serve/health/health-answer.ts';
-import { HEALTH_IMPACTS_TABLE, loadHealthSnapshot } from '../../serve/health/health-data.ts';
+import { HEALTH_IMPACTS_TABLE } from '../../schemas/health-data.ts';
+import { loadHealthSnapshot } from '../../serve/health/health-data.ts';
 import { resolveAreas, validateHealthRequest } from '../../serve/health/health-request.ts';
 import { healthMessages } from '../../serve/health/messages.ts';
 import { writeCurrent } from '../../transform/lake/current-pointer.ts';

@@ -9,7 +9,7 @@ import type { Manifest } from '../../schemas/lake.ts';
 import { FUELS } from '../../schemas/rem.ts';
 import type { ApiModule } from '../../serve/api-module.ts';
 import { createHealthApi } from '../../serve/health/health-api.ts';
-import { HEALTH_IMPACTS_TABLE } from '../../serve/health/health-data.ts';
+import { HEALTH_IMPACTS_TABLE } from '../../schemas/health-data.ts';
 import { lakeServerForSpecs, type FixtureTable } from './serve-lake-fixture.ts';
 
 /*

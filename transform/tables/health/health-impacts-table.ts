@@ -1,4 +1,5 @@
 import {
+  HEALTH_IMPACTS_TABLE,
   HEALTH_POLLUTANTS,
   healthImpactCellSchema,
   type DamageFactor,
@@ -20,8 +21,6 @@ import { gatherResults } from '../../pipeline/simulate-stage.ts';
 import { offendersFinding } from '../audit-findings.ts';
 import type { BuildContext, LakeTable } from '../lake-table.ts';
 
-export const HEALTH_COUNTY_IMPACTS_TABLE = 'health_county_impacts';
-
 export interface HealthImpactsTableOptions {
   /** The simulate stage's cluster table, county profiles, emission factors and damage factors. */
   clusters: string;
@@ -37,7 +36,7 @@ export interface HealthImpactsTableOptions {
  */
 export function healthImpactsTable(options: HealthImpactsTableOptions): LakeTable<HealthImpactCell> {
   return {
-    name: HEALTH_COUNTY_IMPACTS_TABLE,
+    name: HEALTH_IMPACTS_TABLE,
     schemaVersion: 1,
     description:
       'Health rollup per county × upgrade × heating fuel × floor-area bin: in-scope households, mean fuel ' +
@@ -110,7 +109,7 @@ async function readFactors(ctx: BuildContext, options: HealthImpactsTableOptions
 
 function auditHealthImpacts(options: HealthImpactsTableOptions) {
   return async (rows: HealthImpactCell[], ctx: BuildContext): Promise<AuditFinding[]> => {
-    const table = HEALTH_COUNTY_IMPACTS_TABLE;
+    const table = HEALTH_IMPACTS_TABLE;
     const counties = new Map(
       (await ctx.table<CountyProfile>(options.counties)).map((c) => [c.county_fips, c]),
     );
