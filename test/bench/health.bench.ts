@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { HEALTH_METRIC_NAMES } from '../../schemas/health-api.ts';
 import { HEALTH_UPGRADES, SQFT_BINS, healthImpactCellSchema } from '../../schemas/health-data.ts';
 import { CONTIGUOUS_STATE_FIPS } from '../../schemas/rem-data.ts';
@@ -12,11 +12,10 @@ import { HEALTH_IMPACTS_TABLE } from '../../schemas/health-data.ts';
 import { loadHealthSnapshot } from '../../serve/health/health-data.ts';
 import { resolveAreas, validateHealthRequest } from '../../serve/health/health-request.ts';
 import { healthMessages } from '../../serve/health/messages.ts';
-import { writeCurrent } from '../../transform/lake/current-pointer.ts';
-import { promotePartialSnapshot, writePartialSnapshot } from '../../transform/lake/snapshot-writer.ts';
-import { openSnapshot, readCurrent } from '../../transform/lake/snapshot-reader.ts';
-import { quoteIdentifier, quoteLiteral } from '../../transform/lake/sql-quote.ts';
+import { openSnapshot } from '../../transform/lake/snapshot-reader.ts';
+import { quoteLiteral } from '../../transform/lake/sql-quote.ts';
 import type { Bench, BenchResult } from './bench.ts';
+import { publishBenchSnapshot } from './bench-snapshot.ts';
 import {
   CONNECTIONS,
   ROOT,
@@ -77,56 +76,21 @@ async function createSyntheticCells(db: DuckDBConnection): Promise<void> {
 
 /** Copies the published snapshot into a new one with a health table (synthetic unless it has one), and publishes it. */
 async function publishWithHealth(lakeDir: string): Promise<{ synthetic: boolean; cells: number }> {
-  const parent = (await readCurrent(lakeDir))!;
-  const { dir, manifest } = await openSnapshot(lakeDir, parent);
-  const instance = await DuckDBInstance.create(':memory:');
-  try {
-    const db = await instance.connect();
-    try {
-      for (const [table, entry] of Object.entries(manifest.tables)) {
-        await db.run(
-          `CREATE TABLE ${quoteIdentifier(table)} AS SELECT * FROM read_parquet(${quoteLiteral(path.join(dir, entry.file))})`,
-        );
-      }
-      const synthetic = (manifest.tables[HEALTH_IMPACTS_TABLE]?.rows ?? 0) === 0;
-      if (synthetic) {
-        await db.run(`DROP TABLE IF EXISTS ${HEALTH_IMPACTS_TABLE}`);
-        await createSyntheticCells(db);
-      }
-      const cells = Number(
+  return publishBenchSnapshot(
+    lakeDir,
+    {
+      snapshotId: SNAPSHOT,
+      fingerprintSuffix: 'health-bench',
+      tables: [HEALTH_IMPACTS_TABLE],
+      lacks: (manifest) => (manifest.tables[HEALTH_IMPACTS_TABLE]?.rows ?? 0) === 0,
+      create: createSyntheticCells,
+    },
+    async (db) => ({
+      cells: Number(
         (await db.runAndReadAll(`SELECT count(*) FROM ${HEALTH_IMPACTS_TABLE}`)).getColumns()[0]![0],
-      );
-      await writePartialSnapshot(lakeDir, db, {
-        ...manifest,
-        id: SNAPSHOT,
-        parent,
-        fingerprint: `${manifest.fingerprint}+health-bench`,
-        tables: [
-          ...Object.entries(manifest.tables)
-            .filter(([name]) => !(synthetic && name === HEALTH_IMPACTS_TABLE))
-            .map(([name, entry]) => ({ name, ...entry })),
-          ...(synthetic
-            ? [
-                {
-                  name: HEALTH_IMPACTS_TABLE,
-                  rows: cells,
-                  schemaVersion: 1,
-                  description: `SYNTHETIC ${HEALTH_IMPACTS_TABLE} of national size (bench)`,
-                  inputs: { records: [], tables: [] },
-                },
-              ]
-            : []),
-        ],
-      });
-      await promotePartialSnapshot(lakeDir, SNAPSHOT);
-      await writeCurrent(lakeDir, SNAPSHOT);
-      return { synthetic, cells };
-    } finally {
-      db.closeSync();
-    }
-  } finally {
-    instance.closeSync();
-  }
+      ),
+    }),
+  );
 }
 
 /** Bodies of one metric (as the reference's example), cycling through every metric, upgrade and language. */

@@ -2,15 +2,13 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { FUELS, UPGRADES } from '../../schemas/rem.ts';
 import { RESULT_FUELS, SCENARIOS } from '../../schemas/rem-data.ts';
 import { CONTIGUOUS_STATES } from '../../serve/rem/rem-data.ts';
-import { writeCurrent } from '../../transform/lake/current-pointer.ts';
-import { promotePartialSnapshot, writePartialSnapshot } from '../../transform/lake/snapshot-writer.ts';
-import { openSnapshot, readCurrent } from '../../transform/lake/snapshot-reader.ts';
-import { quoteIdentifier, quoteLiteral } from '../../transform/lake/sql-quote.ts';
+import { quoteLiteral } from '../../transform/lake/sql-quote.ts';
 import type { Bench, BenchResult } from './bench.ts';
+import { publishBenchSnapshot } from './bench-snapshot.ts';
 import {
   CONNECTIONS,
   exitOf,
@@ -78,72 +76,38 @@ async function createSyntheticStatistics(db: DuckDBConnection): Promise<void> {
 }
 
 /** Copies the published (incentives) snapshot into a new one with the REM tables, and publishes it. */
-async function publishWithRem(
-  lakeDir: string,
-): Promise<{ synthetic: boolean; clusters: number; lines: number; zips: [string, string][] }> {
-  const parent = (await readCurrent(lakeDir))!;
-  const { dir, manifest } = await openSnapshot(lakeDir, parent);
-  const instance = await DuckDBInstance.create(':memory:');
-  try {
-    const db = await instance.connect();
-    try {
-      for (const [table, entry] of Object.entries(manifest.tables)) {
-        await db.run(
-          `CREATE TABLE ${quoteIdentifier(table)} AS SELECT * FROM read_parquet(${quoteLiteral(path.join(dir, entry.file))})`,
-        );
-      }
-      for (const table of LOCATION_TABLES) {
-        if (!(table in manifest.tables)) throw new Error(`the pipeline built no ${table} table`);
-      }
+async function publishWithRem(lakeDir: string) {
+  return publishBenchSnapshot(
+    lakeDir,
+    {
+      snapshotId: SNAPSHOT,
+      fingerprintSuffix: 'rem-bench',
+      tables: SYNTHETIC_TABLES,
       // The real precompute, when the pipeline has it; else a synthetic table of national size.
-      const synthetic = (manifest.tables.rem_cluster_statistics?.rows ?? 0) === 0;
-      if (synthetic) {
-        for (const table of SYNTHETIC_TABLES) await db.run(`DROP TABLE IF EXISTS ${table}`);
+      lacks: (manifest) => {
+        for (const table of LOCATION_TABLES) {
+          if (!(table in manifest.tables)) throw new Error(`the pipeline built no ${table} table`);
+        }
+        return (manifest.tables.rem_cluster_statistics?.rows ?? 0) === 0;
+      },
+      create: async (db) => {
         await createSyntheticStatistics(db);
         await db.run(`CREATE TABLE rem_clusters AS SELECT DISTINCT cluster_id, county_fips, heating_fuel,
           water_heater_fuel, true AS supported FROM rem_cluster_statistics`);
-      }
+      },
+    },
+    async (db) => {
       const count = async (sql: string) => Number((await db.runAndReadAll(sql)).getColumns()[0]![0]);
-      const lines = await count('SELECT count(*) FROM rem_cluster_statistics');
       const zips = (
         await db.runAndReadAll('SELECT zip, state FROM rem_zip_counties ORDER BY hash(zip)')
       ).getRows() as [string, string][];
-      await writePartialSnapshot(lakeDir, db, {
-        ...manifest,
-        id: SNAPSHOT,
-        parent,
-        fingerprint: `${manifest.fingerprint}+rem-bench`,
-        tables: [
-          ...Object.entries(manifest.tables)
-            .filter(([name]) => !(synthetic && SYNTHETIC_TABLES.includes(name)))
-            .map(([name, entry]) => ({ name, ...entry })),
-          ...(synthetic
-            ? await Promise.all(
-                SYNTHETIC_TABLES.map(async (name) => ({
-                  name,
-                  rows: await count(`SELECT count(*) FROM ${name}`),
-                  schemaVersion: 1,
-                  description: `SYNTHETIC ${name} of national size (bench)`,
-                  inputs: { records: [], tables: [] },
-                })),
-              )
-            : []),
-        ],
-      });
-      await promotePartialSnapshot(lakeDir, SNAPSHOT);
-      await writeCurrent(lakeDir, SNAPSHOT);
       return {
-        synthetic,
         clusters: await count('SELECT count(DISTINCT cluster_id) FROM rem_cluster_statistics'),
-        lines,
+        lines: await count('SELECT count(*) FROM rem_cluster_statistics'),
         zips: zips.filter(([, state]) => CONTIGUOUS_STATES.has(state)),
       };
-    } finally {
-      db.closeSync();
-    }
-  } finally {
-    instance.closeSync();
-  }
+    },
+  );
 }
 
 const addressPath = (
