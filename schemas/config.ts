@@ -69,6 +69,8 @@ export const configSchema = z.object({
   GEOCODER_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
   /** Simulate-stage worker threads with the embedded log; unset: one per core. */
   SIMULATE_WORKERS: z.coerce.number().int().min(1).max(256).optional(),
+  /** The simulate stage fails, naming the clusters, when no new result arrives for this long. */
+  SIMULATE_STALL_TIMEOUT_MS: z.coerce.number().int().min(100).default(600_000),
   /**
    * States whose REM clusters the simulate stage precomputes: `all` (the contiguous US and DC), `none`, or
    * comma-separated two-letter codes. The default is the sample data's states, so a first start stays quick;

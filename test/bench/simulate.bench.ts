@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { EmbeddedEventLog } from '../../ingest/eventlog/embedded-log.ts';
+import { loadConfig } from '../../lib/config.ts';
 import { createFileReader } from '../../ingest/connectors/file-reader.ts';
 import { eiaSedsResidentialPricesParser } from '../../ingest/parsers/eia-seds-residential-prices.ts';
 import { remCountyProfilesParser } from '../../ingest/parsers/rem-county-profiles.ts';
@@ -48,6 +49,7 @@ async function stageSeconds(units: readonly RemWorkUnit[], workers: number, onnx
       log,
       units,
       startRunner: () => Promise.resolve(pool),
+      stallTimeoutMs: loadConfig({}).SIMULATE_STALL_TIMEOUT_MS,
       logger,
       progress: createProgress({ logger }),
     });

@@ -48,6 +48,12 @@ export interface SimulateStageOptions {
   progress: Progress;
   /** Called after each group of results is durable on the log (the crash tests stop here). */
   afterResults?(): Promise<void> | void;
+  /**
+   * Fails the stage when no new result arrives for this long (ms) while clusters are still unanswered, naming
+   * them: a worker elsewhere that takes units but cannot answer them (other code) would otherwise stall the
+   * run for ever. Results already on the log stay there for the next run.
+   */
+  stallTimeoutMs: number;
 }
 
 /** A cluster's result without its statistics lines: what the stage keeps of every result. */
@@ -93,9 +99,11 @@ export async function runSimulateStage(options: SimulateStageOptions): Promise<S
   let evaluations = 0;
   // Ends both memberships: once every wanted cluster is answered, or when either fails.
   const finished = new AbortController();
+  let lastAnswerAt = Date.now();
   const answer = (result: RemClusterResult): void => {
     if (results.has(result.cluster_id) || wanted.get(result.cluster_id) !== result.fingerprint) return;
     results.set(result.cluster_id, summaryOf(result));
+    lastAnswerAt = Date.now();
     task.tick(1);
     if (results.size === wanted.size) finished.abort();
   };
@@ -125,6 +133,14 @@ export async function runSimulateStage(options: SimulateStageOptions): Promise<S
         }),
       ),
       member(followResults(log, wanted, results, finished.signal, answer)),
+      member(
+        failWhenStalled(
+          finished.signal,
+          options.stallTimeoutMs,
+          () => lastAnswerAt,
+          () => units.filter((u) => !results.has(u.cluster_id)).map((u) => u.cluster_id),
+        ),
+      ),
     ]);
     for (const outcome of settled) if (outcome.status === 'rejected') throw outcome.reason;
   } finally {
@@ -132,6 +148,30 @@ export async function runSimulateStage(options: SimulateStageOptions): Promise<S
     await runner.close();
   }
   return { results, reused, computed, evaluations };
+}
+
+/** Resolves when `signal` aborts; rejects, naming the unanswered clusters, once no answer came for `timeoutMs`. */
+async function failWhenStalled(
+  signal: AbortSignal,
+  timeoutMs: number,
+  lastAnswerAt: () => number,
+  unanswered: () => string[],
+): Promise<void> {
+  const pollMs = Math.min(1000, timeoutMs);
+  while (!signal.aborted) {
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, pollMs);
+      signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+    });
+    if (!signal.aborted && Date.now() - lastAnswerAt() > timeoutMs) {
+      const missing = unanswered();
+      throw new Error(
+        `simulate: no new result for ${timeoutMs / 1000} s with ${missing.length} clusters unanswered ` +
+          `(e.g. ${missing.slice(0, 3).join(', ')}); is a simulate worker running other code? ` +
+          'The results on the log are kept for the next run',
+      );
+    }
+  }
 }
 
 export interface SimulateWorkerOptions {

@@ -34,6 +34,7 @@ describe('the simulate stage with Kafka as the event log (in-process test broker
           log,
           units,
           startRunner: () => WorkerPool.start(1, model.onnx),
+          stallTimeoutMs: 60_000,
           logger,
           progress: createProgress({ logger }),
         });

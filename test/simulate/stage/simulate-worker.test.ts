@@ -87,6 +87,7 @@ describe('npm run simulate:worker with Kafka (in-process test broker)', () => {
           expect(await worker.exited).toBeNull();
           return WorkerPool.start(1, model.onnx);
         },
+        stallTimeoutMs: 60_000,
         logger,
         progress: createProgress({ logger }),
       });

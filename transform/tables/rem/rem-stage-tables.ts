@@ -60,6 +60,7 @@ export function remStageTables(options: RemStageTableOptions): AnyLakeTable[] {
         log: await ctx.eventLog(),
         units,
         startRunner: () => WorkerPool.start(defaultWorkerCount(ctx.config.SIMULATE_WORKERS), model.onnx),
+        stallTimeoutMs: ctx.config.SIMULATE_STALL_TIMEOUT_MS,
         logger: ctx.logger,
         progress: ctx.progress,
         ...(options.afterResults ? { afterResults: options.afterResults } : {}),
