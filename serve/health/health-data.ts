@@ -5,6 +5,7 @@ import { HEALTH_IMPACTS_TABLE, HEALTH_UPGRADES, SQFT_BINS } from '../../schemas/
 import type { Manifest } from '../../schemas/lake.ts';
 import { CONTIGUOUS_STATE_FIPS } from '../../schemas/rem-data.ts';
 import type { SnapshotReader } from '../../transform/lake/snapshot-reader.ts';
+import { encodedFragment } from '../http/json-bytes.ts';
 import { readKeyedTexts } from '../snapshot/text-columns.ts';
 
 /**
@@ -25,8 +26,8 @@ export interface HealthArea {
   fips: string;
   /** The state's postal code. */
   state: string;
-  /** The row's opening columns, JSON-encoded: `{"state_abbreviation":"..",` (and the county's two). */
-  rowStart: string;
+  /** The row's opening columns, JSON-encoded (UTF-8): `{"state_abbreviation":"..",` (and the county's two). */
+  rowStart: Buffer;
 }
 
 /** The sums of the rollup cells, per area, upgrade, bin and measure (see `valueAt`). */
@@ -46,8 +47,8 @@ export interface HealthData {
   countyRanges: readonly (readonly [number, number])[];
   /** 5-digit county FIPS → its position. */
   countyIndex: ReadonlyMap<string, number>;
-  /** `"model":{…}`. */
-  modelJson: string;
+  /** `"model":{…}`, encoded (UTF-8). */
+  modelJson: Buffer;
 }
 
 /** What the health route holds per snapshot: null while the snapshot has no health table. */
@@ -130,7 +131,9 @@ async function loadHealthData(snapshot: SnapshotReader): Promise<HealthData> {
       countyAreas.push({
         fips,
         state,
-        rowStart: `${stateStart(state)}"county_fips":"${fips.slice(2)}","county_name":${JSON.stringify(name)},`,
+        rowStart: encodedFragment(
+          `${stateStart(state)}"county_fips":"${fips.slice(2)}","county_name":${JSON.stringify(name)},`,
+        ),
       });
     }
     const [u, b] = [lines[at + 2]!, lines[at + 3]!];
@@ -166,7 +169,7 @@ async function loadHealthData(snapshot: SnapshotReader): Promise<HealthData> {
     states: {
       areas: stateFips.map((fips) => {
         const state = countyAreas[countyRanges[stateIndex.get(fips)!]![0]]!.state;
-        return { fips, state, rowStart: stateStart(state) };
+        return { fips, state, rowStart: encodedFragment(stateStart(state)) };
       }),
       values: states,
     },
@@ -174,7 +177,7 @@ async function loadHealthData(snapshot: SnapshotReader): Promise<HealthData> {
     stateIndex,
     countyRanges,
     countyIndex,
-    modelJson: `"model":${JSON.stringify(model)}`,
+    modelJson: encodedFragment(`"model":${JSON.stringify(model)}`),
   };
 }
 

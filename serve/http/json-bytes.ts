@@ -63,6 +63,9 @@ export function writeRounded(target: Uint8Array, at: number, value: number, deci
   return writeDigits(target, at, fraction, width);
 }
 
+/** A JSON fragment encoded once (UTF-8), to be copied into answers. */
+export const encodedFragment = (json: string): Buffer => Buffer.from(json, 'utf8');
+
 /** Room `writeRounded` may need for one number. */
 const NUMBER_ROOM = 32;
 
@@ -93,9 +96,13 @@ export class JsonBytesWriter {
 
   /** Pre-encoded bytes (a fragment encoded once). */
   bytes(fragment: Uint8Array): this {
-    this.reserve(fragment.length);
-    this.scratch.set(fragment, this.at);
-    this.at += fragment.length;
+    const length = fragment.length;
+    this.reserve(length);
+    const { scratch } = this;
+    const at = this.at;
+    if (length > 32) scratch.set(fragment, at);
+    else for (let i = 0; i < length; i++) scratch[at + i] = fragment[i]!;
+    this.at = at + length;
     return this;
   }
 
@@ -103,6 +110,14 @@ export class JsonBytesWriter {
   ascii(text: string): this {
     this.reserve(text.length);
     this.at += this.scratch.write(text, this.at, 'latin1');
+    return this;
+  }
+
+  /** `String(value)`, written as bytes (whole numbers as digits, without making the string). */
+  number(value: number): this {
+    if (!(Number.isInteger(value) && Math.abs(value) < EXACT_UNITS)) return this.ascii(String(value));
+    this.reserve(NUMBER_ROOM);
+    this.at = writeRounded(this.scratch, this.at, value, 0);
     return this;
   }
 

@@ -9,7 +9,7 @@ import type { SnapshotReader } from '../../transform/lake/snapshot-reader.ts';
 import type { RemCountyRow } from '../../transform/tables/rem/rem-tables.ts';
 import { ClusterStatisticsStore, loadClusterSupport } from './cluster-statistics-store.ts';
 import { OnDemandClusters } from './on-demand-clusters.ts';
-import { encodedFragment } from './savings-body.ts';
+import { encodedFragment } from '../http/json-bytes.ts';
 
 /** The lake tables the REM routes answer from. */
 export const REM_TABLES = {

@@ -1,6 +1,6 @@
 import type { ESTIMATE_TYPES } from '../../schemas/rem-api.ts';
 import { RESULT_FUELS, SCENARIOS } from '../../schemas/rem-data.ts';
-import { JsonBytesWriter } from '../http/json-bytes.ts';
+import { JsonBytesWriter, encodedFragment } from '../http/json-bytes.ts';
 import { ENERGY_UNITS, LINE_VALUES, type ClusterAnswer } from './cluster-statistics-store.ts';
 
 /**
@@ -17,8 +17,6 @@ const STATISTIC_KEYS = ['mean', 'median', 'percentile_20', 'percentile_80'] as c
 /** Statistics are reported to 4 decimals, as the reference does. */
 const DECIMALS = 4;
 
-const ascii = (text: string) => Buffer.from(text, 'latin1');
-
 /**
  * Per result fuel, the fragments of a line that has its numbers: `open`, then each number followed by
  * `after[i]` (its unit and the next number's keys; the last one closes the line).
@@ -31,24 +29,26 @@ const LINE_FRAGMENTS = RESULT_FUELS.map((fuel) => {
     })),
   );
   return {
-    open: ascii(`{${parts[0]!.prefix}`),
-    after: parts.map((part, i) => ascii(part.suffix + (parts[i + 1]?.prefix ?? '}'))),
+    open: encodedFragment(`{${parts[0]!.prefix}`),
+    after: parts.map((part, i) => encodedFragment(part.suffix + (parts[i + 1]?.prefix ?? '}'))),
   };
 });
 
 /** Before each (fuel, scenario) line: the keys that open it, and the previous fuel's close. */
 const BEFORE_LINE = RESULT_FUELS.map((fuel, f) =>
   SCENARIOS.map((scenario, s) =>
-    ascii(s === 0 ? `${f === 0 ? '{"fuel_results":{' : '},'}"${fuel}":{"${scenario}":` : `,"${scenario}":`),
+    encodedFragment(
+      s === 0 ? `${f === 0 ? '{"fuel_results":{' : '},'}"${fuel}":{"${scenario}":` : `,"${scenario}":`,
+    ),
   ),
 );
-const AFTER_LINES = ascii('}},');
-const NULL = ascii('null');
-const SAMPLES_OPEN = ascii(',"sampling_details":{"num_samples":');
-const EXCLUDED_OPEN = ascii(',"num_excluded_samples":');
-const ESTIMATE_TYPE_OPEN = ascii('},"estimate_type":"');
-const ESTIMATE_TYPE_CLOSE = ascii('",');
-const CLOSE = ascii('}');
+const AFTER_LINES = encodedFragment('}},');
+const NULL = encodedFragment('null');
+const SAMPLES_OPEN = encodedFragment(',"sampling_details":{"num_samples":');
+const EXCLUDED_OPEN = encodedFragment(',"num_excluded_samples":');
+const ESTIMATE_TYPE_OPEN = encodedFragment('},"estimate_type":"');
+const ESTIMATE_TYPE_CLOSE = encodedFragment('",');
+const CLOSE = encodedFragment('}');
 
 /** Answers are written one at a time, synchronously: one scratch buffer serves them all. */
 const writer = new JsonBytesWriter();
@@ -74,9 +74,6 @@ export interface SavingsContext {
   estimateType: (typeof ESTIMATE_TYPES)[number];
 }
 
-/** A JSON fragment encoded once, for `SavingsContext`. */
-export const encodedFragment = (json: string): Buffer => Buffer.from(json, 'utf8');
-
 /** One answer as JSON bytes. A baseline request's upgrade and delta lines are absent, so they are null. */
 export function savingsBody(answer: ClusterAnswer, context: SavingsContext): Buffer {
   writer.begin();
@@ -91,9 +88,9 @@ export function savingsBody(answer: ClusterAnswer, context: SavingsContext): Buf
     .bytes(AFTER_LINES)
     .bytes(context.ratesAndFactorsJson)
     .bytes(SAMPLES_OPEN)
-    .ascii(String(num_samples))
+    .number(num_samples)
     .bytes(EXCLUDED_OPEN)
-    .ascii(String(num_excluded_samples))
+    .number(num_excluded_samples)
     .bytes(ESTIMATE_TYPE_OPEN)
     .ascii(context.estimateType)
     .bytes(ESTIMATE_TYPE_CLOSE)

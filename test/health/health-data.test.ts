@@ -97,7 +97,7 @@ describe('the health sums loaded from a snapshot', () => {
   });
 
   it('label the model with the versions the cells carry and the sources the table was built from', () => {
-    expect(JSON.parse(`{${data.modelJson}}`).model).toMatchObject({
+    expect(JSON.parse(`{${data.modelJson.toString('utf8')}}`).model).toMatchObject({
       versions: {
         sampler: 'sampler-2026.11',
         model: 'surrogate-7f3a',
@@ -131,10 +131,14 @@ describe('loading health cells', () => {
       {
         fips: '35013',
         state: 'NM',
-        rowStart: '{"state_abbreviation":"NM","county_fips":"013","county_name":"Doña Ana County",',
+        rowStart: Buffer.from(
+          '{"state_abbreviation":"NM","county_fips":"013","county_name":"Doña Ana County",',
+        ),
       },
     ]);
-    expect(JSON.parse(`{${data.modelJson}}`).model.versions.model).toBe('surrogate-0001, surrogate-7f3a');
+    expect(JSON.parse(`{${data.modelJson.toString('utf8')}}`).model.versions.model).toBe(
+      'surrogate-0001, surrogate-7f3a',
+    );
   }, 60_000);
 
   it('refuses a table placing a county in another state, or outside the contiguous US', async () => {

@@ -5,7 +5,8 @@ import { ClusterStatisticsStore, loadClusterSupport } from '../../serve/rem/clus
 import { committedSurrogate } from '../../serve/rem/committed-surrogate.ts';
 import { OnDemandClusters } from '../../serve/rem/on-demand-clusters.ts';
 import { ratesAndFactorsJson, REM_MODEL } from '../../serve/rem/rem-data.ts';
-import { encodedFragment, savingsBody } from '../../serve/rem/savings-body.ts';
+import { encodedFragment } from '../../serve/http/json-bytes.ts';
+import { savingsBody } from '../../serve/rem/savings-body.ts';
 import { clusterKeysOf } from '../../simulate/stage/work-units.ts';
 import { openSnapshot } from '../../transform/lake/snapshot-reader.ts';
 import type { RemCountyRow } from '../../transform/tables/rem/rem-tables.ts';

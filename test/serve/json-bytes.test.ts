@@ -68,6 +68,20 @@ describe('JsonBytesWriter', () => {
     expect(body.length).toBe(Buffer.byteLength(body.toString('utf8')));
   });
 
+  it('writes any number as String does: whole numbers as digits, others through String', () => {
+    const writer = new JsonBytesWriter(64);
+    const values = [0, -0, 5300, -17, 2 ** 53, 0.5, -1e-7, 1e21, Number.NaN];
+    const body = values.reduce((w, value) => w.number(value).ascii(' '), writer.begin()).finish();
+    expect(body.toString()).toBe('0 0 5300 -17 9007199254740992 0.5 -1e-7 1e+21 NaN ');
+  });
+
+  it('copies short and long fragments alike', () => {
+    const writer = new JsonBytesWriter(16);
+    const long = Buffer.from(`"statement":"${'A model-derived estimate’s words. '.repeat(4)}"`);
+    const body = writer.begin().bytes(Buffer.from('{')).bytes(long).bytes(Buffer.from('}')).finish();
+    expect(body.toString('utf8')).toBe(`{${long.toString('utf8')}}`);
+  });
+
   it('grows past its first size, and starts each answer afresh', () => {
     const writer = new JsonBytesWriter(8);
     const long = 'x'.repeat(1000);
