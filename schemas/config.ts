@@ -85,6 +85,13 @@ export const configSchema = z.object({
   HEALTH_STATES: stateSelection.default('all'),
   /** Sample homes drawn per REM cluster. */
   REM_SAMPLES: z.coerce.number().int().min(10).max(10_000).default(400),
+  /**
+   * Worker threads computing POST /rem/profile, each with its own surrogate session and sampler tables
+   * (~PLACEHOLDER MB each); started on the first profile.
+   */
+  REM_PROFILE_WORKERS: z.coerce.number().int().min(1).max(64).default(2),
+  /** Profiles that may wait for a thread; beyond them the route answers 503 with Retry-After. */
+  REM_PROFILE_QUEUE: z.coerce.number().int().min(0).max(10_000).default(16),
 });
 
 export type Config = z.infer<typeof configSchema>;
