@@ -1,4 +1,4 @@
-import { parentPort, Worker } from 'node:worker_threads';
+import { parentPort, Worker, type ResourceLimits } from 'node:worker_threads';
 
 /**
  * A fixed number of worker threads answering jobs one at a time each, for CPU work that must not hold up
@@ -43,6 +43,8 @@ export interface ThreadPoolOptions {
   maxQueued: number;
   /** A job not answered in this time fails and its thread is terminated (and replaced). */
   timeoutMs: number;
+  /** Each thread's heap sizes (a thread that runs out fails like one that crashes). */
+  resourceLimits?: ResourceLimits;
 }
 
 interface Job<In, Out> {
@@ -113,7 +115,10 @@ export class ThreadPool<In, Out> {
   }
 
   private start(): Thread<In, Out> {
-    const worker = new Worker(this.options.bootstrap, { eval: true });
+    const worker = new Worker(this.options.bootstrap, {
+      eval: true,
+      resourceLimits: this.options.resourceLimits,
+    });
     worker.unref(); // idle threads do not keep the process alive; a waiting job's timer does
     const thread: Thread<In, Out> = { worker };
     this.threads.add(thread);

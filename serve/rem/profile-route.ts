@@ -17,16 +17,24 @@ const badRequest = (message: string, field: string) => new HttpError(400, 'BAD_R
  * thread's first job also waits for it to load its modules and surrogate (seconds on a busy machine).
  */
 const PROFILE_TIMEOUT_MS = 30_000;
+/**
+ * A profile thread's heap bound: it keeps ~13 MB live (modules, sampler tables, surrogate) and a request
+ * allocates a few MB more, so a tight bound makes V8 collect early instead of letting the thread's heap
+ * grow (measured over 200 profiles: +40 MB of RSS without it, +10 MB with it); a thread that still runs
+ * out dies like a crashed one (500, replaced).
+ */
+const PROFILE_THREAD_HEAP = { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 8 };
 /** Seconds a client is told to wait when every thread is busy and the queue is full. */
 const BUSY_RETRY_AFTER = '1';
 
 /** The threads that compute profiles (REM_PROFILE_WORKERS), off the event loop that serves every route. */
-export const profileThreads = (config: Config) =>
+const profileThreads = (config: Config) =>
   new ThreadPool<ProfileJob, ProfileResult>({
     bootstrap: threadBootstrap(import.meta.url, 'profile-thread'),
     threads: config.REM_PROFILE_WORKERS,
     maxQueued: config.REM_PROFILE_QUEUE,
     timeoutMs: PROFILE_TIMEOUT_MS,
+    resourceLimits: PROFILE_THREAD_HEAP,
   });
 
 export interface ProfileRouteHelpers {

@@ -5,12 +5,13 @@ import type { PoolTestJob } from '../support/pool-test-thread.ts';
 type Answer = { value: number; threadId: number };
 
 const pools: ThreadPool<PoolTestJob, Answer>[] = [];
-const pool = (threads: number, maxQueued = 8, timeoutMs = 10_000) => {
+const pool = (threads: number, maxQueued = 8, timeoutMs = 10_000, heapMb?: number) => {
   const made = new ThreadPool<PoolTestJob, Answer>({
     bootstrap: threadBootstrap(import.meta.url, '../support/pool-test-thread'),
     threads,
     maxQueued,
     timeoutMs,
+    ...(heapMb ? { resourceLimits: { maxOldGenerationSizeMb: heapMb } } : {}),
   });
   pools.push(made);
   return made;
@@ -50,6 +51,15 @@ describe('ThreadPool', () => {
     expect(third.value).toBe(6);
     expect(third.threadId).not.toBe(second.threadId);
     expect(threads.size).toBe(1);
+  }, 20_000);
+
+  it('fails the job of a thread that outgrows its heap bound, and answers the next on a new thread', async () => {
+    const threads = pool(1, 8, 10_000, 16);
+    const first = await threads.run(answer(1));
+    await expect(threads.run({ do: 'hoard' })).rejects.toThrow(/out of memory/i);
+    const next = await threads.run(answer(2));
+    expect(next.value).toBe(4);
+    expect(next.threadId).not.toBe(first.threadId);
   }, 20_000);
 
   it('fails a job not answered in time and replaces its thread, while the other threads go on', async () => {
