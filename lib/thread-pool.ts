@@ -7,7 +7,10 @@ import { parentPort, Worker, type ResourceLimits } from 'node:worker_threads';
  * always gets an answer or an error, never a wait without end.
  */
 
-/** The source a Worker evaluates to run `name` beside `callerUrl`: through tsx from the sources, the compiled .js from dist/. */
+/**
+ * The source a Worker evaluates to run module `name` beside `callerUrl`: from the sources, the .ts through
+ * tsx (whether this process runs on tsx or under the test runner); from dist/, the compiled .js.
+ */
 export function threadBootstrap(callerUrl: string, name: string): string {
   const fromSources = callerUrl.endsWith('.ts');
   const file = JSON.stringify(new URL(`./${name}.${fromSources ? 'ts' : 'js'}`, callerUrl).href);

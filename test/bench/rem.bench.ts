@@ -3,6 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { configSchema } from '../../schemas/config.ts';
 import { FUELS, UPGRADES } from '../../schemas/rem.ts';
 import { RESULT_FUELS, SCENARIOS } from '../../schemas/rem-data.ts';
 import { CONTIGUOUS_STATES } from '../../serve/rem/rem-data.ts';
@@ -39,8 +40,8 @@ const SNAPSHOT = 'rem-bench';
 /**
  * A profile costs ~9 ms of CPU (up to 4,000 homes drawn, 400 evaluated), computed on the server's profile
  * threads (REM_PROFILE_WORKERS, passed through from this process's environment): measured with one client
- * (the request's own cost) and with four (twice the default threads, so requests also queue; on this
- * 2-core machine, which the load generator shares, 10 or 50 would measure only the queue).
+ * (the request's own cost) and with four (more clients than threads, so requests also wait for one; on
+ * this 2-core machine, which the load generator shares, 10 or 50 would measure only that queue).
  */
 const PROFILE_CONNECTIONS = [1, 4];
 /** Clients asking never-asked addresses while profiles are computed. */
@@ -251,7 +252,10 @@ export const bench: Bench = {
       });
       if (profileCheck.status !== 200)
         throw new Error(`/rem/profile answered ${profileCheck.status}: ${await profileCheck.text()}`);
-      const threadsNote = `REM_PROFILE_WORKERS ${process.env.REM_PROFILE_WORKERS ?? 'default (2)'}`;
+      const threads = configSchema.shape.REM_PROFILE_WORKERS.parse(
+        process.env.REM_PROFILE_WORKERS || undefined,
+      );
+      const threadsNote = `REM_PROFILE_WORKERS ${threads}`;
       const profileLoad = (connections: number) => (seconds: number) =>
         measureLoad(`${base}/api/v1/rem/profile`, {
           method: 'POST',
