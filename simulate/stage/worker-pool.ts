@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { threadBootstrap } from '../../lib/thread-pool.ts';
 import type { RemClusterResult, RemWorkUnit } from '../../schemas/rem-stage.ts';
 
 /** Runs work units somewhere and answers their results. */
@@ -36,13 +37,7 @@ interface Slot {
  */
 const IN_FLIGHT_PER_THREAD = 2;
 
-// From the sources, a thread loads TypeScript through tsx (whether this process runs on tsx or under the
-// test runner); from the compiled copy in dist/, it loads the compiled worker.
-const FROM_SOURCES = import.meta.url.endsWith('.ts');
-const WORKER_FILE = new URL(FROM_SOURCES ? './worker-thread.ts' : './worker-thread.js', import.meta.url).href;
-const BOOTSTRAP = FROM_SOURCES
-  ? `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(WORKER_FILE)}); })`
-  : `import(${JSON.stringify(WORKER_FILE)})`;
+const BOOTSTRAP = threadBootstrap(import.meta.url, 'worker-thread');
 
 export const defaultWorkerCount = (configured: number | undefined): number =>
   configured ?? availableParallelism();
