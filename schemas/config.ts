@@ -85,6 +85,15 @@ export const configSchema = z.object({
   HEALTH_STATES: stateSelection.default('all'),
   /** Sample homes drawn per REM cluster. */
   REM_SAMPLES: z.coerce.number().int().min(10).max(10_000).default(400),
+  /**
+   * Worker threads computing POST /rem/profile (started on the first one). Each holds its own surrogate
+   * session and sampler tables: measured ~65 MB of RSS for the first and ~40 MB for each further one from
+   * dist/ (~90 and ~65 from the sources, where every thread loads tsx), so one by default: the serving
+   * process's budget is 400 MB with ~340 MB used before any profile.
+   */
+  REM_PROFILE_WORKERS: z.coerce.number().int().min(1).max(64).default(1),
+  /** Profiles that may wait for a thread; beyond them the route answers 503 with Retry-After. */
+  REM_PROFILE_QUEUE: z.coerce.number().int().min(0).max(10_000).default(16),
 });
 
 export type Config = z.infer<typeof configSchema>;

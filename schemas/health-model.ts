@@ -7,7 +7,8 @@ export const HEALTH_STATEMENT =
   'factors) and in power-plant emissions (the extra electricity times grid emission rates). Deaths avoided ' +
   'are those tonnes times published damage factors (premature deaths per tonne, by pollutant and by where ' +
   'it is emitted): this service runs no air-quality model of its own, and the factors carry their ' +
-  'assumptions (a national or regional average exposure per tonne, one concentration–response function). ' +
+  'assumptions (a national or regional average exposure per tonne, one concentration–response function, ' +
+  'deaths from PM2.5 only: ozone formed from NOx and VOC is not counted). ' +
   'The impact of an area is the nationwide effect of electrifying that area’s households. Positive means ' +
   'avoided, negative increased (SO2 often rises with the added generation). Not Rewiring America’s ' +
   'figures; do not add up several upgrades’ results.';

@@ -33,6 +33,7 @@ export type ErrorCode =
   | 'METHOD_NOT_ALLOWED'
   | 'RATE_LIMITED'
   | 'SNAPSHOT_UNAVAILABLE'
+  | 'OVERLOADED'
   | 'INTERNAL';
 
 export class HttpError extends Error {

@@ -22,11 +22,11 @@ export class SplitMix64 {
     this.lo = lo;
     // z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9; z = (z ^ (z >>> 27)) * 0x94D049BB133111EB; z ^ (z >>> 31)
     xorShiftRight(this.hi, this.lo, 30);
-    mul64(scratchHi, scratchLo, 0xbf58476d, 0x1ce4e5b9);
-    xorShiftRight(scratchHi, scratchLo, 27);
-    mul64(scratchHi, scratchLo, 0x94d049bb, 0x133111eb);
-    xorShiftRight(scratchHi, scratchLo, 31);
-    return scratchHi;
+    mul64(scratch[0]!, scratch[1]!, 0xbf58476d, 0x1ce4e5b9);
+    xorShiftRight(scratch[0]!, scratch[1]!, 27);
+    mul64(scratch[0]!, scratch[1]!, 0x94d049bb, 0x133111eb);
+    xorShiftRight(scratch[0]!, scratch[1]!, 31);
+    return scratch[0]!;
   }
 
   /** Uniform in [0, 1) with 32 bits of resolution. */
@@ -41,15 +41,15 @@ export class SplitMix64 {
   }
 }
 
-// The 64-bit helpers return through these two words instead of allocating a pair per call.
-let scratchHi = 0;
-let scratchLo = 0;
+// The 64-bit helpers return through these two words (high, low) instead of allocating a pair per call; a
+// typed array, because a module variable holding a number above 2^31 allocates a heap number per store.
+const scratch = new Uint32Array(2);
 
 function xorShiftRight(hi: number, lo: number, n: number): void {
   const shiftedHi = hi >>> n;
   const shiftedLo = ((lo >>> n) | (hi << (32 - n))) >>> 0;
-  scratchHi = (hi ^ shiftedHi) >>> 0;
-  scratchLo = (lo ^ shiftedLo) >>> 0;
+  scratch[0] = hi ^ shiftedHi;
+  scratch[1] = lo ^ shiftedLo;
 }
 
 function mul64(aHi: number, aLo: number, bHi: number, bLo: number): void {
@@ -69,8 +69,8 @@ function mul64(aHi: number, aLo: number, bHi: number, bLo: number): void {
   c1 &= 0xffff;
   const c3 = Math.floor(c2 / 65536) + a0 * b3 + a1 * b2 + a2 * b1 + a3 * b0;
   c2 &= 0xffff;
-  scratchHi = (((c3 & 0xffff) << 16) | c2) >>> 0;
-  scratchLo = ((c1 << 16) | c0) >>> 0;
+  scratch[0] = ((c3 & 0xffff) << 16) | c2;
+  scratch[1] = (c1 << 16) | c0;
 }
 
 /** A 64-bit FNV-1a hash of a string, for turning a request's text into a seed. */

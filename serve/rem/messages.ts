@@ -29,6 +29,7 @@ export const remMessages = {
       'estimate; give fewer features',
     remUnavailable: 'REM estimates are not in the data being served yet; retry later',
     geocoderUnavailable: 'The address service is unavailable; retry shortly.',
+    profilesBusy: 'Too many building profiles are being computed; retry in a second',
   },
   es: {
     waterHeaterFuelRequired: 'water_heater_fuel: es obligatorio para la mejora del calentador de agua',
@@ -51,6 +52,7 @@ export const remMessages = {
     remUnavailable:
       'Las estimaciones REM aún no están en los datos publicados; vuelva a intentarlo más tarde',
     geocoderUnavailable: 'El servicio de direcciones no está disponible; vuelva a intentarlo en breve.',
+    profilesBusy: 'Se están calculando demasiados perfiles de vivienda; vuelva a intentarlo en un segundo',
   },
 } satisfies Record<Language, unknown>;
 

@@ -179,7 +179,7 @@ export function createRemApi(options: RemApiOptions = {}): ApiModule<RemSnapshot
         },
       );
 
-      registerProfileRoute(app, { remData, requireWaterHeaterFuel, send });
+      registerProfileRoute(app, { remData, requireWaterHeaterFuel, send }, ctx.config);
 
       app.get(
         '/api/v1/rem/server_version',

@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { threadBootstrap } from '../../lib/thread-pool.ts';
 import type { RemClusterResult, RemWorkUnit } from '../../schemas/rem-stage.ts';
 
 /** Runs work units somewhere and answers their results. */
@@ -21,6 +22,8 @@ interface Queued extends Pending {
 
 interface Slot {
   worker: Worker;
+  /** The thread's id in the operating system (Linux), null where it cannot be read. */
+  systemThreadId: number | null;
   pending: Map<number, Pending>;
   /** Why the thread stopped, once it has: it gets no more units. */
   failed?: Error;
@@ -34,13 +37,7 @@ interface Slot {
  */
 const IN_FLIGHT_PER_THREAD = 2;
 
-// From the sources, a thread loads TypeScript through tsx (whether this process runs on tsx or under the
-// test runner); from the compiled copy in dist/, it loads the compiled worker.
-const FROM_SOURCES = import.meta.url.endsWith('.ts');
-const WORKER_FILE = new URL(FROM_SOURCES ? './worker-thread.ts' : './worker-thread.js', import.meta.url).href;
-const BOOTSTRAP = FROM_SOURCES
-  ? `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(WORKER_FILE)}); })`
-  : `import(${JSON.stringify(WORKER_FILE)})`;
+const BOOTSTRAP = threadBootstrap(import.meta.url, 'worker-thread');
 
 export const defaultWorkerCount = (configured: number | undefined): number =>
   configured ?? availableParallelism();
@@ -58,6 +55,11 @@ export class WorkerPool implements UnitRunner {
 
   get concurrency(): number {
     return this.slots.length;
+  }
+
+  /** Each thread's id in the operating system (Linux task id, for /proc/self/task/<id>), null elsewhere. */
+  get systemThreadIds(): (number | null)[] {
+    return this.slots.map((slot) => slot.systemThreadId);
   }
 
   static async start(size: number, onnx: Uint8Array): Promise<WorkerPool> {
@@ -112,7 +114,7 @@ export class WorkerPool implements UnitRunner {
 /** Starts a thread; onFree is called whenever it answers a unit or stops. */
 function startWorker(onnx: Uint8Array, onFree: () => void): Promise<Slot> {
   const worker = new Worker(BOOTSTRAP, { eval: true, workerData: { onnx } });
-  const slot: Slot = { worker, pending: new Map() };
+  const slot: Slot = { worker, systemThreadId: null, pending: new Map() };
   const failAll = (error: Error) => {
     slot.failed = error;
     for (const pending of slot.pending.values()) pending.reject(error);
@@ -122,8 +124,17 @@ function startWorker(onnx: Uint8Array, onFree: () => void): Promise<Slot> {
   return new Promise((resolve, reject) => {
     worker.on(
       'message',
-      (message: { ready?: true; id?: number; result?: RemClusterResult; error?: string }) => {
-        if (message.ready) return resolve(slot);
+      (message: {
+        ready?: true;
+        systemThreadId?: number | null;
+        id?: number;
+        result?: RemClusterResult;
+        error?: string;
+      }) => {
+        if (message.ready) {
+          slot.systemThreadId = message.systemThreadId ?? null;
+          return resolve(slot);
+        }
         const pending = slot.pending.get(message.id!);
         if (!pending) return;
         slot.pending.delete(message.id!);

@@ -1,3 +1,4 @@
+import { readlinkSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { remWorkUnitSchema } from '../../schemas/rem-stage.ts';
 import { OnnxSurrogate } from '../surrogate/onnx-surrogate.ts';
@@ -13,4 +14,13 @@ port.on('message', (message: { id: number; unit: unknown }) => {
     (error: unknown) => port.postMessage({ id: message.id, error: (error as Error).message }),
   );
 });
-port.postMessage({ ready: true });
+// The thread's id in the operating system (Linux: /proc/thread-self → <pid>/task/<tid>), so the pool's
+// owner can read this thread's CPU time from /proc (the simulate bench's per-thread breakdown).
+const systemThreadId = ((): number | null => {
+  try {
+    return Number(readlinkSync('/proc/thread-self').split('/').pop());
+  } catch {
+    return null;
+  }
+})();
+port.postMessage({ ready: true, systemThreadId });

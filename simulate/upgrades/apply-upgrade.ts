@@ -29,20 +29,21 @@ const DRILL_AND_FILL_R = 13;
 /** Heat pump dryer combined energy factor of the whole-home package, lb/kWh (REM notes §1.2). */
 export const HEAT_PUMP_DRYER_CEF = 5.2;
 
-function weatherize(home: Home): Home {
+// Each measure changes the copy of the home that applyUpgrade makes, in place, reading what the measures
+// before it left: a combination is one copy of the home, not one per measure (a cluster applies 7 upgrades
+// to 400 homes, and the intermediate copies were a third of a simulate worker's allocations).
+
+function weatherize(home: Home): void {
   const attic = ATTIC_INSULATION[zoneTemperature(home.climateZone)]!;
   const hasDucts = home.ductLocation !== 'none';
-  return {
-    ...home,
-    ceilingInsulationR:
-      home.atticType === 'vented_attic' && home.ceilingInsulationR <= attic.upTo
-        ? attic.to
-        : home.ceilingInsulationR,
-    ach50: home.ach50 >= AIR_SEALING_THRESHOLD_ACH50 ? home.ach50 * AIR_SEALING_FACTOR : home.ach50,
-    ductLeakage: hasDucts ? Math.min(home.ductLeakage, SEALED_DUCT_LEAKAGE) : home.ductLeakage,
-    ductInsulationR: hasDucts ? Math.max(home.ductInsulationR, SEALED_DUCT_R) : home.ductInsulationR,
-    wallInsulationR: home.wallInsulationR === 0 ? DRILL_AND_FILL_R : home.wallInsulationR,
-  };
+  if (home.atticType === 'vented_attic' && home.ceilingInsulationR <= attic.upTo)
+    home.ceilingInsulationR = attic.to;
+  if (home.ach50 >= AIR_SEALING_THRESHOLD_ACH50) home.ach50 = home.ach50 * AIR_SEALING_FACTOR;
+  if (hasDucts) {
+    home.ductLeakage = Math.min(home.ductLeakage, SEALED_DUCT_LEAKAGE);
+    home.ductInsulationR = Math.max(home.ductInsulationR, SEALED_DUCT_R);
+  }
+  if (home.wallInsulationR === 0) home.wallInsulationR = DRILL_AND_FILL_R;
 }
 
 interface HeatPumpPlan {
@@ -52,58 +53,49 @@ interface HeatPumpPlan {
   removeSetbacks: boolean;
 }
 
-function installHeatPump(home: Home, plan: HeatPumpPlan): Home {
+function installHeatPump(home: Home, plan: HeatPumpPlan): void {
   const ducted = home.ductLocation !== 'none';
   const rating = HEAT_PUMPS[plan.tier][ducted ? 'ducted' : 'ductless'];
-  const heatPump: HeatPump = {
+  home.heatingFuel = 'electricity';
+  home.heatingType = 'heat_pump';
+  home.heatingAfue = 1;
+  home.heatPump = {
     ...rating,
     capacityRetention: [...rating.capacityRetention],
     cop: [...rating.cop],
     sizing: plan.sizing,
   };
-  return {
-    ...home,
-    heatingFuel: 'electricity',
-    heatingType: 'heat_pump',
-    heatingAfue: 1,
-    heatPump,
-    coolingType: 'heat_pump',
-    coolingEer: Math.round(rating.seer * EER_PER_SEER * 1000) / 1000,
-    cooledFraction: 1,
-    heatingSetbackF: plan.removeSetbacks ? 0 : home.heatingSetbackF,
-    coolingSetupF: plan.removeSetbacks ? 0 : home.coolingSetupF,
-  };
+  home.coolingType = 'heat_pump';
+  home.coolingEer = Math.round(rating.seer * EER_PER_SEER * 1000) / 1000;
+  home.cooledFraction = 1;
+  if (plan.removeSetbacks) {
+    home.heatingSetbackF = 0;
+    home.coolingSetupF = 0;
+  }
 }
 
 /** Electric tankless heaters are left alone (REM notes §2.6); every other heater becomes a HPWH. */
-function installHeatPumpWaterHeater(home: Home): Home {
-  if (home.waterHeaterType === 'tankless' && home.waterHeaterFuel === 'electricity') return home;
+function installHeatPumpWaterHeater(home: Home): void {
+  if (home.waterHeaterType === 'tankless' && home.waterHeaterFuel === 'electricity') return;
   const [tankGal, uef] = home.bedrooms <= 3 ? [50, 3.45] : home.bedrooms === 4 ? [66, 3.35] : [80, 3.45];
-  return {
-    ...home,
-    waterHeaterFuel: 'electricity',
-    waterHeaterType: 'heat_pump',
-    waterHeaterUef: uef,
-    waterHeaterTankGal: tankGal,
-  };
+  home.waterHeaterFuel = 'electricity';
+  home.waterHeaterType = 'heat_pump';
+  home.waterHeaterUef = uef;
+  home.waterHeaterTankGal = tankGal;
 }
 
-function electrifyAppliances(home: Home): Home {
-  return {
-    ...home,
-    dryerFuel: 'electricity',
-    dryerHeatPump: true,
-    rangeFuel: 'electricity',
-    rangeInduction: true,
-  };
+function electrifyAppliances(home: Home): void {
+  home.dryerFuel = 'electricity';
+  home.dryerHeatPump = true;
+  home.rangeFuel = 'electricity';
+  home.rangeInduction = true;
 }
 
 const SEER15: HeatPumpPlan = { tier: 'seer15Hspf9', sizing: 'acca', removeSetbacks: false };
 const SEER18: HeatPumpPlan = { tier: 'seer18Hspf10', sizing: 'hers', removeSetbacks: true };
 const SEER24: HeatPumpPlan = { tier: 'seer24Hspf13', sizing: 'acca', removeSetbacks: false };
 
-const MEASURES: Record<Upgrade, { change: (home: Home) => Home; unchanged: string }> = {
-  baseline: { change: (home) => home, unchanged: '' },
+const MEASURES: Record<Exclude<Upgrade, 'baseline'>, { change: (home: Home) => void; unchanged: string }> = {
   weatherization__insulation_air_duct_sealing: {
     change: weatherize,
     unchanged: 'the attic, air tightness, ducts and walls already meet the weatherization levels',
@@ -125,21 +117,29 @@ const MEASURES: Record<Upgrade, { change: (home: Home) => Home; unchanged: strin
     unchanged: 'the home has an electric tankless water heater or already has this heat pump water heater',
   },
   combination__hvac_seer18_hspf10__weatherization: {
-    change: (home) => weatherize(installHeatPump(home, SEER18)),
+    change: (home) => {
+      installHeatPump(home, SEER18);
+      weatherize(home);
+    },
     unchanged: 'the home already has this heat pump and meets the weatherization levels',
   },
   combination__all_electric__hvac_seer24_hspf13__weatherization: {
-    change: (home) =>
-      electrifyAppliances(installHeatPumpWaterHeater(weatherize(installHeatPump(home, SEER24)))),
+    change: (home) => {
+      installHeatPump(home, SEER24);
+      weatherize(home);
+      installHeatPumpWaterHeater(home);
+      electrifyAppliances(home);
+    },
     unchanged: 'the home is already all-electric at this efficiency and meets the weatherization levels',
   },
 };
 
 /** The home after `upgrade`, or why the upgrade does not apply to it. `baseline` always applies. */
 export function applyUpgrade(home: Home, upgrade: Upgrade): UpgradeResult {
-  const measure = MEASURES[upgrade];
   if (upgrade === 'baseline') return { applicable: true, home };
-  const upgraded = measure.change(home);
+  const measure = MEASURES[upgrade];
+  const upgraded = { ...home };
+  measure.change(upgraded);
   if (sameFeatures(home, upgraded)) return { applicable: false, reason: measure.unchanged };
   return { applicable: true, home: upgraded };
 }

@@ -1,5 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { EmbeddedEventLog } from '../../ingest/eventlog/embedded-log.ts';
 import { loadConfig } from '../../lib/config.ts';
@@ -23,6 +23,7 @@ import { WorkerPool } from '../../simulate/stage/worker-pool.ts';
 import { planWorkUnits } from '../../simulate/stage/work-units.ts';
 import { readModelFiles } from '../../simulate/surrogate/committed-model.ts';
 import type { Bench, BenchResult } from './bench.ts';
+import { cpuByRole, libuvPoolThreadIds, readThreadCpu, type CpuByRole } from './thread-cpu.ts';
 
 // The national REM precompute: every cluster (county × heating fuel × water-heater fuel given or not) of
 // the default county table, N = 400 homes, all 8 upgrades, through the embedded log, with 1 and with 2
@@ -36,7 +37,12 @@ async function parse(parser: SourceParser, file: string): Promise<unknown[]> {
   return (await parser.parse(createFileReader(path.join(DATA, file)))).map((r) => r.payload);
 }
 
-async function stageSeconds(units: readonly RemWorkUnit[], workers: number, onnx: Uint8Array) {
+async function stageSeconds(
+  units: readonly RemWorkUnit[],
+  workers: number,
+  onnx: Uint8Array,
+  libuvPool: ReadonlySet<number>,
+) {
   const dir = await mkdtemp(path.join(tmpdir(), 'rem-bench-'));
   const log = await EmbeddedEventLog.open({ directory: dir });
   const logger = createLogger('silent');
@@ -44,16 +50,33 @@ async function stageSeconds(units: readonly RemWorkUnit[], workers: number, onnx
   const pool = await WorkerPool.start(workers, onnx);
   const startupSeconds = (performance.now() - startup) / 1000;
   try {
+    const loadBefore = loadavg()[0]!;
+    const cpuBefore = readThreadCpu();
+    let cpuAfter: Map<number, number> | null = null;
     const started = performance.now();
     const outcome = await runSimulateStage({
       log,
       units,
-      startRunner: () => Promise.resolve(pool),
+      // The stage closes its runner when every result is in: the threads' CPU is read then, while they live.
+      startRunner: () =>
+        Promise.resolve({
+          concurrency: pool.concurrency,
+          run: (unit: RemWorkUnit) => pool.run(unit),
+          close: () => {
+            cpuAfter = readThreadCpu();
+            return Promise.resolve();
+          },
+        }),
       stallTimeoutMs: loadConfig({}).SIMULATE_STALL_TIMEOUT_MS,
       logger,
       progress: createProgress({ logger }),
     });
     const seconds = (performance.now() - started) / 1000;
+    const load = `load average ${loadBefore.toFixed(2)} → ${loadavg()[0]!.toFixed(2)}`;
+    const cpu =
+      cpuBefore && cpuAfter
+        ? cpuByRole(cpuBefore, cpuAfter, { workers: pool.systemThreadIds, libuvPool })
+        : null;
     const gatherStart = performance.now();
     let supported = 0;
     const gathered = await gatherResults(
@@ -63,12 +86,50 @@ async function stageSeconds(units: readonly RemWorkUnit[], workers: number, onnx
     );
     const gatherSeconds = (performance.now() - gatherStart) / 1000;
     if (gathered !== units.length) throw new Error(`gathered ${gathered} of ${units.length} results`);
-    return { startupSeconds, seconds, gatherSeconds, evaluations: outcome.evaluations, supported };
+    return { startupSeconds, seconds, gatherSeconds, evaluations: outcome.evaluations, supported, cpu, load };
   } finally {
     await pool.close();
     await log.close();
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** Where one run's CPU went, per cluster: the figures that explain the speed-up, whatever it is. */
+function cpuResults(label: string, cpu: CpuByRole, clusters: number): BenchResult[] {
+  const perCluster = (ms: number) => Number((ms / clusters).toFixed(3));
+  const share = (ms: number) => `${Math.round((100 * ms) / cpu.total)} % of the process's CPU`;
+  return [
+    {
+      name: `CPU per cluster, ${label}: whole process`,
+      value: perCluster(cpu.total),
+      unit: 'ms',
+      note: 'user + system time of every thread (/proc/self/task)',
+    },
+    {
+      name: `CPU per cluster, ${label}: main thread`,
+      value: perCluster(cpu.main),
+      unit: 'ms',
+      note: `${share(cpu.main)}: publishes units, takes results, appends them to the log`,
+    },
+    ...cpu.workers.map((ms, i) => ({
+      name: `CPU per cluster, ${label}: worker thread ${i + 1}`,
+      value: perCluster(ms),
+      unit: 'ms',
+      note: `${share(ms)}: sampler, upgrades, features, ONNX, statistics, Arrow`,
+    })),
+    {
+      name: `CPU per cluster, ${label}: V8 helper threads`,
+      value: perCluster(cpu.other),
+      unit: 'ms',
+      note: `${share(cpu.other)}: concurrent/parallel GC and background compilation of every isolate`,
+    },
+    {
+      name: `CPU per cluster, ${label}: libuv pool`,
+      value: perCluster(cpu.libuvPool),
+      unit: 'ms',
+      note: `${share(cpu.libuvPool)}: the log's file writes and fsyncs`,
+    },
+  ];
 }
 
 export const bench: Bench = {
@@ -93,8 +154,9 @@ export const bench: Bench = {
     const units = national.filter((u) => chosen.has(u.county.county_fips));
     const subset = units.length < national.length;
 
-    const one = await stageSeconds(units, 1, model.onnx);
-    const two = await stageSeconds(units, 2, model.onnx);
+    const libuvPool = await libuvPoolThreadIds();
+    const one = await stageSeconds(units, 1, model.onnx, libuvPool);
+    const two = await stageSeconds(units, 2, model.onnx, libuvPool);
     const nationalSeconds = two.startupSeconds + (two.seconds * national.length) / units.length;
     const scope = `${chosen.size} of ${counties.length} counties, ${units.length} clusters (${two.supported} supported), N = ${SAMPLES}, ${UPGRADES.length} upgrades`;
     const results: BenchResult[] = [
@@ -107,13 +169,18 @@ export const bench: Bench = {
         target: { op: '<=', value: NATIONAL_TARGET_S },
         note: subset ? `${national.length} clusters at the subset's clusters/s; measured on ${scope}` : scope,
       },
-      { name: 'clusters/s, 2 workers', value: units.length / two.seconds, unit: 'clusters/s' },
+      {
+        name: 'clusters/s, 2 workers',
+        value: units.length / two.seconds,
+        unit: 'clusters/s',
+        note: two.load,
+      },
       {
         name: 'home evaluations/s, 2 workers',
         value: Math.round(two.evaluations / two.seconds),
         unit: 'evaluations/s',
       },
-      { name: 'clusters/s, 1 worker', value: units.length / one.seconds, unit: 'clusters/s' },
+      { name: 'clusters/s, 1 worker', value: units.length / one.seconds, unit: 'clusters/s', note: one.load },
       {
         name: 'home evaluations/s, 1 worker',
         value: Math.round(one.evaluations / one.seconds),
@@ -126,6 +193,7 @@ export const bench: Bench = {
         target: { op: '>=', value: 1.7 },
         note: 'after the worker threads have started',
       },
+      ...speedUpCeiling(one.cpu),
       {
         name: 'starting 2 worker threads',
         value: two.startupSeconds,
@@ -139,6 +207,28 @@ export const bench: Bench = {
         note: `${units.length} results`,
       },
     ];
+    if (one.cpu) results.push(...cpuResults('1 worker', one.cpu, units.length));
+    if (two.cpu) results.push(...cpuResults('2 workers', two.cpu, units.length));
     return results;
   },
 };
+
+/**
+ * The speed-up the CPU cost allows, from the 1-worker run's CPU alone (so another process's load does not
+ * move it): one worker is paced by its own thread (W per cluster) while the process spends T per cluster on
+ * all its threads; two workers need 2T of CPU for every two clusters, which C cores give at best in T / C.
+ * So the speed-up is at most min(2, C·W / T): every millisecond of the main thread, the GC helpers or the
+ * pool that runs beside the worker lowers it, however the work is spread.
+ */
+function speedUpCeiling(cpu: CpuByRole | null): BenchResult[] {
+  if (!cpu) return [];
+  const cores = availableParallelism();
+  return [
+    {
+      name: `speed-up ceiling from CPU per cluster, ${cores} cores`,
+      value: Math.min(2, (cores * cpu.workers[0]!) / cpu.total),
+      unit: '×',
+      note: `min(2, cores × worker-thread CPU ÷ process CPU) of the 1-worker run; the main thread alone is ${Math.round((100 * cpu.main) / cpu.total)} % of the CPU`,
+    },
+  ];
+}

@@ -225,8 +225,8 @@ describe("the project's default REM sources", () => {
     expect(counts['rem-counties']).toEqual({ valid: 3109, invalid: 0 });
     // 49 states and DC, plus AK, HI and the US average: 4 fuels each.
     expect(counts['energy-rates']).toEqual({ valid: 52 * 4, invalid: 0 });
-    // 15 on-site fossil factors; electricity CO2e, NOx and SO2 for the 48 states, DC and the US.
-    expect(counts['emission-factors']).toEqual({ valid: 15 + 50 * 3, invalid: 0 });
+    // 15 on-site fossil factors; electricity CO2e, NOx and SO2 for the 48 states, DC and the US; US PM2.5 and VOC.
+    expect(counts['emission-factors']).toEqual({ valid: 15 + 50 * 3 + 2, invalid: 0 });
     // Two sectors × five pollutants, national.
     expect(counts['damage-factors']).toEqual({ valid: 10, invalid: 0 });
     // APO/FPO and Marshall Islands ZIPs have no county and are quarantined.
@@ -269,14 +269,24 @@ describe("the project's default REM sources", () => {
         });
       }
     }
-    // Power-sector PM2.5, NH3 and VOC rates are not shipped yet: the audit says so, for every state.
+    // Power-sector PM2.5 and VOC are one national rate (no state rows), NH3 has none: the audit says both.
+    const nationalPairs = Object.keys(CONTIGUOUS_STATE_FIPS).flatMap((s) => [`${s}/pm25`, `${s}/voc`]);
     expect(auditRemEmissionFactors(factors)).toEqual([
+      expect.objectContaining({
+        check: 'electricity_national_fallback',
+        severity: 'warning',
+        count: nationalPairs.length,
+      }),
       expect.objectContaining({
         check: 'electricity_health_pollutants',
         severity: 'warning',
-        examples: ['pm25 [every state]', 'nh3 [every state]', 'voc [every state]'],
+        examples: ['nh3 [every state]'],
       }),
     ]);
+    for (const pair of nationalPairs) {
+      const [state, pollutant] = pair.split('/') as [string, Pollutant];
+      expect(emissionFactorFor(factors, state, 'electricity', pollutant)?.region, pair).toBe('US');
+    }
   });
 
   it('convert the eGRID2023 subregion rates from lb/MWh exactly (0.45359237 kg/lb)', async () => {
@@ -292,10 +302,25 @@ describe("the project's default REM sources", () => {
     expect(valueOf('WV', 'co2e').value).toBe(kgPerKwh(916.054));
     expect(valueOf('WV', 'so2').value).toBe(kgPerKwh(0.412));
     expect(valueOf('WV', 'co2e').publisher).toContain('subregion RFCW');
-    // Every row states the lb/MWh figure it converts.
-    for (const f of factors.filter((r) => r.fuel === 'electricity')) {
+    // Every eGRID row states the lb/MWh figure it converts.
+    for (const f of factors.filter((r) => r.fuel === 'electricity' && r.publisher.includes('eGRID'))) {
       const lb = Number(/ ([\d.]+) lb\/MWh/.exec(f.publisher)![1]);
       expect(f.value, `${f.region}/${f.pollutant}`).toBe(kgPerKwh(lb));
+    }
+  });
+
+  it("take the power sector's PM2.5 and VOC per kWh from EPA's IPM run for 2020 as grams ÷ 1000", async () => {
+    const factors = await shippedFactors();
+    const national = factors.filter((f) => f.fuel === 'electricity' && f.publisher.includes('OMEGA'));
+    expect(national.map((f) => [f.region, f.pollutant, f.value, f.year])).toEqual([
+      // emission_rates_egu.csv, low_bound case, first rate_data point (2020): 0.017440980922942644 g PM2.5/kWh.
+      ['US', 'pm25', 0.017440980922942644 / 1000, 2020],
+      ['US', 'voc', 0.008027732541645885 / 1000, 2020],
+    ]);
+    // Each row states the g/kWh figure it converts.
+    for (const f of national) {
+      const grams = Number(/ ([\d.]+) g\/kWh/.exec(f.publisher)![1]);
+      expect(f.value, f.pollutant).toBe(grams / 1000);
     }
   });
 });

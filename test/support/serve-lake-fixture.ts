@@ -87,7 +87,13 @@ export function writeProgramsSnapshot(
  * The server over a lake with the given API modules and the fixture programs module (a stand-in for the
  * incentives, to show a module never stops other routes), following CURRENT through the real child reader.
  */
-export async function startLakeServer(lakeDir: string, modules: readonly ApiModule<unknown>[], key: string) {
+export async function startLakeServer(
+  lakeDir: string,
+  modules: readonly ApiModule<unknown>[],
+  key: string,
+  /** Further settings of the server's configuration. */
+  env: Record<string, string> = {},
+) {
   const logger = silentLogger();
   const all = [...modules, programsModule()] as ApiModule<unknown>[];
   const holder = new SnapshotHolder({
@@ -104,6 +110,7 @@ export async function startLakeServer(lakeDir: string, modules: readonly ApiModu
       API_KEYS: key,
       LOG_LEVEL: 'silent',
       RATE_LIMIT_PER_MINUTE: '100000000',
+      ...env,
     }),
     logger,
     snapshots: holder,
@@ -136,6 +143,7 @@ export function lakeServerForSpecs(
     key: string;
     sources?: Manifest['sources'];
     before?: (lakeDir: string) => Promise<void>;
+    env?: Record<string, string>;
   },
 ): () => LakeServer {
   let server: LakeServer | undefined;
@@ -146,7 +154,7 @@ export function lakeServerForSpecs(
       publish: true,
       sources: setup.sources,
     });
-    server = { ...(await startLakeServer(lakeDir, setup.modules(), setup.key)), lakeDir };
+    server = { ...(await startLakeServer(lakeDir, setup.modules(), setup.key, setup.env)), lakeDir };
   }, 60_000);
   afterAll(async () => {
     await server?.close();

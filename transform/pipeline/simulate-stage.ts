@@ -159,9 +159,15 @@ async function failWhenStalled(
 ): Promise<void> {
   const pollMs = Math.min(1000, timeoutMs);
   while (!signal.aborted) {
+    // Each wait removes its abort listener when it ends (one left behind per poll piled up on a long run).
     await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, pollMs);
-      signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+      const stop = () => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', stop);
+        resolve();
+      };
+      const timer = setTimeout(stop, pollMs);
+      signal.addEventListener('abort', stop, { once: true });
     });
     if (!signal.aborted && Date.now() - lastAnswerAt() > timeoutMs) {
       const missing = unanswered();

@@ -1,0 +1,104 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { ThreadPool, ThreadPoolFull, threadBootstrap } from '../../lib/thread-pool.ts';
+import type { PoolTestJob } from '../support/pool-test-thread.ts';
+
+type Answer = { value: number; threadId: number };
+
+const pools: ThreadPool<PoolTestJob, Answer>[] = [];
+const pool = (threads: number, maxQueued = 8, timeoutMs = 10_000, heapMb?: number) => {
+  const made = new ThreadPool<PoolTestJob, Answer>({
+    bootstrap: threadBootstrap(import.meta.url, '../support/pool-test-thread'),
+    threads,
+    maxQueued,
+    timeoutMs,
+    ...(heapMb ? { resourceLimits: { maxOldGenerationSizeMb: heapMb } } : {}),
+  });
+  pools.push(made);
+  return made;
+};
+afterEach(async () => {
+  await Promise.all(pools.splice(0).map((p) => p.close()));
+});
+
+const answer = (value: number, busyMs?: number): PoolTestJob => ({ do: 'answer', value, busyMs });
+
+describe('ThreadPool', () => {
+  it('answers jobs on its threads, started on the first job, side by side', async () => {
+    const threads = pool(2);
+    expect(threads.size).toBe(0);
+    const answers = await Promise.all([1, 2, 3, 4].map((v) => threads.run(answer(v, 150))));
+    expect(answers.map((a) => a.value)).toEqual([2, 4, 6, 8]);
+    expect(new Set(answers.map((a) => a.threadId)).size).toBe(2);
+    expect(threads.size).toBe(2);
+  }, 20_000);
+
+  it('fails only the job whose handler throws, and keeps its thread', async () => {
+    const threads = pool(1);
+    const before = await threads.run(answer(1));
+    await expect(threads.run({ do: 'throw' })).rejects.toThrow('no such home');
+    expect(await threads.run(answer(5))).toEqual({ value: 10, threadId: before.threadId });
+  }, 20_000);
+
+  it('fails the job of a thread that exits or throws uncaught, and answers the next on a new thread', async () => {
+    const threads = pool(1);
+    const first = await threads.run(answer(1));
+    await expect(threads.run({ do: 'exit' })).rejects.toThrow('worker thread exited with code 3');
+    const second = await threads.run(answer(2));
+    expect(second.value).toBe(4);
+    expect(second.threadId).not.toBe(first.threadId);
+    await expect(threads.run({ do: 'uncaught' })).rejects.toThrow('sampler table corrupt');
+    const third = await threads.run(answer(3));
+    expect(third.value).toBe(6);
+    expect(third.threadId).not.toBe(second.threadId);
+    expect(threads.size).toBe(1);
+  }, 20_000);
+
+  it('fails the job of a thread that outgrows its heap bound, and answers the next on a new thread', async () => {
+    const threads = pool(1, 8, 10_000, 16);
+    const first = await threads.run(answer(1));
+    await expect(threads.run({ do: 'hoard' })).rejects.toThrow(/out of memory/i);
+    const next = await threads.run(answer(2));
+    expect(next.value).toBe(4);
+    expect(next.threadId).not.toBe(first.threadId);
+  }, 20_000);
+
+  it('fails a job not answered in time and replaces its thread, while the other threads go on', async () => {
+    const threads = pool(2, 8, 1_500);
+    const warm = await Promise.all([threads.run(answer(1, 100)), threads.run(answer(2, 100))]);
+    const hung = threads.run({ do: 'hang' });
+    expect(await threads.run(answer(7))).toMatchObject({ value: 14 });
+    await expect(hung).rejects.toThrow('no answer from the worker thread within 1500 ms');
+    const after = await Promise.all([threads.run(answer(3, 100)), threads.run(answer(4, 100))]);
+    expect(after.map((a) => a.value)).toEqual([6, 8]);
+    const before = new Set(warm.map((a) => a.threadId));
+    expect(after.filter((a) => !before.has(a.threadId))).toHaveLength(1);
+  }, 20_000);
+
+  it('refuses a job at once when every thread is busy and the queue is full, and answers the others', async () => {
+    const threads = pool(1, 2);
+    await threads.run(answer(0)); // started
+    const running = threads.run(answer(1, 300));
+    const queued = [threads.run(answer(2)), threads.run(answer(3))];
+    await expect(threads.run(answer(4))).rejects.toBeInstanceOf(ThreadPoolFull);
+    expect((await Promise.all([running, ...queued])).map((a) => a.value)).toEqual([2, 4, 6]);
+    expect(await threads.run(answer(5))).toMatchObject({ value: 10 });
+  }, 20_000);
+
+  it('with no queue, takes one job per idle thread and refuses the rest', async () => {
+    const threads = pool(1, 0);
+    const running = threads.run(answer(1, 300));
+    await expect(threads.run(answer(2))).rejects.toBeInstanceOf(ThreadPoolFull);
+    expect(await running).toMatchObject({ value: 2 });
+  }, 20_000);
+
+  it('fails the running and waiting jobs when closed, and any job after', async () => {
+    const threads = pool(1);
+    const running = threads.run(answer(1, 300));
+    const waiting = expect(threads.run(answer(2))).rejects.toThrow('the thread pool is closed');
+    const stopped = expect(running).rejects.toThrow('the thread pool is closed');
+    await threads.close();
+    await waiting;
+    await stopped;
+    await expect(threads.run(answer(3))).rejects.toThrow('the thread pool is closed');
+  }, 20_000);
+});
