@@ -9,19 +9,18 @@ import {
   SLICES,
   exitOf,
   nationalSource,
-  freePort,
   interleaved,
   memoryOf,
   runTs,
   startBaseline,
+  startServer,
   stop,
-  waitFor,
 } from './server-processes.ts';
 import { measureLoad, type LoadFigures } from './static-baseline.ts';
 
 /*
  * The incentives API at national scale, measured as users run it: `npm run pipeline` into a fresh lake,
- * then the real server (serve/main.ts) in its own process, loaded by autocannon from this process. Each
+ * then the real server, compiled as `npm start` runs it (dist/serve/main.js), in its own process, loaded by autocannon from this process. Each
  * endpoint is compared with a bare Fastify route serving a pre-built body of the same bytes, also in its
  * own process, so both sides get the same CPU split.
  */
@@ -111,17 +110,12 @@ export const bench: Bench = {
         note: `${source.note ?? `source ${source.location}`}; npm run pipeline in a child process, tsx start-up included`,
       });
 
-      const port = await freePort();
-      const base = `http://127.0.0.1:${port}`;
-      const serverEnv = {
-        ...lakeEnv,
-        HOST: '127.0.0.1',
-        API_KEYS: KEY,
-        RATE_LIMIT_PER_MINUTE: '1000000000',
-        AS_OF_DATE,
-      };
-      server = runTs('serve/main.ts', { ...serverEnv, PORT: String(port) }, 'ignore');
-      await waitFor(`${base}/healthz`, (body) => (body as { status?: string }).status === 'ok', server);
+      const serverEnv = { ...lakeEnv, API_KEYS: KEY, AS_OF_DATE };
+      const serving = (body: unknown) => (body as { status?: string }).status === 'ok';
+      const cached = await startServer(serverEnv, serving);
+      server = cached.child;
+      const { base } = cached;
+      const serverPid = server.pid!;
       const headers = { authorization: `Bearer ${KEY}` };
 
       const bodies: string[] = [];
@@ -131,7 +125,7 @@ export const bench: Bench = {
         if (res.status !== 200) throw new Error(`${c.path} answered ${res.status}: ${body.slice(0, 300)}`);
         bodies.push(body);
       }
-      const loaded = await memoryOf(server.pid!);
+      const loaded = await memoryOf(serverPid);
       const bodiesFile = path.join(lakeDir, 'bench-bodies.json');
       await writeFile(bodiesFile, JSON.stringify(bodies));
       baseline = await startBaseline(bodiesFile);
@@ -189,23 +183,14 @@ export const bench: Bench = {
           Buffer.byteLength(bodies[0]!),
         ),
       );
-      const after = await memoryOf(server.pid!);
-      await stop(server);
+      const after = await memoryOf(serverPid);
+      await stop(cached.child);
 
       // The same varying incomes against a server with the response cache off (RESPONSE_CACHE_MB=0):
       // what computing an answer costs (query validation, eligibility, body assembly).
-      const uncachedPort = await freePort();
-      const uncachedBase = `http://127.0.0.1:${uncachedPort}`;
-      server = runTs(
-        'serve/main.ts',
-        { ...serverEnv, PORT: String(uncachedPort), RESPONSE_CACHE_MB: '0' },
-        'ignore',
-      );
-      await waitFor(
-        `${uncachedBase}/healthz`,
-        (body) => (body as { status?: string }).status === 'ok',
-        server,
-      );
+      const uncached = await startServer({ ...serverEnv, RESPONSE_CACHE_MB: '0' }, serving);
+      server = uncached.child;
+      const uncachedBase = uncached.base;
       await varyingLoad(uncachedBase)(1);
       await bare(1);
       const measured = await interleaved(varyingLoad(uncachedBase), bare);
