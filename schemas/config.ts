@@ -88,10 +88,11 @@ export const configSchema = z.object({
   /**
    * Worker threads computing POST /rem/profile (started on the first one). Each holds its own surrogate
    * session and sampler tables: measured ~65 MB of RSS for the first and ~40 MB for each further one from
-   * dist/ (~90 and ~65 from the sources, where every thread loads tsx), so one by default: the serving
-   * process's budget is 400 MB with ~340 MB used before any profile.
+   * dist/ (~90 and ~65 from the sources, where every thread loads tsx). Two by default: the REM bench
+   * (national incentives and REM, from dist/) peaks at ~392 MB with two, under the 400 MB budget, and four
+   * concurrent profiles then wait for two, not four (p99 46 ms against 53 with one).
    */
-  REM_PROFILE_WORKERS: z.coerce.number().int().min(1).max(64).default(1),
+  REM_PROFILE_WORKERS: z.coerce.number().int().min(1).max(64).default(2),
   /** Profiles that may wait for a thread; beyond them the route answers 503 with Retry-After. */
   REM_PROFILE_QUEUE: z.coerce.number().int().min(0).max(10_000).default(16),
 });
