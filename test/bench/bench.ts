@@ -3,8 +3,8 @@ export interface BenchResult {
   name: string;
   value: number;
   unit: string;
-  /** The target this figure is held to, stated in the same unit, if any. */
-  target?: { op: '>=' | '<='; value: number };
+  /** The target this figure is held to, stated in the same unit and with the issue's own comparison, if any. */
+  target?: { op: '>=' | '<=' | '<'; value: number };
   note?: string;
 }
 
@@ -16,7 +16,7 @@ export interface Bench {
 
 export function meetsTarget(result: BenchResult): boolean | undefined {
   if (!result.target) return undefined;
-  return result.target.op === '>='
-    ? result.value >= result.target.value
-    : result.value <= result.target.value;
+  const { op, value } = result.target;
+  if (op === '>=') return result.value >= value;
+  return op === '<' ? result.value < value : result.value <= value;
 }
