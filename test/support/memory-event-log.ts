@@ -54,9 +54,15 @@ export class MemoryEventLog implements EventLog {
         const handled = await this.drain(options);
         delivered += handled;
         if (handled > 0) continue;
+        // Each wait removes its abort listener when it ends, as the real logs do (one per wait piled up).
         await new Promise<void>((resolve) => {
-          this.published.add(resolve);
-          options.signal.addEventListener('abort', () => resolve(), { once: true });
+          const wake = () => {
+            this.published.delete(wake);
+            options.signal.removeEventListener('abort', wake);
+            resolve();
+          };
+          this.published.add(wake);
+          options.signal.addEventListener('abort', wake, { once: true });
         });
       }
     } finally {
