@@ -19,13 +19,12 @@ import { publishBenchSnapshot } from './bench-snapshot.ts';
 import {
   CONNECTIONS,
   ROOT,
-  exitOf,
   failedRequests,
   interleaved,
   loadNote,
   memoryOf,
   memoryResults,
-  runTs,
+  runPipeline,
   startBaseline,
   startServer,
   stop,
@@ -156,8 +155,7 @@ export const bench: Bench = {
         LOG_LEVEL: 'warn',
         REM_STATES: 'none',
       };
-      const pipeline = await exitOf(runTs('transform/cli/pipeline.ts', lakeEnv));
-      if (pipeline.code !== 0) throw new Error(`pipeline failed (${pipeline.code}):\n${pipeline.output}`);
+      await runPipeline(lakeEnv);
       const health = await publishWithHealth(lakeDir);
       const dataNote = `${health.synthetic ? 'SYNTHETIC' : "the pipeline's"} health_county_impacts, ${health.cells} cells`;
       results.push(...(await computeCosts(lakeDir, dataNote)));

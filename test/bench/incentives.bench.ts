@@ -7,11 +7,10 @@ import {
   CONNECTIONS,
   DURATION_SECONDS,
   SLICES,
-  exitOf,
   nationalSource,
   interleaved,
   memoryOf,
-  runTs,
+  runPipeline,
   startBaseline,
   startServer,
   stop,
@@ -99,9 +98,8 @@ export const bench: Bench = {
         HEALTH_STATES: 'none',
       };
       const started = Date.now();
-      const pipeline = await exitOf(runTs('transform/cli/pipeline.ts', lakeEnv));
+      await runPipeline(lakeEnv);
       const pipelineSeconds = (Date.now() - started) / 1000;
-      if (pipeline.code !== 0) throw new Error(`pipeline failed (${pipeline.code}):\n${pipeline.output}`);
       results.push({
         name: 'pipeline run, empty lake to published snapshot',
         value: pipelineSeconds,

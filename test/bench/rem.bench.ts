@@ -12,14 +12,13 @@ import type { Bench, BenchResult } from './bench.ts';
 import { publishBenchSnapshot } from './bench-snapshot.ts';
 import {
   CONNECTIONS,
-  exitOf,
   loadNote,
   failedRequests,
   interleaved,
   memoryOf,
   memoryResults,
   nationalSource,
-  runTs,
+  runPipeline,
   startBaseline,
   startServer,
   stop,
@@ -140,8 +139,7 @@ export const bench: Bench = {
         REM_STATES: process.env.REM_STATES ?? 'none',
         HEALTH_STATES: process.env.HEALTH_STATES ?? 'none',
       };
-      const pipeline = await exitOf(runTs('transform/cli/pipeline.ts', lakeEnv));
-      if (pipeline.code !== 0) throw new Error(`pipeline failed (${pipeline.code}):\n${pipeline.output}`);
+      await runPipeline(lakeEnv);
       const rem = await publishWithRem(lakeDir);
       const dataNote =
         `${source.note ?? 'national incentives'}; REM: the pipeline's counties, ZIPs, rates and factors, ` +

@@ -40,11 +40,7 @@ export async function freePort(): Promise<number> {
 }
 
 /** Runs a TypeScript entry point with tsx in a child process (node itself, so the pid is the program's). */
-export function runTs(
-  entry: string,
-  env: Record<string, string>,
-  stdio: 'ignore' | 'pipe' = 'pipe',
-): ChildProcess {
+function runTs(entry: string, env: Record<string, string>, stdio: 'ignore' | 'pipe' = 'pipe'): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, entry)], {
     cwd: ROOT,
     env: { ...process.env, ONNXRUNTIME_NODE_INSTALL: 'skip', ...env },
@@ -52,7 +48,13 @@ export function runTs(
   });
 }
 
-export async function exitOf(child: ChildProcess): Promise<{ code: number | null; output: string }> {
+/** Runs the pipeline (transform/cli/pipeline.ts) to a published snapshot; its output is the error if it fails. */
+export async function runPipeline(env: Record<string, string>): Promise<void> {
+  const { code, output } = await exitOf(runTs('transform/cli/pipeline.ts', env));
+  if (code !== 0) throw new Error(`pipeline failed (${code}):\n${output}`);
+}
+
+async function exitOf(child: ChildProcess): Promise<{ code: number | null; output: string }> {
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
