@@ -5,7 +5,7 @@ import { FEATURE_NAMES, encodeFeatures } from '../features.ts';
 import { healthBinDeltas } from '../health/bin-deltas.ts';
 import type { SampledHome } from '../sampler/sample-homes.ts';
 import type { Predictor } from '../surrogate/held-out.ts';
-import { applyUpgrade } from '../upgrades/apply-upgrade.ts';
+import { upgradeInto } from '../upgrades/apply-upgrade.ts';
 import { clusterStatistics, type ClusterIdentity, type UpgradeEnergy } from './cluster-statistics.ts';
 import type { FuelPrices } from './fuel-prices.ts';
 
@@ -73,15 +73,14 @@ export async function evaluateHomes(
     return rows++;
   };
   for (const sample of samples) encode(sample.home, sample.climate);
+  // One scratch home holds every upgraded version in turn (encoded before the next is written): no copy
+  // per home and upgrade, and its number fields are overwritten in place rather than boxed anew.
+  const upgraded: Home | undefined = samples[0] && { ...samples[0].home };
   const plans = upgrades.map((upgrade) => {
     const rowOf: number[] = []; // batch row of each home's upgraded version, −1 when excluded
     for (const sample of samples) {
-      if (upgrade === 'baseline') {
-        rowOf.push(-1);
-        continue;
-      }
-      const result = applyUpgrade(sample.home, upgrade);
-      rowOf.push(result.applicable ? encode(result.home, sample.climate) : -1);
+      if (upgrade === 'baseline' || !upgradeInto(sample.home, upgrade, upgraded!)) rowOf.push(-1);
+      else rowOf.push(encode(upgraded!, sample.climate));
     }
     return { upgrade, rowOf };
   });
