@@ -31,10 +31,13 @@ export type ClusterIdentity = Pick<
   'cluster_id' | 'county_fips' | 'state' | 'heating_fuel' | 'water_heater_fuel'
 >;
 
-/** One upgrade's homes: `kwh` holds homes × FUELS kWh (row-major); rows of excluded homes are ignored. */
+/**
+ * One upgrade's homes: `applicable` is 1 for a home the upgrade applies to, 0 for one it excludes; `kwh`
+ * holds homes × FUELS kWh (row-major), rows of excluded homes ignored.
+ */
 export interface UpgradeEnergy {
   upgrade: Upgrade;
-  applicable: readonly boolean[];
+  applicable: Uint8Array;
   kwh: Float64Array;
 }
 
@@ -153,6 +156,12 @@ function writeHomeValues(
   const n = included.length;
   if (homeValues.length < SERIES * n) homeValues = new Float64Array(SERIES * n);
   const values = homeValues;
+  // Each fuel's price fields in typed arrays, read once: the prices of each new state are new objects, and
+  // reading them in the loop made V8 recompile it as their shapes came in.
+  const kwhPerUnit = Float64Array.from(FUELS, (fuel) => prices[fuel].kwhPerUnit);
+  const volumetric = Float64Array.from(FUELS, (fuel) => prices[fuel].volumetric);
+  const fixedAnnual = Float64Array.from(FUELS, (fuel) => prices[fuel].fixedAnnual);
+  const kgCo2ePerUnit = Float64Array.from(FUELS, (fuel) => prices[fuel].kgCo2ePerUnit);
   // Baseline and upgrade values home by home; the deltas after, series by series.
   const before = (fuel: number, metric: number): number => seriesOf(fuel, metric, 0) * n;
   const after = (fuel: number, metric: number): number => seriesOf(fuel, metric, 1) * n;
@@ -165,24 +174,23 @@ function writeHomeValues(
     let costBefore = 0;
     let costAfter = 0;
     for (let f = 0; f < FUEL_COUNT; f++) {
-      const price = prices[FUELS[f]!];
       const kwhOfFuelBefore = Math.max(0, baselineKwh[i * FUEL_COUNT + f]!);
       const kwhOfFuelAfter = Math.max(0, upgradeKwh[i * FUEL_COUNT + f]!);
-      const fixed = kwhOfFuelBefore > 0 ? price.fixedAnnual : 0;
-      const unitsBefore = kwhOfFuelBefore / price.kwhPerUnit;
-      const unitsAfter = kwhOfFuelAfter / price.kwhPerUnit;
-      const costBeforeOfFuel = price.volumetric * unitsBefore + fixed;
-      const costAfterOfFuel = price.volumetric * unitsAfter + fixed;
+      const fixed = kwhOfFuelBefore > 0 ? fixedAnnual[f]! : 0;
+      const unitsBefore = kwhOfFuelBefore / kwhPerUnit[f]!;
+      const unitsAfter = kwhOfFuelAfter / kwhPerUnit[f]!;
+      const costBeforeOfFuel = volumetric[f]! * unitsBefore + fixed;
+      const costAfterOfFuel = volumetric[f]! * unitsAfter + fixed;
       values[before(f, 0) + j] = unitsBefore;
       values[after(f, 0) + j] = unitsAfter;
-      values[before(f, 1) + j] = unitsBefore * price.kgCo2ePerUnit;
-      values[after(f, 1) + j] = unitsAfter * price.kgCo2ePerUnit;
+      values[before(f, 1) + j] = unitsBefore * kgCo2ePerUnit[f]!;
+      values[after(f, 1) + j] = unitsAfter * kgCo2ePerUnit[f]!;
       values[before(f, 2) + j] = costBeforeOfFuel;
       values[after(f, 2) + j] = costAfterOfFuel;
       kwhBefore += kwhOfFuelBefore;
       kwhAfter += kwhOfFuelAfter;
-      kgBefore += unitsBefore * price.kgCo2ePerUnit;
-      kgAfter += unitsAfter * price.kgCo2ePerUnit;
+      kgBefore += unitsBefore * kgCo2ePerUnit[f]!;
+      kgAfter += unitsAfter * kgCo2ePerUnit[f]!;
       costBefore += costBeforeOfFuel;
       costAfter += costAfterOfFuel;
     }

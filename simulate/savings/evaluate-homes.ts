@@ -77,11 +77,13 @@ export async function evaluateHomes(
   // per home and upgrade, and its number fields are overwritten in place rather than boxed anew.
   const upgraded: Home | undefined = samples[0] && { ...samples[0].home };
   const plans = upgrades.map((upgrade) => {
-    const rowOf: number[] = []; // batch row of each home's upgraded version, −1 when excluded
-    for (const sample of samples) {
-      if (upgrade === 'baseline' || !upgradeInto(sample.home, upgrade, upgraded!)) rowOf.push(-1);
-      else rowOf.push(encode(upgraded!, sample.climate));
-    }
+    const rowOf = new Int32Array(samples.length); // batch row of each home's upgraded version, −1 when excluded
+    samples.forEach((sample, i) => {
+      rowOf[i] =
+        upgrade !== 'baseline' && upgradeInto(sample.home, upgrade, upgraded!)
+          ? encode(upgraded!, sample.climate)
+          : -1;
+    });
     return { upgrade, rowOf };
   });
 
@@ -95,7 +97,7 @@ export async function evaluateHomes(
     throw new Error(
       `the surrogate gave ${predicted.length} values for ${rows} homes × ${FUELS.length} fuels`,
     );
-  const kwhOfRows = (rowOf: readonly number[]): Float64Array => {
+  const kwhOfRows = (rowOf: Int32Array): Float64Array => {
     const out = new Float64Array(rowOf.length * FUELS.length);
     rowOf.forEach((row, i) => {
       if (row < 0) return;
@@ -103,12 +105,15 @@ export async function evaluateHomes(
     });
     return out;
   };
-  const baselineKwh = kwhOfRows(samples.map((_, i) => i));
+  const baselineKwh = kwhOfRows(Int32Array.from(samples, (_, i) => i));
 
   const excluded: Partial<Record<Upgrade, number>> = {};
   const energies: UpgradeEnergy[] = plans.map(({ upgrade, rowOf }) => {
-    const applicable = upgrade === 'baseline' ? rowOf.map(() => true) : rowOf.map((row) => row >= 0);
-    excluded[upgrade] = applicable.filter((a) => !a).length;
+    const applicable =
+      upgrade === 'baseline'
+        ? new Uint8Array(rowOf.length).fill(1)
+        : Uint8Array.from(rowOf, (row) => +(row >= 0));
+    excluded[upgrade] = applicable.length - applicable.reduce((sum, a) => sum + a, 0);
     return { upgrade, applicable, kwh: upgrade === 'baseline' ? baselineKwh : kwhOfRows(rowOf) };
   });
   return {
