@@ -105,15 +105,20 @@ export async function evaluateHomes(
     });
     return out;
   };
-  const baselineKwh = kwhOfRows(Int32Array.from(samples, (_, i) => i));
+  const baselineRows = new Int32Array(samples.length);
+  for (let i = 0; i < samples.length; i++) baselineRows[i] = i;
+  const baselineKwh = kwhOfRows(baselineRows);
 
   const excluded: Partial<Record<Upgrade, number>> = {};
   const energies: UpgradeEnergy[] = plans.map(({ upgrade, rowOf }) => {
-    const applicable =
-      upgrade === 'baseline'
-        ? new Uint8Array(rowOf.length).fill(1)
-        : Uint8Array.from(rowOf, (row) => +(row >= 0));
-    excluded[upgrade] = applicable.length - applicable.reduce((sum, a) => sum + a, 0);
+    const applicable = new Uint8Array(rowOf.length);
+    let applies = 0;
+    for (let i = 0; i < rowOf.length; i++) {
+      if (upgrade !== 'baseline' && rowOf[i]! < 0) continue;
+      applicable[i] = 1;
+      applies++;
+    }
+    excluded[upgrade] = rowOf.length - applies;
     return { upgrade, applicable, kwh: upgrade === 'baseline' ? baselineKwh : kwhOfRows(rowOf) };
   });
   return {
