@@ -193,17 +193,27 @@ export const FEATURE_RANGES: Readonly<Record<string, { min: number; max: number 
 type Writer = (input: FeatureInput, out: Float32Array, offset: number) => void;
 
 /**
- * SPECS as one straight-line function, `out[offset + k] = value_k(input)` for every k: each feature gets
- * its own call site, which V8 can inline, where a loop over SPECS calls 105 different closures from one
- * site (about a fifth of a cluster's time went to those calls). Same functions, same order, same values.
+ * SPECS as straight-line functions, `out[offset + k] = value_k(input)` for every k: each feature gets its
+ * own call site, which V8 can inline, where a loop over SPECS calls 105 different closures from one site
+ * (about a fifth of a cluster's time went to those calls). A few functions of WRITER_FEATURES features
+ * each rather than one: one would exhaust TurboFan's inlining budget, and every feature it does not inline
+ * returns its number boxed, a heap number per feature and row. Same functions, same order, same values.
  */
-const writeFeatures = new Function(
-  'values',
-  `const [${SPECS.map((_, k) => `v${k}`).join(', ')}] = values;
-   return (input, out, offset) => {
-     ${SPECS.map((_, k) => `out[offset + ${k}] = v${k}(input);`).join('\n')}
-   };`,
-)(SPECS.map((spec) => spec.value)) as Writer;
+const WRITER_FEATURES = 16;
+const writers: readonly Writer[] = Array.from(
+  { length: Math.ceil(SPECS.length / WRITER_FEATURES) },
+  (_, w) => {
+    const specs = SPECS.slice(w * WRITER_FEATURES, (w + 1) * WRITER_FEATURES);
+    const first = w * WRITER_FEATURES;
+    return new Function(
+      'values',
+      `const [${specs.map((_, k) => `v${k}`).join(', ')}] = values;
+       return (input, out, offset) => {
+         ${specs.map((_, k) => `out[offset + ${first + k}] = v${k}(input);`).join('\n')}
+       };`,
+    )(specs.map((spec) => spec.value)) as Writer;
+  },
+);
 
 /**
  * One input object for every row: encoding is synchronous, and a row's envelope and design loads are
@@ -221,7 +231,7 @@ export function encodeFeatures(home: Home, climate: Climate, out: Float32Array, 
   input.home = home;
   input.climate = climate;
   designLoads(home, climate, envelopeOf(home, input.envelope), input.design);
-  writeFeatures(input, out, offset);
+  for (const write of writers) write(input, out, offset);
 }
 
 /** Encodes a batch: row i holds homes[i] in climates[i]; row-major, FEATURE_NAMES.length columns. */
