@@ -63,10 +63,11 @@ export function createHealthApi(): ApiModule<HealthSnapshot> {
             });
           }
           const areas = resolveAreas(data, body, text);
-          // Assembled as text (see healthAnswerJson): sent as it is, not through the response schema.
-          return (reply as FastifyReply)
-            .type('application/json; charset=utf-8')
-            .send(healthAnswerJson(data, body, areas));
+          // Assembled as bytes (see healthAnswerJson): sent as they are, not through the response schema,
+          // and given back to the writer once written (an aborted response's are left to the GC).
+          const answer = healthAnswerJson(data, body, areas);
+          reply.raw.once('finish', answer.giveBack);
+          return (reply as FastifyReply).type('application/json; charset=utf-8').send(answer.body);
         },
       );
     },

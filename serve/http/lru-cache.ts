@@ -35,10 +35,15 @@ export class LruCache<V> {
     return slot.value;
   }
 
+  /** Whether a value of `bytes` size can be kept at all. */
+  fits(bytes: number): boolean {
+    return bytes <= this.limits.maxBytes;
+  }
+
   /** Stores a value of `bytes` size, evicting the least recently used; a value bigger than the cache is not kept. */
   set(key: string, value: V, bytes: number): void {
     this.delete(key);
-    if (bytes > this.limits.maxBytes) return;
+    if (!this.fits(bytes)) return;
     while (
       this.slots.size > 0 &&
       (this.slots.size >= this.limits.maxEntries || this.totalBytes + bytes > this.limits.maxBytes)

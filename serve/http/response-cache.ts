@@ -1,4 +1,5 @@
 import type { OutgoingHttpHeaders } from 'node:http';
+import { isLent } from './json-bytes.ts';
 import { LruCache, type LruLimits } from './lru-cache.ts';
 
 /** A 200 answer as it was sent: the encoded body and the headers that belong to the answer itself. */
@@ -49,7 +50,11 @@ export class SnapshotResponseCache {
   store(snapshot: object, asOfDate: string, url: string, response: CachedResponse): void {
     const generation = this.generation;
     if (generation === null || generation.snapshot !== snapshot || generation.asOfDate !== asOfDate) return;
-    generation.responses.set(url, response, response.body.length + url.length + ENTRY_OVERHEAD_BYTES);
+    const bytes = response.body.length + url.length + ENTRY_OVERHEAD_BYTES;
+    if (!generation.responses.fits(bytes)) return;
+    // A lent body is written over once its response is sent: the cache keeps a copy of its own.
+    const body = isLent(response.body) ? Buffer.from(response.body) : response.body;
+    generation.responses.set(url, { ...response, body }, bytes);
   }
 
   /** Entries and bytes held now. */

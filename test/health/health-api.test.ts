@@ -224,6 +224,39 @@ describe('POST /api/v2/etools/health-impacts', () => {
     expect(swapped.json().data[0].metric).toBe('sulfur_dioxide');
   });
 
+  it('answers concurrent requests over HTTP each with its own bytes (answers are lent, their buffers reused)', async () => {
+    const { app } = server();
+    const base = await app.listen({ port: 0, host: '127.0.0.1' });
+    const bodies = (['ammonia', 'sulfur_dioxide', 'nitrogen_oxides'] as const).flatMap((metric) =>
+      [HP, ALL_ELECTRIC].flatMap((upgrade) =>
+        (['en', 'es'] as const).flatMap((language) =>
+          [undefined, ['55'], ['44', '55']].map((state_fips) => ({
+            metrics: [metric],
+            upgrade: [upgrade],
+            language,
+            ...(state_fips ? { state_fips } : {}),
+          })),
+        ),
+      ),
+    );
+    const overHttp = await Promise.all(
+      bodies.map(async (body) => {
+        const response = await fetch(`${base}${URL}`, {
+          method: 'POST',
+          headers: { ...auth, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        return { status: response.status, text: await response.text() };
+      }),
+    );
+    for (const [i, body] of bodies.entries()) {
+      expect(overHttp[i]!.status).toBe(200);
+      const alone = await post(body);
+      expect(overHttp[i]!.text).toBe(alone.body);
+      expect(JSON.parse(overHttp[i]!.text).data[0].metric).toBe(body.metrics[0]);
+    }
+  });
+
   it.each([
     [{ upgrade: [HP] }, 'metrics', 'metrics: is required', 'metrics: es obligatorio'],
     [{ ...valid, metrics: [] }, 'metrics', 'metrics: must not be empty', 'metrics: no puede estar vacío'],

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { JsonBytesWriter, writeRounded } from '../../serve/http/json-bytes.ts';
+import { JsonBytesWriter, isLent, writeRounded } from '../../serve/http/json-bytes.ts';
 
 /** What the routes wrote before: the rounded number made into a string. */
 const asString = (value: number, decimals: number) =>
@@ -95,5 +95,44 @@ describe('JsonBytesWriter', () => {
     const first = writer.begin().ascii('first answer').finish();
     writer.begin().ascii('second answer, longer').finish();
     expect(first.toString()).toBe('first answer');
+  });
+
+  it('writes a separator byte between fragments', () => {
+    const writer = new JsonBytesWriter(4);
+    const body = writer.begin().ascii('[1').byte(0x2c).ascii('2]').finish();
+    expect(body.toString()).toBe('[1,2]');
+  });
+});
+
+describe('JsonBytesWriter.lend', () => {
+  it('lends the answer without a copy, and writes the next answers elsewhere until it is given back', () => {
+    const writer = new JsonBytesWriter(64);
+    const first = writer.begin().ascii('{"county":"Travis","impact":').rounded(12.345, 2).ascii('}').lend();
+    const second = writer.begin().ascii('{"county":"Harris","impact":-3}').lend();
+    expect(first.body.toString()).toBe('{"county":"Travis","impact":12.35}');
+    expect(second.body.toString()).toBe('{"county":"Harris","impact":-3}');
+    expect(second.body.buffer).not.toBe(first.body.buffer);
+    expect([isLent(first.body), isLent(second.body)]).toEqual([true, true]);
+  });
+
+  it('writes into a given-back buffer again, and the given-back body is no longer lent', () => {
+    const writer = new JsonBytesWriter(64);
+    const first = writer.begin().ascii('first').lend();
+    const memory = first.body.buffer;
+    first.giveBack();
+    first.giveBack(); // twice is once: the buffer is not kept twice
+    expect(isLent(first.body)).toBe(false);
+    writer.begin().ascii('second').lend(); // written in the buffer the writer moved on to when `first` was lent
+    const third = writer.begin().ascii('third').lend();
+    expect(third.body.buffer).toBe(memory);
+    const fourth = writer.begin().ascii('fourth').lend();
+    expect(fourth.body.buffer).not.toBe(memory);
+  });
+
+  it('tells lent bodies from copies and other values', () => {
+    const writer = new JsonBytesWriter(64);
+    expect(isLent(writer.begin().ascii('owned').finish())).toBe(false);
+    expect(isLent(Buffer.from('owned'))).toBe(false);
+    expect(isLent('a string')).toBe(false);
   });
 });

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiModule, ZodApp } from '../../serve/api-module.ts';
 import { buildApp } from '../../serve/app.ts';
 import { HttpError } from '../../serve/errors.ts';
+import { JsonBytesWriter, isLent } from '../../serve/http/json-bytes.ts';
 import type { LruLimits } from '../../serve/http/lru-cache.ts';
 import { SnapshotResponseCache } from '../../serve/http/response-cache.ts';
 import { SnapshotHolder } from '../../serve/snapshot/snapshot-holder.ts';
@@ -347,5 +348,38 @@ describe('SnapshotResponseCache', () => {
     cache.store(a, '2026-11-21', '/y', response('late-from-a'));
     expect(cache.lookup(b, '2026-11-21', '/y')).toBeUndefined();
     expect(cache.usage.entries).toBe(0);
+  });
+});
+
+describe('SnapshotResponseCache and lent answers', () => {
+  const snapshot = {};
+  const lentAnswer = (text: string) => new JsonBytesWriter(64).begin().ascii(text).lend();
+
+  it('keeps a copy of a lent body, so the answer it keeps survives the writer reusing its buffer', () => {
+    const cache = new SnapshotResponseCache({ maxBytes: 1_000_000, maxEntries: 10 });
+    cache.lookup(snapshot, '2026-11-23', 'POST /a');
+    const answer = lentAnswer('{"impact":12.35}');
+    cache.store(snapshot, '2026-11-23', 'POST /a', { body: answer.body, headers: {}, etag: '"t"' });
+    answer.body.fill(0x20); // the writer's next answer overwrites the lent memory
+    const kept = cache.lookup(snapshot, '2026-11-23', 'POST /a')!;
+    expect(kept.body.toString()).toBe('{"impact":12.35}');
+    expect(isLent(kept.body)).toBe(false);
+  });
+
+  it('keeps an owned body as it is, and copies nothing it would not keep', () => {
+    const cache = new SnapshotResponseCache({ maxBytes: 1_000_000, maxEntries: 10 });
+    cache.lookup(snapshot, '2026-11-23', 'GET /b');
+    const owned = Buffer.from('{"owned":true}');
+    cache.store(snapshot, '2026-11-23', 'GET /b', { body: owned, headers: {}, etag: '"u"' });
+    expect(cache.lookup(snapshot, '2026-11-23', 'GET /b')!.body).toBe(owned);
+
+    const none = new SnapshotResponseCache({ maxBytes: 0, maxEntries: 10 });
+    none.lookup(snapshot, '2026-11-23', 'POST /a');
+    none.store(snapshot, '2026-11-23', 'POST /a', {
+      body: lentAnswer('{"impact":1}').body,
+      headers: {},
+      etag: '"t"',
+    });
+    expect(none.usage).toEqual({ entries: 0, bytes: 0 });
   });
 });
