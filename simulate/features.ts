@@ -14,7 +14,7 @@ import {
   type Home,
 } from '../schemas/rem.ts';
 import { coolingUsesDucts, ductEfficiency, heatingUsesDucts } from './physics/distribution.ts';
-import { envelopeOf, type Envelope } from './physics/envelope.ts';
+import { envelopeOf, unsetEnvelope, type Envelope } from './physics/envelope.ts';
 import { designLoads, heatPumpCapacityBtuH, type DesignLoads } from './physics/space-conditioning.ts';
 import { hotWaterGallonsPerDay } from './physics/water-heating.ts';
 import { END_USE_FUEL_CELLS, SIMULATOR_VERSION, simulateInto } from './simulator.ts';
@@ -193,22 +193,45 @@ export const FEATURE_RANGES: Readonly<Record<string, { min: number; max: number 
 type Writer = (input: FeatureInput, out: Float32Array, offset: number) => void;
 
 /**
- * SPECS as one straight-line function, `out[offset + k] = value_k(input)` for every k: each feature gets
- * its own call site, which V8 can inline, where a loop over SPECS calls 105 different closures from one
- * site (about a fifth of a cluster's time went to those calls). Same functions, same order, same values.
+ * SPECS as straight-line functions, `out[offset + k] = value_k(input)` for every k: each feature gets its
+ * own call site, which V8 can inline, where a loop over SPECS calls 105 different closures from one site
+ * (about a fifth of a cluster's time went to those calls). A few functions of WRITER_FEATURES features
+ * each rather than one: one would exhaust TurboFan's inlining budget, and every feature it does not inline
+ * returns its number boxed, a heap number per feature and row. Same functions, same order, same values.
  */
-const writeFeatures = new Function(
-  'values',
-  `const [${SPECS.map((_, k) => `v${k}`).join(', ')}] = values;
-   return (input, out, offset) => {
-     ${SPECS.map((_, k) => `out[offset + ${k}] = v${k}(input);`).join('\n')}
-   };`,
-)(SPECS.map((spec) => spec.value)) as Writer;
+const WRITER_FEATURES = 16;
+const writers: readonly Writer[] = Array.from(
+  { length: Math.ceil(SPECS.length / WRITER_FEATURES) },
+  (_, w) => {
+    const specs = SPECS.slice(w * WRITER_FEATURES, (w + 1) * WRITER_FEATURES);
+    const first = w * WRITER_FEATURES;
+    return new Function(
+      'values',
+      `const [${specs.map((_, k) => `v${k}`).join(', ')}] = values;
+       return (input, out, offset) => {
+         ${specs.map((_, k) => `out[offset + ${first + k}] = v${k}(input);`).join('\n')}
+       };`,
+    )(specs.map((spec) => spec.value)) as Writer;
+  },
+);
+
+/**
+ * One input object for every row: encoding is synchronous, and a row's envelope and design loads are
+ * written into it in place, so a row allocates no objects (3,200 rows per simulate-stage cluster).
+ */
+const input: FeatureInput = {
+  home: null as unknown as Home,
+  climate: null as unknown as Climate,
+  envelope: unsetEnvelope(),
+  design: { heatingBtuH: NaN, coolingBtuH: NaN },
+};
 
 /** Writes the home's FEATURE_NAMES.length raw features into out[offset …]. */
 export function encodeFeatures(home: Home, climate: Climate, out: Float32Array, offset: number): void {
-  const envelope = envelopeOf(home);
-  writeFeatures({ home, climate, envelope, design: designLoads(home, climate, envelope) }, out, offset);
+  input.home = home;
+  input.climate = climate;
+  designLoads(home, climate, envelopeOf(home, input.envelope), input.design);
+  for (const write of writers) write(input, out, offset);
 }
 
 /** Encodes a batch: row i holds homes[i] in climates[i]; row-major, FEATURE_NAMES.length columns. */

@@ -27,46 +27,55 @@ export function healthBinDeltas(
   prices: FuelPrices,
 ): HealthBinDelta[] {
   const homes = floorAreasFt2.length;
-  if (baselineKwh.length !== homes * FUELS.length)
-    throw new Error(`baseline holds ${baselineKwh.length} values for ${homes} homes × ${FUELS.length}`);
-  const binOf = floorAreasFt2.map((area) => SQFT_BINS.indexOf(sqftBinOf(area)));
+  if (baselineKwh.length !== homes * FUEL_COUNT)
+    throw new Error(`baseline holds ${baselineKwh.length} values for ${homes} homes × ${FUEL_COUNT}`);
+  // Typed arrays throughout the loop over homes, which runs for every upgrade of every cluster: their
+  // shapes never change, so V8's optimised code for it is not thrown away as new clusters come in.
+  const binOf = Uint8Array.from(floorAreasFt2, (area) => SQFT_BINS.indexOf(sqftBinOf(area)));
+  const kwhPerUnit = Float64Array.from(FUELS, (fuel) => prices[fuel].kwhPerUnit);
+  const sampleHomes = new Int32Array(SQFT_BINS.length);
+  const upgradedHomes = new Int32Array(SQFT_BINS.length);
+  const sums = new Float64Array(SQFT_BINS.length * FUEL_COUNT); // bin × fuel
   const out: HealthBinDelta[] = [];
   for (const { upgrade, applicable, kwh } of upgrades) {
     if (!isHealthUpgrade(upgrade)) continue;
-    const sampleHomes = new Array<number>(SQFT_BINS.length).fill(0);
-    const upgradedHomes = new Array<number>(SQFT_BINS.length).fill(0);
-    const sums = SQFT_BINS.map(() => new Float64Array(FUELS.length));
+    sampleHomes.fill(0);
+    upgradedHomes.fill(0);
+    sums.fill(0);
     for (let i = 0; i < homes; i++) {
       const bin = binOf[i]!;
       sampleHomes[bin]!++;
       if (!applicable[i]) continue;
       upgradedHomes[bin]!++;
-      for (let f = 0; f < FUELS.length; f++) {
-        const before = Math.max(0, baselineKwh[i * FUELS.length + f]!);
-        const after = Math.max(0, kwh[i * FUELS.length + f]!);
+      for (let f = 0; f < FUEL_COUNT; f++) {
+        const before = Math.max(0, baselineKwh[i * FUEL_COUNT + f]!);
+        const after = Math.max(0, kwh[i * FUEL_COUNT + f]!);
         const change = f === ELECTRICITY ? after - before : Math.min(0, after - before);
-        sums[bin]![f]! += change / prices[FUELS[f]!].kwhPerUnit;
+        sums[bin * FUEL_COUNT + f]! += change / kwhPerUnit[f]!;
       }
     }
-    SQFT_BINS.forEach((sqft_bin, b) => {
+    for (let b = 0; b < SQFT_BINS.length; b++) {
       const n = sampleHomes[b]!;
-      if (n === 0) return;
-      const mean = (f: number) => sums[b]![f]! / n;
+      if (n === 0) continue;
       out.push({
         upgrade,
-        sqft_bin,
+        sqft_bin: SQFT_BINS[b]!,
         sample_homes: n,
         upgraded_homes: upgradedHomes[b]!,
-        delta_electricity_kwh: mean(FUELS.indexOf('electricity')),
-        delta_natural_gas_therm: mean(FUELS.indexOf('natural_gas')),
-        delta_fuel_oil_gallon: mean(FUELS.indexOf('fuel_oil')),
-        delta_propane_gallon: mean(FUELS.indexOf('propane')),
+        delta_electricity_kwh: sums[b * FUEL_COUNT + ELECTRICITY]! / n,
+        delta_natural_gas_therm: sums[b * FUEL_COUNT + NATURAL_GAS]! / n,
+        delta_fuel_oil_gallon: sums[b * FUEL_COUNT + FUEL_OIL]! / n,
+        delta_propane_gallon: sums[b * FUEL_COUNT + PROPANE]! / n,
       });
-    });
+    }
   }
   return out;
 }
 
+const FUEL_COUNT = FUELS.length;
+const NATURAL_GAS = FUELS.indexOf('natural_gas');
+const FUEL_OIL = FUELS.indexOf('fuel_oil');
+const PROPANE = FUELS.indexOf('propane');
 const ELECTRICITY = FUELS.indexOf('electricity');
 
 const isHealthUpgrade = (upgrade: string): upgrade is HealthUpgrade =>

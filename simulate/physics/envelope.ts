@@ -62,6 +62,16 @@ const AIR_HEAT_CAPACITY = 0.018;
 const N_FACTOR_ONE_STORY = 20;
 const N_FACTOR_HEIGHT = [1, 0.8, 0.7] as const;
 
+/** An envelope to write into; NaN (a double) so that V8 stores its fields as doubles from the start. */
+export const unsetEnvelope = (): Envelope => ({
+  uaAirBtuHF: NaN,
+  uaGroundBtuHF: NaN,
+  uaInfiltrationBtuHF: NaN,
+  windowAreaFt2: NaN,
+  volumeFt3: NaN,
+  naturalAch: NaN,
+});
+
 export function wallAssemblyU(cavityR: number): number {
   const studDepthIn = cavityR > 15 ? 5.5 : 3.5;
   const framingPath = studDepthIn * FRAMING_R_PER_INCH + WALL_OTHER_R;
@@ -69,7 +79,11 @@ export function wallAssemblyU(cavityR: number): number {
   return WALL_FRAMING_FRACTION / framingPath + (1 - WALL_FRAMING_FRACTION) / cavityPath;
 }
 
-export function envelopeOf(home: Home): Envelope {
+/**
+ * The home's envelope, written into `into` (every field) when given: the feature encoder reuses one object
+ * for every row of a batch, so that a row's envelope allocates neither an object nor boxed numbers.
+ */
+export function envelopeOf(home: Home, into: Envelope = unsetEnvelope()): Envelope {
   const footprint = home.floorAreaFt2 / home.stories;
   const width = Math.sqrt(footprint / ASPECT_RATIO);
   const perimeter = 2 * (width + ASPECT_RATIO * width);
@@ -109,12 +123,11 @@ export function envelopeOf(home: Home): Envelope {
 
   const naturalAch = home.ach50 / (N_FACTOR_ONE_STORY * N_FACTOR_HEIGHT[home.stories - 1]!);
   const uaInfiltrationBtuHF = AIR_HEAT_CAPACITY * volumeFt3 * naturalAch;
-  return {
-    uaAirBtuHF: walls + windows + ceiling + foundationToAir + uaInfiltrationBtuHF,
-    uaGroundBtuHF: foundationToGround,
-    uaInfiltrationBtuHF,
-    windowAreaFt2,
-    volumeFt3,
-    naturalAch,
-  };
+  into.uaAirBtuHF = walls + windows + ceiling + foundationToAir + uaInfiltrationBtuHF;
+  into.uaGroundBtuHF = foundationToGround;
+  into.uaInfiltrationBtuHF = uaInfiltrationBtuHF;
+  into.windowAreaFt2 = windowAreaFt2;
+  into.volumeFt3 = volumeFt3;
+  into.naturalAch = naturalAch;
+  return into;
 }

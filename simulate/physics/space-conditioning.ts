@@ -54,8 +54,16 @@ const DESIGN_GHI_WM2 = 700;
 const ACCA_OVERSIZE_LIMIT_BTUH = 15_000;
 const MIN_HEAT_PUMP_CAPACITY_BTUH = 12_000;
 
-/** Manual J-style design loads (no internal or solar credit in heating), at the equipment (after ducts). */
-export function designLoads(home: Home, climate: Climate, envelope: Envelope): DesignLoads {
+/**
+ * Manual J-style design loads (no internal or solar credit in heating), at the equipment (after ducts),
+ * written into `into` when given (the feature encoder reuses one object for a batch's rows).
+ */
+export function designLoads(
+  home: Home,
+  climate: Climate,
+  envelope: Envelope,
+  into: DesignLoads = { heatingBtuH: NaN, coolingBtuH: NaN },
+): DesignLoads {
   const heatingDse = heatingUsesDucts(home) ? ductEfficiency(home) : 1;
   const coolingDse = coolingUsesDucts(home) ? ductEfficiency(home) : 1;
   const heating =
@@ -66,7 +74,9 @@ export function designLoads(home: Home, climate: Climate, envelope: Envelope): D
       internalGainsBtuH(home) +
       solarGainPerWm2(home, envelope.windowAreaFt2) * DESIGN_GHI_WM2) *
     latentMultiplier(home.climateZone);
-  return { heatingBtuH: heating / heatingDse, coolingBtuH: cooling / coolingDse };
+  into.heatingBtuH = heating / heatingDse;
+  into.coolingBtuH = cooling / coolingDse;
+  return into;
 }
 
 /** A heat pump's rated (47 °F) heating capacity under its sizing rule. */

@@ -1,6 +1,15 @@
 import { RESULT_FUELS, type ClusterStatisticRow } from '../../schemas/rem-data.ts';
 import { FUELS, type Upgrade } from '../../schemas/rem.ts';
-import { fromTenThousandths, summarize, toTenThousandths, type Summary } from './distribution.ts';
+import {
+  MEAN,
+  MEDIAN,
+  P20,
+  P80,
+  SUMMARY_LENGTH,
+  fromTenThousandths,
+  summarizeInto,
+  toTenThousandths,
+} from './distribution.ts';
 import type { FuelPrices } from './fuel-prices.ts';
 
 /**
@@ -22,10 +31,13 @@ export type ClusterIdentity = Pick<
   'cluster_id' | 'county_fips' | 'state' | 'heating_fuel' | 'water_heater_fuel'
 >;
 
-/** One upgrade's homes: `kwh` holds homes × FUELS kWh (row-major); rows of excluded homes are ignored. */
+/**
+ * One upgrade's homes: `applicable` is 1 for a home the upgrade applies to, 0 for one it excludes; `kwh`
+ * holds homes × FUELS kWh (row-major), rows of excluded homes ignored.
+ */
 export interface UpgradeEnergy {
   upgrade: Upgrade;
-  applicable: readonly boolean[];
+  applicable: Uint8Array;
   kwh: Float64Array;
 }
 
@@ -33,9 +45,17 @@ const METRICS = ['energy', 'emissions', 'cost'] as const;
 const SCENARIO_COUNT = 3; // baseline, upgrade, delta (SCENARIOS order)
 const FUEL_COUNT = FUELS.length;
 const TOTAL = FUEL_COUNT; // index of `total` in RESULT_FUELS
+/** Per-home series of one upgrade: one per result fuel × metric × scenario, in that nesting. */
+const SERIES = RESULT_FUELS.length * METRICS.length * SCENARIO_COUNT;
+const seriesOf = (fuel: number, metric: number, scenario: number): number =>
+  (fuel * METRICS.length + metric) * SCENARIO_COUNT + scenario;
 
-/** Per-home values of one upgrade: [resultFuel][metric][scenario] → one value per included home. */
-type HomeValues = Float64Array[][][];
+// One upgrade's per-home values (series after series, n values each) and their summaries (SUMMARY_LENGTH
+// per series), in buffers every upgrade of every cluster reuses: each upgrade is summarised and its lines
+// built before the next overwrites them. Allocating them per upgrade, with a view and a Summary object per
+// series, was a fifth of a simulate worker's allocation, the garbage its GC had to keep up with.
+let homeValues = new Float64Array(0);
+const summaries = new Float64Array(SERIES * SUMMARY_LENGTH);
 
 export function clusterStatistics(
   cluster: ClusterIdentity,
@@ -51,82 +71,100 @@ export function clusterStatistics(
       throw new Error(`${upgrade}: ${applicable.length} homes given for a cluster of ${homes}`);
     const included: number[] = [];
     for (let i = 0; i < homes; i++) if (applicable[i]) included.push(i);
-    if (included.length === 0) continue;
-    const values = homeValues(included, baselineKwh, upgrade === 'baseline' ? baselineKwh : kwh, prices);
-    const excluded = homes - included.length;
+    const n = included.length;
+    if (n === 0) continue;
+    writeHomeValues(included, baselineKwh, upgrade === 'baseline' ? baselineKwh : kwh, prices);
+    for (let series = 0; series < SERIES; series++)
+      summarizeInto(homeValues, series * n, n, summaries, series * SUMMARY_LENGTH);
+    const excluded = homes - n;
     RESULT_FUELS.forEach((fuel, f) => {
-      const summaries = values[f]!.map((byScenario) => byScenario.map(summarize));
-      const [energy, emissions, cost] = summaries as [Summary[], Summary[], Summary[]];
-      // One object literal per line (not keys assigned one by one): the shape V8 builds once and reuses.
-      const line = (scenario: ClusterStatisticRow['scenario'], s: number): ClusterStatisticRow => ({
-        ...cluster,
-        upgrade,
-        fuel,
-        scenario,
-        energy_unit: fuel === 'total' ? 'kWh' : prices[fuel].unit,
-        energy_mean: roundedMean(energy, s),
-        energy_median: rounded(energy[s]!.median),
-        energy_p20: rounded(energy[s]!.p20),
-        energy_p80: rounded(energy[s]!.p80),
-        emissions_mean: roundedMean(emissions, s),
-        emissions_median: rounded(emissions[s]!.median),
-        emissions_p20: rounded(emissions[s]!.p20),
-        emissions_p80: rounded(emissions[s]!.p80),
-        cost_mean: roundedMean(cost, s),
-        cost_median: rounded(cost[s]!.median),
-        cost_p20: rounded(cost[s]!.p20),
-        cost_p80: rounded(cost[s]!.p80),
-        num_samples: included.length,
-        num_excluded_samples: excluded,
-      });
-      rows.push(line('baseline', 0));
-      if (upgrade !== 'baseline') rows.push(line('upgrade', 1), line('delta', 2));
+      const unit = fuel === 'total' ? 'kWh' : prices[fuel].unit;
+      rows.push(statisticLine(cluster, upgrade, fuel, f, unit, 'baseline', n, excluded));
+      if (upgrade !== 'baseline')
+        rows.push(
+          statisticLine(cluster, upgrade, fuel, f, unit, 'upgrade', n, excluded),
+          statisticLine(cluster, upgrade, fuel, f, unit, 'delta', n, excluded),
+        );
     });
   }
   return rows;
 }
 
+const SCENARIO_INDEX = { baseline: 0, upgrade: 1, delta: 2 } as const;
+
+/** One line of the statistics, from the summaries of the upgrade just summarised. */
+function statisticLine(
+  cluster: ClusterIdentity,
+  upgrade: Upgrade,
+  fuel: ClusterStatisticRow['fuel'],
+  f: number,
+  energy_unit: ClusterStatisticRow['energy_unit'],
+  scenario: ClusterStatisticRow['scenario'],
+  num_samples: number,
+  num_excluded_samples: number,
+): ClusterStatisticRow {
+  const s = SCENARIO_INDEX[scenario];
+  const stat = (metric: number, statistic: number): number =>
+    rounded(summaries[seriesOf(f, metric, s) * SUMMARY_LENGTH + statistic]!);
+  // One object literal with every key written out: the shape V8 builds once and reuses. Spreading the
+  // cluster and adding 16 keys to it made each line a dictionary-mode object (~6 kB of hash tables).
+  return {
+    cluster_id: cluster.cluster_id,
+    county_fips: cluster.county_fips,
+    state: cluster.state,
+    heating_fuel: cluster.heating_fuel,
+    water_heater_fuel: cluster.water_heater_fuel,
+    upgrade,
+    fuel,
+    scenario,
+    energy_unit,
+    energy_mean: roundedMean(f, 0, s),
+    energy_median: stat(0, MEDIAN),
+    energy_p20: stat(0, P20),
+    energy_p80: stat(0, P80),
+    emissions_mean: roundedMean(f, 1, s),
+    emissions_median: stat(1, MEDIAN),
+    emissions_p20: stat(1, P20),
+    emissions_p80: stat(1, P80),
+    cost_mean: roundedMean(f, 2, s),
+    cost_median: stat(2, MEDIAN),
+    cost_p20: stat(2, P20),
+    cost_p80: stat(2, P80),
+    num_samples,
+    num_excluded_samples,
+  };
+}
+
 /** Scenario `s`'s mean, rounded; the upgrade's mean is baseline + delta in ten-thousandths. */
-function roundedMean(summaries: readonly Summary[], s: number): number {
+function roundedMean(f: number, metric: number, s: number): number {
+  const mean = (scenario: number): number =>
+    summaries[seriesOf(f, metric, scenario) * SUMMARY_LENGTH + MEAN]!;
   return s === 1
-    ? fromTenThousandths(toTenThousandths(summaries[0]!.mean) + toTenThousandths(summaries[2]!.mean))
-    : rounded(summaries[s]!.mean);
+    ? fromTenThousandths(toTenThousandths(mean(0)) + toTenThousandths(mean(2)))
+    : rounded(mean(s));
 }
 
 const rounded = (value: number): number => fromTenThousandths(toTenThousandths(value));
 
-const SERIES = RESULT_FUELS.length * METRICS.length * SCENARIO_COUNT;
-let scratch = new Float64Array(0);
-
-/**
- * HomeValues over one reused buffer: every series is a view of it, so a cluster allocates no arrays here
- * (it used to allocate 45 per upgrade, and the garbage collector was a sixth of a cluster's time). The
- * views are read before the next call overwrites them (clusterStatistics summarises each upgrade first).
- */
-function scratchHomeValues(n: number): HomeValues {
-  if (scratch.length < SERIES * n) scratch = new Float64Array(SERIES * n);
-  let series = 0;
-  return RESULT_FUELS.map(() =>
-    METRICS.map(() =>
-      Array.from({ length: SCENARIO_COUNT }, () => scratch.subarray(series * n, ++series * n)),
-    ),
-  );
-}
-
-function homeValues(
+/** Fills homeValues with the included homes' series: series k is homeValues[k × n … (k + 1) × n). */
+function writeHomeValues(
   included: readonly number[],
   baselineKwh: Float64Array,
   upgradeKwh: Float64Array,
   prices: FuelPrices,
-): HomeValues {
+): void {
   const n = included.length;
-  const values = scratchHomeValues(n);
-  const set = (fuel: number, metric: number, j: number, before: number, after: number): void => {
-    const scenarios = values[fuel]![metric]!;
-    scenarios[0]![j] = before;
-    scenarios[1]![j] = after;
-    scenarios[2]![j] = after - before;
-  };
+  if (homeValues.length < SERIES * n) homeValues = new Float64Array(SERIES * n);
+  const values = homeValues;
+  // Each fuel's price fields in typed arrays, read once: the prices of each new state are new objects, and
+  // reading them in the loop made V8 recompile it as their shapes came in.
+  const kwhPerUnit = Float64Array.from(FUELS, (fuel) => prices[fuel].kwhPerUnit);
+  const volumetric = Float64Array.from(FUELS, (fuel) => prices[fuel].volumetric);
+  const fixedAnnual = Float64Array.from(FUELS, (fuel) => prices[fuel].fixedAnnual);
+  const kgCo2ePerUnit = Float64Array.from(FUELS, (fuel) => prices[fuel].kgCo2ePerUnit);
+  // Baseline and upgrade values home by home; the deltas after, series by series.
+  const before = (fuel: number, metric: number): number => seriesOf(fuel, metric, 0) * n;
+  const after = (fuel: number, metric: number): number => seriesOf(fuel, metric, 1) * n;
   for (let j = 0; j < n; j++) {
     const i = included[j]!;
     let kwhBefore = 0;
@@ -136,27 +174,38 @@ function homeValues(
     let costBefore = 0;
     let costAfter = 0;
     for (let f = 0; f < FUEL_COUNT; f++) {
-      const price = prices[FUELS[f]!];
-      const before = Math.max(0, baselineKwh[i * FUEL_COUNT + f]!);
-      const after = Math.max(0, upgradeKwh[i * FUEL_COUNT + f]!);
-      const fixed = before > 0 ? price.fixedAnnual : 0;
-      const unitsBefore = before / price.kwhPerUnit;
-      const unitsAfter = after / price.kwhPerUnit;
-      const costBeforeOfFuel = price.volumetric * unitsBefore + fixed;
-      const costAfterOfFuel = price.volumetric * unitsAfter + fixed;
-      set(f, 0, j, unitsBefore, unitsAfter);
-      set(f, 1, j, unitsBefore * price.kgCo2ePerUnit, unitsAfter * price.kgCo2ePerUnit);
-      set(f, 2, j, costBeforeOfFuel, costAfterOfFuel);
-      kwhBefore += before;
-      kwhAfter += after;
-      kgBefore += unitsBefore * price.kgCo2ePerUnit;
-      kgAfter += unitsAfter * price.kgCo2ePerUnit;
+      const kwhOfFuelBefore = Math.max(0, baselineKwh[i * FUEL_COUNT + f]!);
+      const kwhOfFuelAfter = Math.max(0, upgradeKwh[i * FUEL_COUNT + f]!);
+      const fixed = kwhOfFuelBefore > 0 ? fixedAnnual[f]! : 0;
+      const unitsBefore = kwhOfFuelBefore / kwhPerUnit[f]!;
+      const unitsAfter = kwhOfFuelAfter / kwhPerUnit[f]!;
+      const costBeforeOfFuel = volumetric[f]! * unitsBefore + fixed;
+      const costAfterOfFuel = volumetric[f]! * unitsAfter + fixed;
+      values[before(f, 0) + j] = unitsBefore;
+      values[after(f, 0) + j] = unitsAfter;
+      values[before(f, 1) + j] = unitsBefore * kgCo2ePerUnit[f]!;
+      values[after(f, 1) + j] = unitsAfter * kgCo2ePerUnit[f]!;
+      values[before(f, 2) + j] = costBeforeOfFuel;
+      values[after(f, 2) + j] = costAfterOfFuel;
+      kwhBefore += kwhOfFuelBefore;
+      kwhAfter += kwhOfFuelAfter;
+      kgBefore += unitsBefore * kgCo2ePerUnit[f]!;
+      kgAfter += unitsAfter * kgCo2ePerUnit[f]!;
       costBefore += costBeforeOfFuel;
       costAfter += costAfterOfFuel;
     }
-    set(TOTAL, 0, j, kwhBefore, kwhAfter);
-    set(TOTAL, 1, j, kgBefore, kgAfter);
-    set(TOTAL, 2, j, costBefore, costAfter);
+    values[before(TOTAL, 0) + j] = kwhBefore;
+    values[after(TOTAL, 0) + j] = kwhAfter;
+    values[before(TOTAL, 1) + j] = kgBefore;
+    values[after(TOTAL, 1) + j] = kgAfter;
+    values[before(TOTAL, 2) + j] = costBefore;
+    values[after(TOTAL, 2) + j] = costAfter;
   }
-  return values;
+  for (let fuel = 0; fuel < RESULT_FUELS.length; fuel++) {
+    for (let metric = 0; metric < METRICS.length; metric++) {
+      const delta = seriesOf(fuel, metric, 2) * n;
+      for (let j = 0; j < n; j++)
+        values[delta + j] = values[after(fuel, metric) + j]! - values[before(fuel, metric) + j]!;
+    }
+  }
 }

@@ -24,41 +24,69 @@ export function sortedPercentile(sorted: Float64Array, p: number): number {
 
 /** Mean, median, 20th and 80th percentile of `values` (unrounded; `values` is left as it was). */
 export function summarize(values: Float64Array): Summary {
-  const n = values.length;
-  if (n === 0) throw new RangeError('statistics of no values are undefined');
-  let sum = 0;
-  for (let i = 0; i < n; i++) sum += values[i]!;
-  // Only six order statistics are needed, so they are selected (quickselect, O(n)) rather than sorted
-  // (O(n log n)): the statistics are most of a cluster's cost. The result equals sortedPercentile's.
-  const work = scratchOf(n);
-  work.set(values);
-  let from = 0;
-  let last = -1;
-  const orderStatistic = (k: number): number => {
-    if (k !== last) {
-      select(work, k, from, n - 1);
-      from = k + 1;
-      last = k;
-    }
-    return work[k]!;
-  };
-  const percentile = (p: number): number => {
-    const h = (n - 1) * p;
-    const below = Math.floor(h);
-    const low = orderStatistic(below);
-    if (below + 1 >= n || h === below) return low;
-    return low + (h - below) * (orderStatistic(below + 1) - low);
-  };
-  const p20 = percentile(0.2);
-  const median = percentile(0.5);
-  const p80 = percentile(0.8);
-  return { mean: sum / n, median, p20, p80 };
+  const out = new Float64Array(SUMMARY_LENGTH);
+  summarizeInto(values, 0, values.length, out, 0);
+  return { mean: out[MEAN]!, median: out[MEDIAN]!, p20: out[P20]!, p80: out[P80]! };
 }
 
-let scratch = new Float64Array(512);
-function scratchOf(n: number): Float64Array {
-  if (scratch.length < n) scratch = new Float64Array(n * 2);
-  return scratch.subarray(0, n);
+/** Where summarizeInto puts each statistic, from `at`. */
+export const MEAN = 0;
+export const MEDIAN = 1;
+export const P20 = 2;
+export const P80 = 3;
+export const SUMMARY_LENGTH = 4;
+
+/**
+ * summarize of values[from … from + n), written to out[at + MEAN … at + P80]. It allocates nothing (no
+ * view, no closure, no result object): the simulate stage summarises 360 series per cluster, and what a
+ * worker allocates its garbage collector must keep up with on the other core.
+ */
+export function summarizeInto(
+  values: Float64Array,
+  from: number,
+  n: number,
+  out: Float64Array,
+  at: number,
+): void {
+  if (n === 0) throw new RangeError('statistics of no values are undefined');
+  if (work.length < n) work = new Float64Array(n * 2);
+  let sum = 0;
+  for (let i = 0; i < n; i++) {
+    const value = values[from + i]!;
+    sum += value;
+    work[i] = value;
+  }
+  // Only six order statistics are needed, so they are selected (quickselect, O(n)) rather than sorted
+  // (O(n log n)): the statistics are most of a cluster's cost. The result equals sortedPercentile's.
+  selection.from = 0;
+  selection.last = -1;
+  out[at + P20] = selectedPercentile(n, 0.2);
+  out[at + MEDIAN] = selectedPercentile(n, 0.5);
+  out[at + P80] = selectedPercentile(n, 0.8);
+  out[at + MEAN] = sum / n;
+}
+
+/** summarizeInto's copy of the values, rearranged by the selections. */
+let work = new Float64Array(512);
+/** Selections so far: work[0 … from) holds nothing larger than work[from …), and work[last] is in place. */
+const selection = { from: 0, last: -1 };
+
+function selectedPercentile(n: number, p: number): number {
+  const h = (n - 1) * p;
+  const below = Math.floor(h);
+  const low = orderStatistic(n, below);
+  if (below + 1 >= n || h === below) return low;
+  return low + (h - below) * (orderStatistic(n, below + 1) - low);
+}
+
+/** The k-th smallest of work[0 … n), selected in work[selection.from … n) (asked for in rising k). */
+function orderStatistic(n: number, k: number): number {
+  if (k !== selection.last) {
+    select(work, k, selection.from, n - 1);
+    selection.from = k + 1;
+    selection.last = k;
+  }
+  return work[k]!;
 }
 
 /**

@@ -5,7 +5,7 @@ import { FEATURE_NAMES, encodeFeatures } from '../features.ts';
 import { healthBinDeltas } from '../health/bin-deltas.ts';
 import type { SampledHome } from '../sampler/sample-homes.ts';
 import type { Predictor } from '../surrogate/held-out.ts';
-import { applyUpgrade } from '../upgrades/apply-upgrade.ts';
+import { upgradeInto } from '../upgrades/apply-upgrade.ts';
 import { clusterStatistics, type ClusterIdentity, type UpgradeEnergy } from './cluster-statistics.ts';
 import type { FuelPrices } from './fuel-prices.ts';
 
@@ -73,16 +73,17 @@ export async function evaluateHomes(
     return rows++;
   };
   for (const sample of samples) encode(sample.home, sample.climate);
+  // One scratch home holds every upgraded version in turn (encoded before the next is written): no copy
+  // per home and upgrade, and its number fields are overwritten in place rather than boxed anew.
+  const upgraded: Home | undefined = samples[0] && { ...samples[0].home };
   const plans = upgrades.map((upgrade) => {
-    const rowOf: number[] = []; // batch row of each home's upgraded version, −1 when excluded
-    for (const sample of samples) {
-      if (upgrade === 'baseline') {
-        rowOf.push(-1);
-        continue;
-      }
-      const result = applyUpgrade(sample.home, upgrade);
-      rowOf.push(result.applicable ? encode(result.home, sample.climate) : -1);
-    }
+    const rowOf = new Int32Array(samples.length); // batch row of each home's upgraded version, −1 when excluded
+    samples.forEach((sample, i) => {
+      rowOf[i] =
+        upgrade !== 'baseline' && upgradeInto(sample.home, upgrade, upgraded!)
+          ? encode(upgraded!, sample.climate)
+          : -1;
+    });
     return { upgrade, rowOf };
   });
 
@@ -96,7 +97,7 @@ export async function evaluateHomes(
     throw new Error(
       `the surrogate gave ${predicted.length} values for ${rows} homes × ${FUELS.length} fuels`,
     );
-  const kwhOfRows = (rowOf: readonly number[]): Float64Array => {
+  const kwhOfRows = (rowOf: Int32Array): Float64Array => {
     const out = new Float64Array(rowOf.length * FUELS.length);
     rowOf.forEach((row, i) => {
       if (row < 0) return;
@@ -104,12 +105,20 @@ export async function evaluateHomes(
     });
     return out;
   };
-  const baselineKwh = kwhOfRows(samples.map((_, i) => i));
+  const baselineRows = new Int32Array(samples.length);
+  for (let i = 0; i < samples.length; i++) baselineRows[i] = i;
+  const baselineKwh = kwhOfRows(baselineRows);
 
   const excluded: Partial<Record<Upgrade, number>> = {};
   const energies: UpgradeEnergy[] = plans.map(({ upgrade, rowOf }) => {
-    const applicable = upgrade === 'baseline' ? rowOf.map(() => true) : rowOf.map((row) => row >= 0);
-    excluded[upgrade] = applicable.filter((a) => !a).length;
+    const applicable = new Uint8Array(rowOf.length);
+    let applies = 0;
+    for (let i = 0; i < rowOf.length; i++) {
+      if (upgrade !== 'baseline' && rowOf[i]! < 0) continue;
+      applicable[i] = 1;
+      applies++;
+    }
+    excluded[upgrade] = rowOf.length - applies;
     return { upgrade, applicable, kwh: upgrade === 'baseline' ? baselineKwh : kwhOfRows(rowOf) };
   });
   return {

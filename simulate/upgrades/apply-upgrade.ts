@@ -29,7 +29,7 @@ const DRILL_AND_FILL_R = 13;
 /** Heat pump dryer combined energy factor of the whole-home package, lb/kWh (REM notes §1.2). */
 export const HEAT_PUMP_DRYER_CEF = 5.2;
 
-// Each measure changes the copy of the home that applyUpgrade makes, in place, reading what the measures
+// Each measure changes the copy of the home that upgradeInto writes, in place, reading what the measures
 // before it left: a combination is one copy of the home, not one per measure (a cluster applies 7 upgrades
 // to 400 homes, and the intermediate copies were a third of a simulate worker's allocations).
 
@@ -47,26 +47,38 @@ function weatherize(home: Home): void {
 }
 
 interface HeatPumpPlan {
-  tier: HeatPumpTier;
-  sizing: HeatPump['sizing'];
+  /** The installed heat pump for a home with ducts and for one without. */
+  ducted: HeatPump;
+  ductless: HeatPump;
   /** HERS-sized packages also drop thermostat setbacks (REM notes §2.6, upgrades 11.x / 13.x). */
   removeSetbacks: boolean;
 }
 
+/**
+ * A plan's heat pumps are built once and frozen, and every upgraded home shares them: a copy per home was
+ * three objects per home and heat-pump upgrade, garbage the simulate worker's GC had to keep up with.
+ */
+function heatPumpPlan(tier: HeatPumpTier, sizing: HeatPump['sizing'], removeSetbacks: boolean): HeatPumpPlan {
+  const installed = (ducted: 'ducted' | 'ductless'): HeatPump => {
+    const rating = HEAT_PUMPS[tier][ducted];
+    return Object.freeze({
+      ...rating,
+      capacityRetention: Object.freeze([...rating.capacityRetention]),
+      cop: Object.freeze([...rating.cop]),
+      sizing,
+    }) as HeatPump;
+  };
+  return { ducted: installed('ducted'), ductless: installed('ductless'), removeSetbacks };
+}
+
 function installHeatPump(home: Home, plan: HeatPumpPlan): void {
-  const ducted = home.ductLocation !== 'none';
-  const rating = HEAT_PUMPS[plan.tier][ducted ? 'ducted' : 'ductless'];
+  const heatPump = home.ductLocation !== 'none' ? plan.ducted : plan.ductless;
   home.heatingFuel = 'electricity';
   home.heatingType = 'heat_pump';
   home.heatingAfue = 1;
-  home.heatPump = {
-    ...rating,
-    capacityRetention: [...rating.capacityRetention],
-    cop: [...rating.cop],
-    sizing: plan.sizing,
-  };
+  home.heatPump = heatPump;
   home.coolingType = 'heat_pump';
-  home.coolingEer = Math.round(rating.seer * EER_PER_SEER * 1000) / 1000;
+  home.coolingEer = Math.round(heatPump.seer * EER_PER_SEER * 1000) / 1000;
   home.cooledFraction = 1;
   if (plan.removeSetbacks) {
     home.heatingSetbackF = 0;
@@ -91,9 +103,9 @@ function electrifyAppliances(home: Home): void {
   home.rangeInduction = true;
 }
 
-const SEER15: HeatPumpPlan = { tier: 'seer15Hspf9', sizing: 'acca', removeSetbacks: false };
-const SEER18: HeatPumpPlan = { tier: 'seer18Hspf10', sizing: 'hers', removeSetbacks: true };
-const SEER24: HeatPumpPlan = { tier: 'seer24Hspf13', sizing: 'acca', removeSetbacks: false };
+const SEER15 = heatPumpPlan('seer15Hspf9', 'acca', false);
+const SEER18 = heatPumpPlan('seer18Hspf10', 'hers', true);
+const SEER24 = heatPumpPlan('seer24Hspf13', 'acca', false);
 
 const MEASURES: Record<Exclude<Upgrade, 'baseline'>, { change: (home: Home) => void; unchanged: string }> = {
   weatherization__insulation_air_duct_sealing: {
@@ -137,11 +149,21 @@ const MEASURES: Record<Exclude<Upgrade, 'baseline'>, { change: (home: Home) => v
 /** The home after `upgrade`, or why the upgrade does not apply to it. `baseline` always applies. */
 export function applyUpgrade(home: Home, upgrade: Upgrade): UpgradeResult {
   if (upgrade === 'baseline') return { applicable: true, home };
-  const measure = MEASURES[upgrade];
   const upgraded = { ...home };
-  measure.change(upgraded);
-  if (sameFeatures(home, upgraded)) return { applicable: false, reason: measure.unchanged };
-  return { applicable: true, home: upgraded };
+  return upgradeInto(home, upgrade, upgraded)
+    ? { applicable: true, home: upgraded }
+    : { applicable: false, reason: MEASURES[upgrade].unchanged };
+}
+
+/**
+ * Writes the home after `upgrade` into `into` (every field of it) and says whether the upgrade applies. The
+ * simulate stage reuses one `into` for all of a cluster's upgraded homes, each encoded before the next is
+ * written, instead of allocating a copy per home and upgrade. Heat pumps it installs are shared and frozen.
+ */
+export function upgradeInto(home: Home, upgrade: Exclude<Upgrade, 'baseline'>, into: Home): boolean {
+  Object.assign(into, home);
+  MEASURES[upgrade].change(into);
+  return !sameFeatures(home, into);
 }
 
 function sameFeatures(a: Home, b: Home): boolean {

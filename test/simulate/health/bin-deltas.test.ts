@@ -12,8 +12,8 @@ describe('healthBinDeltas', () => {
     floorAreas,
     baselineKwh,
     [
-      { upgrade: 'baseline', applicable: [true, true, true], kwh: baselineKwh },
-      { upgrade: 'hvac__heat_pump_seer18_hspf10', applicable: [true, false, true], kwh: heatPumpKwh },
+      { upgrade: 'baseline', applicable: Uint8Array.of(1, 1, 1), kwh: baselineKwh },
+      { upgrade: 'hvac__heat_pump_seer18_hspf10', applicable: Uint8Array.of(1, 0, 1), kwh: heatPumpKwh },
     ],
     ROUND_PRICES,
   );
@@ -47,7 +47,7 @@ describe('healthBinDeltas', () => {
     const [bin] = healthBinDeltas(
       [1800],
       electricHome,
-      [{ upgrade: 'hvac__heat_pump_seer15_hspf9', applicable: [true], kwh: afterHeatPump }],
+      [{ upgrade: 'hvac__heat_pump_seer15_hspf9', applicable: Uint8Array.of(1), kwh: afterHeatPump }],
       ROUND_PRICES,
     );
     expect(bin).toMatchObject({ delta_electricity_kwh: -5000, delta_natural_gas_therm: 0 });

@@ -21,8 +21,8 @@ const rows = clusterStatistics(
   cluster,
   baselineKwh,
   [
-    { upgrade: 'baseline', applicable: [true, true, true], kwh: baselineKwh },
-    { upgrade: 'hvac__heat_pump_seer18_hspf10', applicable: [true, false, true], kwh: heatPumpKwh },
+    { upgrade: 'baseline', applicable: Uint8Array.of(1, 1, 1), kwh: baselineKwh },
+    { upgrade: 'hvac__heat_pump_seer18_hspf10', applicable: Uint8Array.of(1, 0, 1), kwh: heatPumpKwh },
   ],
   ROUND_PRICES,
 );
@@ -116,7 +116,7 @@ describe('clusterStatistics (REM §5.4)', () => {
         Float64Array.from({ length: n * 4 }, () => rng.next() * 30_000 * (rng.next() < 0.3 ? 0 : 1));
       const before = draw();
       const after = draw();
-      const applicable = Array.from({ length: n }, () => rng.next() < 0.8);
+      const applicable = Uint8Array.from({ length: n }, () => +(rng.next() < 0.8));
       const random = clusterStatistics(
         cluster,
         before,
@@ -146,7 +146,7 @@ describe('clusterStatistics (REM §5.4)', () => {
       [
         {
           upgrade: 'weatherization__insulation_air_duct_sealing',
-          applicable: [false, false, false],
+          applicable: Uint8Array.of(0, 0, 0),
           kwh: baselineKwh,
         },
       ],
@@ -157,7 +157,7 @@ describe('clusterStatistics (REM §5.4)', () => {
       clusterStatistics(
         cluster,
         baselineKwh,
-        [{ upgrade: 'baseline', applicable: [true], kwh: baselineKwh }],
+        [{ upgrade: 'baseline', applicable: Uint8Array.of(1), kwh: baselineKwh }],
         ROUND_PRICES,
       ),
     ).toThrow('baseline: 1 homes given for a cluster of 3');

@@ -111,8 +111,8 @@ describe('statistics as Arrow IPC', () => {
       identity,
       baseline,
       [
-        { upgrade: 'baseline', applicable: [true, true], kwh: baseline },
-        { upgrade: 'hvac__heat_pump_seer24_hspf13', applicable: [true, false], kwh: upgraded },
+        { upgrade: 'baseline', applicable: Uint8Array.of(1, 1), kwh: baseline },
+        { upgrade: 'hvac__heat_pump_seer24_hspf13', applicable: Uint8Array.of(1, 0), kwh: upgraded },
       ],
       fuelPricesFor('MA', RATES, FACTORS),
     );
