@@ -6,13 +6,6 @@
  * not document its method (project REM notes §5.4), so this is our stated choice.
  */
 
-export interface Summary {
-  mean: number;
-  median: number;
-  p20: number;
-  p80: number;
-}
-
 /** The p-quantile (0 ≤ p ≤ 1) of values already sorted ascending, by linear interpolation. */
 export function sortedPercentile(sorted: Float64Array, p: number): number {
   if (sorted.length === 0) throw new RangeError('a percentile of no values is undefined');
@@ -20,13 +13,6 @@ export function sortedPercentile(sorted: Float64Array, p: number): number {
   const below = Math.floor(h);
   const above = Math.min(below + 1, sorted.length - 1);
   return sorted[below]! + (h - below) * (sorted[above]! - sorted[below]!);
-}
-
-/** Mean, median, 20th and 80th percentile of `values` (unrounded; `values` is left as it was). */
-export function summarize(values: Float64Array): Summary {
-  const out = new Float64Array(SUMMARY_LENGTH);
-  summarizeInto(values, 0, values.length, out, 0);
-  return { mean: out[MEAN]!, median: out[MEDIAN]!, p20: out[P20]!, p80: out[P80]! };
 }
 
 /** Where summarizeInto puts each statistic, from `at`. */
@@ -37,7 +23,8 @@ export const P80 = 3;
 export const SUMMARY_LENGTH = 4;
 
 /**
- * summarize of values[from … from + n), written to out[at + MEAN … at + P80]. It allocates nothing (no
+ * Mean, median, 20th and 80th percentile (unrounded) of values[from … from + n), written to
+ * out[at + MEAN … at + P80]; `values` is left as it was. It allocates nothing (no
  * view, no closure, no result object): the simulate stage summarises 360 series per cluster, and what a
  * worker allocates its garbage collector must keep up with on the other core.
  */

@@ -2,7 +2,16 @@ import { describe, expect, it } from 'vitest';
 import type { ClusterStatisticRow } from '../../../schemas/rem-data.ts';
 import { SplitMix64 } from '../../../simulate/random.ts';
 import { clusterStatistics, type ClusterIdentity } from '../../../simulate/savings/cluster-statistics.ts';
-import { sortedPercentile, summarize, toTenThousandths } from '../../../simulate/savings/distribution.ts';
+import {
+  MEAN,
+  MEDIAN,
+  P20,
+  P80,
+  SUMMARY_LENGTH,
+  sortedPercentile,
+  summarizeInto,
+  toTenThousandths,
+} from '../../../simulate/savings/distribution.ts';
 import { KWH_PER_THERM } from '../../../simulate/units.ts';
 import { homesKwh, ROUND_PRICES } from '../../support/round-prices.ts';
 
@@ -164,7 +173,14 @@ describe('clusterStatistics (REM §5.4)', () => {
   });
 });
 
-describe('summarize', () => {
+/** summarizeInto of a whole array, as an object (the statistics lines read them from a buffer). */
+function summarize(values: Float64Array) {
+  const out = new Float64Array(SUMMARY_LENGTH);
+  summarizeInto(values, 0, values.length, out, 0);
+  return { mean: out[MEAN]!, median: out[MEDIAN]!, p20: out[P20]!, p80: out[P80]! };
+}
+
+describe('summarizeInto', () => {
   it('takes numpy-style linear percentiles', () => {
     // h = 3 × 0.2 = 0.6 → 1 + 0.6 × 1; h = 3 × 0.8 = 2.4 → 3 + 0.4 × 1 (numpy.percentile gives the same).
     const { mean, median, p20, p80 } = summarize(Float64Array.from([4, 1, 3, 2]));
@@ -191,6 +207,17 @@ describe('summarize', () => {
         sortedPercentile(sorted, 0.8),
       ]);
     }
+  });
+
+  it('summarises a slice of the values into its place in the output, leaving the rest alone', () => {
+    const values = Float64Array.from([100, 4, 1, 3, 2, -100]);
+    const out = Float64Array.from({ length: 2 * SUMMARY_LENGTH }, () => 9);
+    summarizeInto(values, 1, 4, out, SUMMARY_LENGTH);
+    expect(Array.from(out.subarray(0, SUMMARY_LENGTH))).toEqual([9, 9, 9, 9]);
+    const slice = summarize(Float64Array.from([4, 1, 3, 2]));
+    expect([out[SUMMARY_LENGTH + MEAN], out[SUMMARY_LENGTH + MEDIAN]]).toEqual([slice.mean, slice.median]);
+    expect([out[SUMMARY_LENGTH + P20], out[SUMMARY_LENGTH + P80]]).toEqual([slice.p20, slice.p80]);
+    expect(Array.from(values)).toEqual([100, 4, 1, 3, 2, -100]);
   });
 
   it('refuses an empty distribution', () => {
