@@ -267,7 +267,10 @@ export async function buildApp(deps: AppDeps): Promise<ZodApp> {
       const conditional = request.method === 'GET' || request.method === 'HEAD';
       const pinned = { snapshot, asOfDate: date, etag: null as string | null, cacheKey: request.url };
       request.pinned = pinned;
-      const named = conditional && answerKey !== undefined ? answerKey(request) : undefined;
+      const named =
+        conditional && answerKey !== undefined
+          ? responses.nameFor(snapshot, date, request.url, () => answerKey(request))
+          : undefined;
       if (named !== undefined) pinned.cacheKey = named;
       if (request.method === 'GET') {
         const cached = responses.lookup(snapshot, date, pinned.cacheKey);

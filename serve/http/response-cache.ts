@@ -15,10 +15,18 @@ interface Generation {
   snapshot: object;
   asOfDate: string;
   responses: LruCache<CachedResponse>;
+  /** The name a route gave each URL it named (see `nameFor`). */
+  names: UrlNames;
 }
 
 /** Bytes an entry is charged beyond its body: headers, key and bookkeeping, roughly. */
 const ENTRY_OVERHEAD_BYTES = 512;
+
+/** Bytes a remembered name is charged beyond its two strings (two bytes a character). */
+const NAME_OVERHEAD_BYTES = 128;
+
+/** URLs whose names are remembered at once: enough for the URLs asked often, few enough to die young. */
+const URL_NAMES = 512;
 
 /**
  * Encoded GET answers of the snapshot being served. A data answer is a pure function of the snapshot,
@@ -35,12 +43,42 @@ export class SnapshotResponseCache {
 
   /** The answer kept for this URL under this snapshot and date, if any. */
   lookup(snapshot: object, asOfDate: string, url: string): CachedResponse | undefined {
+    return this.generationFor(snapshot, asOfDate).responses.get(url);
+  }
+
+  /**
+   * The name `name` gives this URL, computed once per snapshot and date: a route's name for a URL is a
+   * function of those three (see `answerKey`), so a repeated URL skips parsing its query and working out
+   * its name. At most 512 URLs are remembered at once (none with a cache of 0 bytes); a URL the route
+   * does not name (undefined) is asked again each time.
+   */
+  nameFor(
+    snapshot: object,
+    asOfDate: string,
+    url: string,
+    name: () => string | undefined,
+  ): string | undefined {
+    const names = this.generationFor(snapshot, asOfDate).names;
+    const known = names.get(url);
+    if (known !== undefined) return known;
+    const named = name();
+    if (named !== undefined) names.set(url, named);
+    return named;
+  }
+
+  /** The generation of this snapshot and date; the first call for new ones drops the old. */
+  private generationFor(snapshot: object, asOfDate: string): Generation {
     let generation = this.generation;
     if (generation === null || generation.snapshot !== snapshot || generation.asOfDate !== asOfDate) {
-      generation = { snapshot, asOfDate, responses: new LruCache(this.limits) };
+      generation = {
+        snapshot,
+        asOfDate,
+        responses: new LruCache(this.limits),
+        names: new UrlNames(this.limits),
+      };
       this.generation = generation;
     }
-    return generation.responses.get(url);
+    return generation;
   }
 
   /**
@@ -61,5 +99,28 @@ export class SnapshotResponseCache {
   get usage(): { entries: number; bytes: number } {
     const responses = this.generation?.responses;
     return { entries: responses?.size ?? 0, bytes: responses?.bytes ?? 0 };
+  }
+}
+
+/**
+ * The URLs most recently named, at most `URL_NAMES` of them. Not an LRU: a hit only reads, and when full
+ * the whole set is dropped and refilled. Reordering or evicting an entry per request, or keeping thousands
+ * of names alive long enough to reach the old generation (where the snapshot makes every major GC
+ * costly), made requests that each carry a new URL (incomes that vary) slower than naming them again.
+ */
+class UrlNames {
+  private readonly names = new Map<string, string>();
+
+  /** With a byte bound too small for one name (a cache of 0 bytes), none is kept. */
+  constructor(private readonly limits: LruLimits) {}
+
+  get(url: string): string | undefined {
+    return this.names.get(url);
+  }
+
+  set(url: string, name: string): void {
+    if (2 * (url.length + name.length) + NAME_OVERHEAD_BYTES > this.limits.maxBytes) return;
+    if (this.names.size >= Math.min(URL_NAMES, this.limits.maxEntries)) this.names.clear();
+    this.names.set(url, name);
   }
 }

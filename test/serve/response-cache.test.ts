@@ -22,7 +22,7 @@ interface AnswerData {
  * whether an answer came from the handler or from the cache. n=missing is a 404; live=1 opts out.
  * GET /v1/parity?n=… answers whether n is even, and names each answer by the parity of a numeric n.
  */
-function answerModule(calls: string[]): ApiModule<AnswerData> {
+function answerModule(calls: string[], named: string[]): ApiModule<AnswerData> {
   return {
     serving: {
       name: 'answers',
@@ -50,8 +50,10 @@ function answerModule(calls: string[]): ApiModule<AnswerData> {
         '/v1/parity',
         {
           config: {
-            answerKey: (request) =>
-              Number.isInteger(numberOf(request)) ? `parity ${numberOf(request) % 2}` : undefined,
+            answerKey: (request) => {
+              named.push(request.url);
+              return Number.isInteger(numberOf(request)) ? `parity ${numberOf(request) % 2}` : undefined;
+            },
           },
         },
         async (request, reply) => {
@@ -87,10 +89,11 @@ let holder: SnapshotHolder | undefined;
 
 async function start(options: { responseCache?: LruLimits; env?: Record<string, string> } = {}) {
   const calls: string[] = [];
+  const named: string[] = [];
   const source = new MemorySnapshotSource();
   source.publish(memoryReader('snap-a'));
   const logger = silentLogger();
-  const module = answerModule(calls);
+  const module = answerModule(calls, named);
   holder = new SnapshotHolder({ source, modules: [module.serving], pollMs: 60_000, logger });
   await holder.start();
   app = await buildApp({
@@ -102,7 +105,7 @@ async function start(options: { responseCache?: LruLimits; env?: Record<string, 
     ...(options.responseCache ? { responseCache: options.responseCache } : {}),
   });
   await app.ready();
-  return { app, calls, source, holder };
+  return { app, calls, named, source, holder };
 }
 
 afterEach(async () => {
@@ -248,6 +251,19 @@ describe('answers named by a route (answerKey)', () => {
     expect(calls).toEqual(['/v1/parity?n=2', '/v1/parity?n=5']);
   });
 
+  it('are worked out once per URL while the snapshot is served, and again for a new one', async () => {
+    const { app, calls, named, source, holder } = await start();
+    for (const url of ['/v1/parity?n=2', '/v1/parity?n=2', '/v1/parity?n=4', '/v1/parity?n=2']) {
+      expect((await app.inject({ method: 'GET', url, headers: auth })).body).toBe('{"even":true}');
+    }
+    expect(named).toEqual(['/v1/parity?n=2', '/v1/parity?n=4']);
+    source.publish(memoryReader('snap-b'));
+    await holder.refresh();
+    await app.inject({ method: 'GET', url: '/v1/parity?n=2', headers: auth });
+    expect(named).toEqual(['/v1/parity?n=2', '/v1/parity?n=4', '/v1/parity?n=2']);
+    expect(calls).toEqual(['/v1/parity?n=2', '/v1/parity?n=2']);
+  });
+
   it('leave a request the route does not name to its URL', async () => {
     const { app, calls } = await start();
     const first = await app.inject({ method: 'GET', url: '/v1/parity?n=x&a=1&b=2', headers: auth });
@@ -348,6 +364,54 @@ describe('SnapshotResponseCache', () => {
     cache.store(a, '2026-11-21', '/y', response('late-from-a'));
     expect(cache.lookup(b, '2026-11-21', '/y')).toBeUndefined();
     expect(cache.usage.entries).toBe(0);
+  });
+});
+
+describe('SnapshotResponseCache names', () => {
+  const limits = { maxBytes: 1_000_000, maxEntries: 100 };
+
+  it('asks for a URL’s name once per snapshot and as-of date', () => {
+    const cache = new SnapshotResponseCache(limits);
+    const [a, b] = [{ id: 'a' }, { id: 'b' }];
+    const asked: string[] = [];
+    const name = (result: string | undefined) => () => {
+      asked.push(result ?? 'unnamed');
+      return result;
+    };
+    expect(cache.nameFor(a, '2026-11-23', '/q?n=2', name('even'))).toBe('even');
+    expect(cache.nameFor(a, '2026-11-23', '/q?n=2', name('never asked'))).toBe('even');
+    expect(cache.nameFor(a, '2026-11-24', '/q?n=2', name('even next day'))).toBe('even next day');
+    expect(cache.nameFor(b, '2026-11-24', '/q?n=2', name('even in b'))).toBe('even in b');
+    // A URL the route does not name is asked about every time.
+    expect(cache.nameFor(b, '2026-11-24', '/q?n=x', name(undefined))).toBeUndefined();
+    expect(cache.nameFor(b, '2026-11-24', '/q?n=x', name(undefined))).toBeUndefined();
+    expect(asked).toEqual(['even', 'even next day', 'even in b', 'unnamed', 'unnamed']);
+  });
+
+  it('remembers at most 512 URLs, then starts again from none', () => {
+    const cache = new SnapshotResponseCache({ maxBytes: 1_000_000, maxEntries: 10_000 });
+    const asked: string[] = [];
+    const snapshot = {};
+    const named = (url: string) =>
+      cache.nameFor(snapshot, '2026-11-23', url, () => {
+        asked.push(url);
+        return `name of ${url}`;
+      });
+    for (let n = 0; n < 512; n++) named(`/q?n=${n}`);
+    named('/q?n=0');
+    expect(asked).toHaveLength(512);
+    named('/q?n=512'); // the 513th URL: the 512 before it are forgotten
+    named('/q?n=0');
+    named('/q?n=512');
+    expect(asked.slice(512)).toEqual(['/q?n=512', '/q?n=0']);
+  });
+
+  it('remembers no name with a cache of 0 bytes', () => {
+    const cache = new SnapshotResponseCache({ maxBytes: 0, maxEntries: 100 });
+    let asked = 0;
+    const name = () => `even ${++asked}`;
+    expect(cache.nameFor({}, '2026-11-23', '/q?n=2', name)).toBe('even 1');
+    expect(cache.nameFor({}, '2026-11-23', '/q?n=2', name)).toBe('even 2');
   });
 });
 
