@@ -65,24 +65,18 @@ function xorShiftRight(hi: number, lo: number, n: number): void {
 }
 
 function mul64(aHi: number, aLo: number, bHi: number, bLo: number): void {
-  // Low 64 bits of a 64×64 product, from 16-bit limbs so no partial product exceeds 2^53.
+  // Low 64 bits of a 64×64 product: aLo×bLo in full, from 16-bit limbs (no partial product reaches 2^32),
+  // plus the cross terms, of which only the low 32 bits reach the result (Math.imul keeps exactly those).
   const a0 = aLo & 0xffff;
   const a1 = aLo >>> 16;
-  const a2 = aHi & 0xffff;
-  const a3 = aHi >>> 16;
   const b0 = bLo & 0xffff;
   const b1 = bLo >>> 16;
-  const b2 = bHi & 0xffff;
-  const b3 = bHi >>> 16;
-  let c0 = a0 * b0;
-  let c1 = (c0 >>> 16) + a0 * b1 + a1 * b0;
-  c0 &= 0xffff;
-  let c2 = Math.floor(c1 / 65536) + a0 * b2 + a1 * b1 + a2 * b0;
-  c1 &= 0xffff;
-  const c3 = Math.floor(c2 / 65536) + a0 * b3 + a1 * b2 + a2 * b1 + a3 * b0;
-  c2 &= 0xffff;
-  scratch[0] = ((c3 & 0xffff) << 16) | c2;
-  scratch[1] = (c1 << 16) | c0;
+  const low = a0 * b0;
+  const middle1 = a1 * b0 + (low >>> 16);
+  const middle2 = a0 * b1 + (middle1 & 0xffff);
+  const carried = a1 * b1 + (middle1 >>> 16) + (middle2 >>> 16);
+  scratch[0] = carried + Math.imul(aHi, bLo) + Math.imul(aLo, bHi); // the Uint32Array keeps the low 32 bits
+  scratch[1] = (middle2 << 16) | (low & 0xffff);
 }
 
 /** A 64-bit FNV-1a hash of a string, for turning a request's text into a seed. */

@@ -25,6 +25,17 @@ describe('SplitMix64', () => {
     }
   });
 
+  it('matches the reference for seeds spread over the whole 64-bit range', () => {
+    // Seeds from the reference generator itself, so every bit pattern of both words is exercised.
+    const seeds = referenceHigh32(0x5eedn, 400).map(
+      (high, i, all) => (BigInt(high) << 32n) | BigInt(all[(i + 1) % all.length]!),
+    );
+    for (const seed of seeds) {
+      const rng = new SplitMix64(seed);
+      expect(Array.from({ length: 8 }, () => rng.nextUint32())).toEqual(referenceHigh32(seed, 8));
+    }
+  });
+
   it('gives the same stream for the same seed and a different one for another seed', () => {
     const a = new SplitMix64(42);
     const b = new SplitMix64(42);
