@@ -1,6 +1,7 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 import { isLent } from './json-bytes.ts';
 import { LruCache, type LruLimits } from './lru-cache.ts';
+import { RecentKeys } from './recent-keys.ts';
 
 /** A 200 answer as it was sent: the encoded body and the headers that belong to the answer itself. */
 export interface CachedResponse {
@@ -49,8 +50,8 @@ export class SnapshotResponseCache {
   /**
    * The name `name` gives this URL, computed once per snapshot and date: a route's name for a URL is a
    * function of those three (see `answerKey`), so a repeated URL skips parsing its query and working out
-   * its name. At most 512 URLs are remembered at once (none with a cache of 0 bytes); a URL the route
-   * does not name (undefined) is asked again each time.
+   * its name. A URL's name is kept from its second request on, for at most 512 URLs at once (none with
+   * a cache of 0 bytes); a URL the route does not name (undefined) is asked again each time.
    */
   nameFor(
     snapshot: object,
@@ -103,13 +104,15 @@ export class SnapshotResponseCache {
 }
 
 /**
- * The URLs most recently named, at most `URL_NAMES` of them. Not an LRU: a hit only reads, and when full
- * the whole set is dropped and refilled. Reordering or evicting an entry per request, or keeping thousands
- * of names alive long enough to reach the old generation (where the snapshot makes every major GC
- * costly), made requests that each carry a new URL (incomes that vary) slower than naming them again.
+ * The names of up to `URL_NAMES` URLs, each kept from its second request on (a URL asked once, like a
+ * calculator request with an income nobody else gives, would only cost the keeping). Not an LRU: a hit
+ * only reads, and when full the whole set is dropped and refilled. Keeping every URL's name, reordering
+ * on each hit, or holding thousands of names long enough to reach the old generation (where the snapshot
+ * makes every major GC costly) each made requests with a new URL each time slower.
  */
 class UrlNames {
   private readonly names = new Map<string, string>();
+  private readonly askedBefore = new RecentKeys(URL_NAMES * 8);
 
   /** With a byte bound too small for one name (a cache of 0 bytes), none is kept. */
   constructor(private readonly limits: LruLimits) {}
@@ -120,6 +123,7 @@ class UrlNames {
 
   set(url: string, name: string): void {
     if (2 * (url.length + name.length) + NAME_OVERHEAD_BYTES > this.limits.maxBytes) return;
+    if (!this.askedBefore.seenBefore(url)) return;
     if (this.names.size >= Math.min(URL_NAMES, this.limits.maxEntries)) this.names.clear();
     this.names.set(url, name);
   }
