@@ -113,7 +113,7 @@ export const healthImpactsResponseExample = {
   ],
   model: {
     versions: {
-      sampler: 'sampler-2026.11',
+      code: 'c0de00000000',
       model: 'surrogate-7f3a',
       emission_factors: 'ef-1c2d',
       damage_factors: 'df-9e8b',

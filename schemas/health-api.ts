@@ -107,7 +107,11 @@ export const healthModelSchema = z
   .object({
     versions: z
       .object({
-        sampler: z.string().describe('Housing-stock tables the sample homes were drawn from'),
+        code: z
+          .string()
+          .describe(
+            'Hash (12 hex digits) of the simulate code that drew and evaluated the sample homes: sampler and its tables, features, physics, statistics',
+          ),
         model: z.string().describe('The surrogate that evaluated the sample homes'),
         emission_factors: z.string().describe('Short hash of the emission-factor records used'),
         damage_factors: z.string().describe('Short hash of the damage-factor records used'),

@@ -147,7 +147,8 @@ export const healthImpactCellSchema = z
     deaths_avoided_onsite: z.number(),
     deaths_avoided_power: z.number(),
     deaths_avoided: z.number(),
-    sampler_version: z.string(),
+    /** The simulate code's hash (12 hex digits) the cells' clusters were computed by. */
+    code_version: z.string(),
     model_version: z.string(),
     /** Short hashes of the emission-factor and damage-factor records the cell was computed with. */
     factors_version: z.string(),

@@ -18,6 +18,15 @@ export const manifestTableSchema = z.object({
   schemaVersion: z.number().int().positive(),
   description: z.string(),
   inputs: z.object({ records: z.array(z.string()), tables: z.array(z.string()) }),
+  /**
+   * Hash of what the table is built from (inputs, settings, code, schema version): a later run reuses the
+   * file while it is unchanged. Absent in snapshots published before fingerprints were per table.
+   */
+  fingerprint: z.string().optional(),
+  /** Hash of the table's code and of everything it imports. */
+  code: z.string().optional(),
+  /** The settings the table declares, with the values it was built with. */
+  settings: z.record(z.string(), z.unknown()).optional(),
 });
 
 export const manifestSourceSchema = z.object({
@@ -35,9 +44,12 @@ export const manifestSchema = z.object({
   id: z.string(),
   createdAt: z.iso.datetime(),
   parent: z.string().nullable(),
-  /** Hash of source versions, table schema versions and code version: equal fingerprints, equal lake. */
+  /** Hash of the tables' fingerprints: equal fingerprints, equal lake. */
   fingerprint: z.string(),
+  /** The git commit (or package version) of the code that published the snapshot: provenance only. */
   codeVersion: z.string(),
+  /** Hash of the pipeline's own code (building, auditing, writing), part of every table's fingerprint. */
+  pipelineCode: z.string().optional(),
   tables: z.record(z.string(), manifestTableSchema),
   sources: z.record(z.string(), manifestSourceSchema),
   audit: z.array(auditFindingSchema),

@@ -12,9 +12,9 @@ import { upgradeSchema } from './rem.ts';
 export const REM_WORK_UNITS_TOPIC = 'rem-work-units';
 export const REM_RESULTS_TOPIC = 'rem-cluster-results';
 export const REM_WORK_UNIT_SCHEMA = 'rem-work-unit';
-export const REM_WORK_UNIT_VERSION = 1;
+export const REM_WORK_UNIT_VERSION = 2;
 export const REM_CLUSTER_RESULT_SCHEMA = 'rem-cluster-result';
-export const REM_CLUSTER_RESULT_VERSION = 2;
+export const REM_CLUSTER_RESULT_VERSION = 3;
 
 const fuelPriceSchema = z.object({
   unit: z.enum(['kWh', 'therm', 'gallon']),
@@ -26,7 +26,8 @@ const fuelPriceSchema = z.object({
 
 /** Versions of everything a cluster's statistics come from. */
 export const remInputVersionsSchema = z.object({
-  sampler: z.string().min(1),
+  /** 12 hex digits of the hash of the simulate code (sampler, features, physics, statistics). */
+  code: z.string().regex(/^[0-9a-f]{12}$/),
   model: z.string().min(1),
   /** Short hash of the state's rate records / the emission factors used. */
   rates: z.string().min(1),
@@ -46,10 +47,10 @@ export const remWorkUnitSchema = z.object({
     propane: fuelPriceSchema,
   }),
   samples: z.number().int().positive(),
-  /** The sampler's seed, a decimal 64-bit integer: hashSeed(cluster id + sampler version). */
+  /** The sampler's seed, a decimal 64-bit integer: hashSeed(cluster id + a fixed salt). */
   seed: z.string().regex(/^\d+$/),
   versions: remInputVersionsSchema,
-  /** SHA-256 of everything above and of the model file: equal fingerprints give equal results. */
+  /** SHA-256 of everything above, the model file and the simulate code: equal fingerprints, equal results. */
   fingerprint: z.string().regex(/^[0-9a-f]{64}$/),
 });
 export type RemWorkUnit = z.infer<typeof remWorkUnitSchema>;
@@ -99,7 +100,8 @@ export const remClusterRowSchema = z
     excluded_samples: z.partialRecord(upgradeSchema, z.number().int().nonnegative()),
     evaluations: z.number().int().nonnegative(),
     seed: z.string(),
-    sampler_version: z.string(),
+    /** The simulate code's hash (12 hex digits) the cluster was computed by. */
+    code_version: z.string(),
     model_version: z.string(),
     rates_version: z.string(),
     factors_version: z.string(),

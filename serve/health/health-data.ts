@@ -80,7 +80,7 @@ const SUMS_COLUMNS = 4 + MEASURES;
 const NAMES_SQL = `SELECT CAST(county_fips AS INTEGER) AS k, min(county_name) AS t FROM ${HEALTH_IMPACTS_TABLE} GROUP BY k`;
 
 const VERSION_COLUMNS = {
-  sampler: 'sampler_version',
+  code: 'code_version',
   model: 'model_version',
   emission_factors: 'factors_version',
   damage_factors: 'damage_factors_version',

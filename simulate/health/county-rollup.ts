@@ -116,7 +116,7 @@ export interface HeatingFuelCluster {
 }
 
 export interface RollupVersions {
-  sampler_version: string;
+  code_version: string;
   model_version: string;
   factors_version: string;
   damage_factors_version: string;

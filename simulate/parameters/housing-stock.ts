@@ -3,8 +3,10 @@ import type { ClimateZone, Fuel } from '../../schemas/rem.ts';
 /**
  * Conditional distributions of the housing stock the sampler draws from, in the style of ResStock's
  * housing_characteristics (parents → option probabilities) but much coarser. Figures are rounded public
- * aggregates or, where labelled, judgement (approx.); simulate/README.md lists the sources. Bump
- * HOUSING_STOCK_VERSION whenever any number here changes: results are reproducible per version.
+ * aggregates or, where labelled, judgement (approx.); simulate/README.md lists the sources.
+ * HOUSING_STOCK_VERSION names these tables in the surrogate's model card (what it was trained on; model:eval
+ * warns when they changed since): bump it with them. Results do not depend on it: the pipeline's fingerprints
+ * hash this code itself (lib/code-fingerprint.ts), so any change here recomputes the clusters.
  */
 export const HOUSING_STOCK_VERSION = 'rem-housing-stock-2026.11.2';
 

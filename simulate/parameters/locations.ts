@@ -6,7 +6,7 @@ import type { ClimateZone } from '../../schemas/rem.ts';
  * zone there. Shares are coarse (nearest 5 %), from the 2021 IECC county climate-zone list (Table R301.1)
  * weighted by ACS 2018–2022 5-year occupied housing units per county (table B25003), approx. A station may
  * stand in for a neighbouring state's zone when no station of the state itself is listed. These tables are
- * sampler parameters: a change to them needs a new HOUSING_STOCK_VERSION (housing-stock.ts).
+ * sampler parameters, like those of housing-stock.ts (see HOUSING_STOCK_VERSION there).
  */
 export type ZoneShare = readonly [zone: ClimateZone, share: number, stationId: string];
 

@@ -9,8 +9,8 @@ import {
 import type { RemWorkUnit } from '../../schemas/rem-stage.ts';
 import { FUELS } from '../../schemas/rem.ts';
 import { hashSeed } from '../random.ts';
-import { SAMPLER_PARAMETERS_VERSION } from '../sampler/sample-homes.ts';
 import { fuelPricesFor, type FuelPrices } from '../savings/fuel-prices.ts';
+import { codeVersionOf } from './simulate-code.ts';
 import type { ClusterRun } from './run-work-unit.ts';
 
 /**
@@ -30,6 +30,8 @@ export interface ModelIdentity {
 export interface PlanOptions {
   samples: number;
   model: ModelIdentity;
+  /** SHA-256 (hex) of the code that runs a unit (simulateCodeHash). */
+  code: string;
   /** Which of a county's clusters to plan (default: all 20). */
   include?: (county: CountyProfile, cluster: ClusterKey) => boolean;
 }
@@ -45,9 +47,15 @@ export function clusterKeysOf(countyFips: string): ClusterKey[] {
   );
 }
 
-/** The cluster's seed: the same cluster and sampler version always draw the same homes (REM notes §5.5). */
-export const clusterSeed = (id: string, samplerVersion = SAMPLER_PARAMETERS_VERSION): bigint =>
-  hashSeed(`${id}|${samplerVersion}`);
+/**
+ * Mixed into every cluster's seed. Changing it redraws every sample home, so it is not a version: it keeps
+ * the value it had when seeds were salted with the sampler's hand-bumped version, so the homes drawn (and
+ * the pinned results) stay as they were. Changed code is caught by the units' code hash instead.
+ */
+const CLUSTER_SEED_SALT = 'rem-housing-stock-2026.11.2';
+
+/** The cluster's seed: the same cluster always draws the same homes (REM notes §5.5). */
+export const clusterSeed = (id: string): bigint => hashSeed(`${id}|${CLUSTER_SEED_SALT}`);
 
 /** What simulating a cluster takes: the stage's units and the API's on-demand clusters are made by this alone. */
 export function clusterRun<County extends CountyProfile>(
@@ -94,14 +102,14 @@ export function planWorkUnits(
       const unit = {
         ...clusterRun(county, cluster, inputs.prices, options.samples),
         versions: {
-          sampler: SAMPLER_PARAMETERS_VERSION,
+          code: codeVersionOf(options.code),
           model: options.model.version,
           rates: inputs.rates,
           factors: inputs.factors,
         },
       };
       const fingerprint = createHash('sha256')
-        .update(JSON.stringify({ unit, model: options.model.sha256 }))
+        .update(JSON.stringify({ unit, model: options.model.sha256, code: options.code }))
         .digest('hex');
       return { ...unit, fingerprint };
     });

@@ -20,6 +20,7 @@ import type { RemWorkUnit } from '../../schemas/rem-stage.ts';
 import { UPGRADES } from '../../schemas/rem.ts';
 import { gatherResults, runSimulateStage } from '../../transform/pipeline/simulate-stage.ts';
 import { WorkerPool } from '../../simulate/stage/worker-pool.ts';
+import { simulateCodeHash } from '../../simulate/stage/simulate-code.ts';
 import { planWorkUnits } from '../../simulate/stage/work-units.ts';
 import { readModelFiles } from '../../simulate/surrogate/committed-model.ts';
 import type { Bench, BenchResult } from './bench.ts';
@@ -171,7 +172,11 @@ export const bench: Bench = {
     );
     const model = await readModelFiles();
     const identity = { version: model.card.model_version, sha256: model.card.onnx.sha256 };
-    const national = planWorkUnits(counties, rates, factors, { samples: SAMPLES, model: identity });
+    const national = planWorkUnits(counties, rates, factors, {
+      samples: SAMPLES,
+      model: identity,
+      code: simulateCodeHash(),
+    });
 
     const wanted = process.env.REM_BENCH_COUNTIES ?? '40';
     const step = wanted === 'all' ? 1 : Math.max(1, Math.floor(counties.length / Number(wanted)));

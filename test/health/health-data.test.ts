@@ -99,7 +99,7 @@ describe('the health sums loaded from a snapshot', () => {
   it('label the model with the versions the cells carry and the sources the table was built from', () => {
     expect(JSON.parse(`{${data.modelJson.toString('utf8')}}`).model).toMatchObject({
       versions: {
-        sampler: 'sampler-2026.11',
+        code: 'c0de00000000',
         model: 'surrogate-7f3a',
         emission_factors: 'ef-1c2d',
         damage_factors: 'df-9e8b',

@@ -61,7 +61,7 @@ beforeAll(async () => {
       const { factors } = healthFactorsFor(county.state, emissionFactors, damageFactors);
       cells.push(
         ...countyHealthCells(county, clusters, heatingFuelShares(county.state)!, factors, {
-          sampler_version: 's',
+          code_version: 'c',
           model_version: 'm',
           factors_version: 'f',
           damage_factors_version: 'd',

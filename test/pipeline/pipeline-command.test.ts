@@ -31,11 +31,13 @@ describe('npm run pipeline', () => {
   it('exits 0 with a summary when it publishes, and 0 again when nothing changed', async () => {
     const published = await command();
     expect(published.code).toBe(0);
-    expect(published.out).toHaveLength(1);
-    expect(published.out[0]).toMatch(
-      /^published snapshot (\S+) \(previous: none\): demo_prices \(6 rows\), demo_region_summary \(2 rows\), quarantine \(0 rows\)$/,
-    );
-    const id = /^published snapshot (\S+)/.exec(published.out[0]!)![1];
+    expect(published.out).toEqual([
+      'first snapshot: building all 3 tables',
+      expect.stringMatching(
+        /^published snapshot (\S+) \(previous: none\): demo_prices \(6 rows\), demo_region_summary \(2 rows\), quarantine \(0 rows\)$/,
+      ),
+    ]);
+    const id = /^published snapshot (\S+)/.exec(published.out[1]!)![1];
 
     expect(await command()).toEqual({ code: 0, out: [`no changes: snapshot ${id} is current`], err: [] });
   });

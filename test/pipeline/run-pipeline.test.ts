@@ -229,6 +229,9 @@ describe('runPipeline over the demo source', () => {
 
     expect(second).toEqual({ status: 'unchanged', snapshotId: first.snapshotId });
     expect(await snapshotDirs()).toEqual([first.snapshotId]);
+    // The commit is recorded as provenance, not hashed: a commit that changes no table's code (docs, say)
+    // publishes nothing.
+    expect(await lake.run({ codeVersion: 'git:another-commit' })).toEqual(second);
   });
 
   it('publishes a new snapshot whose parent is the previous one when a source changes', async () => {
@@ -249,6 +252,9 @@ describe('runPipeline over the demo source', () => {
     );
     expect(await readCurrent(lake.lakeDir)).toBe(second.snapshotId);
     expect(second.manifest.tables.demo_prices!.rows).toBe(4);
+    expect(second.rebuild).toMatch(
+      /^changed: source demo \S+ → \S+; rebuilding demo_prices, demo_region_summary, quarantine \(changed\); reusing 0 tables$/,
+    );
     expect(await snapshotDirs()).toEqual([first.snapshotId, second.snapshotId].sort());
   });
 
@@ -268,8 +274,9 @@ describe('runPipeline over the demo source', () => {
     await log.resetGroup(TRANSFORM_GROUP, transformTopics([demoPriceRecordSchema]));
     await log.close();
     await rm(stagingDir, { recursive: true });
-    // Another code version, so the replay builds a snapshot instead of finding nothing changed.
-    const replayed = await lake.run({ codeVersion: 'test-replay' });
+    // With no snapshot published, the replay builds every table instead of finding nothing changed.
+    await rm(path.join(lake.lakeDir, 'CURRENT'));
+    const replayed = await lake.run();
 
     expect(await filesBelow(stagingDir)).toEqual(staged);
     expect(tableChecksums(replayed)).toEqual(tableChecksums(original));
@@ -297,6 +304,7 @@ describe('runPipeline over the demo source', () => {
     const broken: LakeTable = {
       name: 'broken',
       schemaVersion: 1,
+      code: [import.meta.url],
       description: 'always fails',
       row: z.object({ id: z.string() }),
       inputs: { records: ['demo-price'] },
@@ -319,6 +327,7 @@ describe('runPipeline over the demo source', () => {
     const mislabeled: LakeTable = {
       name: 'mislabeled',
       schemaVersion: 1,
+      code: [import.meta.url],
       description: 'prices with a wrong type',
       row: z.object({ item: z.string(), cents: z.int() }),
       inputs: { records: ['demo-price'] },
@@ -356,6 +365,7 @@ describe('runPipeline over the demo source', () => {
     const quotes = (overrides: Partial<ChunkedLakeTable> = {}): ChunkedLakeTable => ({
       name: 'quotes_in_cents',
       schemaVersion: 1,
+      code: [import.meta.url],
       description: 'price quotes in cents, written one quote per chunk',
       row: z.object({ item: z.string(), region: z.string(), cents: z.int() }),
       inputs: { records: ['demo-price'], tables: ['demo_prices'] },

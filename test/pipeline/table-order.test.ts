@@ -4,7 +4,15 @@ import { CatalogError, orderTables } from '../../transform/pipeline/table-order.
 import type { LakeTable } from '../../transform/tables/lake-table.ts';
 
 function table(name: string, inputs: LakeTable['inputs']): LakeTable {
-  return { name, schemaVersion: 1, description: name, row: z.object({}), inputs, build: async () => [] };
+  return {
+    name,
+    schemaVersion: 1,
+    code: [import.meta.url],
+    description: name,
+    row: z.object({}),
+    inputs,
+    build: async () => [],
+  };
 }
 
 const names = (tables: LakeTable[]) => tables.map((t) => t.name);

@@ -20,7 +20,7 @@ const cluster: RemClusterRow = {
   excluded_samples: { baseline: 0, hvac__heat_pump_seer18_hspf10: 12 },
   evaluations: 788,
   seed: '1',
-  sampler_version: 'rem-housing-stock-test',
+  code_version: 'c0de00000000',
   model_version: 'rem-surrogate-test',
   rates_version: 'aaaaaaaaaaaa',
   factors_version: 'bbbbbbbbbbbb',

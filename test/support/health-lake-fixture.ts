@@ -92,7 +92,7 @@ export function healthFixtureCells(): HealthImpactCell[] {
             deaths_avoided_onsite: deathsOnsite,
             deaths_avoided_power: deathsPower,
             deaths_avoided: deathsOnsite + deathsPower,
-            sampler_version: 'sampler-2026.11',
+            code_version: 'c0de00000000',
             model_version: 'surrogate-7f3a',
             factors_version: 'ef-1c2d',
             damage_factors_version: 'df-9e8b',

@@ -1,7 +1,7 @@
 import { loadConfig } from '../../lib/config.ts';
 import { createLogger } from '../../lib/log.ts';
 import { createProgress } from '../../lib/progress.ts';
-import type { BuildContext } from '../../transform/tables/lake-table.ts';
+import type { BuildContext, RowSetting } from '../../transform/tables/lake-table.ts';
 
 /**
  * A build context over records and tables held in memory, for specs that build tables without the
@@ -10,14 +10,15 @@ import type { BuildContext } from '../../transform/tables/lake-table.ts';
 export function inMemoryBuildContext(
   records: (schema: string) => unknown[],
   tables: (name: string) => unknown[],
-): BuildContext {
+): BuildContext<RowSetting> {
   const logger = createLogger('silent');
   return {
     db: undefined as never,
     records: async <T>(schema: string) => records(schema) as T[],
     table: async <T>(name: string) => tables(name) as T[],
     eventLog: () => Promise.reject(new Error('an in-memory build context has no event log')),
-    config: loadConfig({}),
+    settings: loadConfig({}),
+    runtime: loadConfig({}),
     logger,
     progress: createProgress({ logger }),
   };

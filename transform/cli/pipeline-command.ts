@@ -25,6 +25,7 @@ export async function pipelineCommand(options: PipelineCommandOptions): Promise<
     const tables = Object.entries(result.manifest.tables)
       .map(([name, table]) => `${name} (${table.rows} rows)`)
       .join(', ');
+    print(result.rebuild);
     print(`published snapshot ${result.snapshotId} (previous: ${result.previous ?? 'none'}): ${tables}`);
     return 0;
   } catch (error) {

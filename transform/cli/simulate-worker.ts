@@ -1,7 +1,7 @@
 import { openEventLog } from '../../ingest/eventlog/open-event-log.ts';
 import { loadConfig } from '../../lib/config.ts';
 import { createLogger } from '../../lib/log.ts';
-import { SAMPLER_PARAMETERS_VERSION } from '../../simulate/sampler/sample-homes.ts';
+import { codeVersionOf, simulateCodeHash } from '../../simulate/stage/simulate-code.ts';
 import { defaultWorkerCount, WorkerPool } from '../../simulate/stage/worker-pool.ts';
 import { readModelFiles } from '../../simulate/surrogate/committed-model.ts';
 import { runSimulateWorker } from '../pipeline/simulate-stage.ts';
@@ -20,6 +20,7 @@ runMain(async () => {
   const logger = createLogger(config.LOG_LEVEL, 'simulate-worker');
   const model = await readModelFiles();
   const threads = defaultWorkerCount(config.SIMULATE_WORKERS);
+  const code = codeVersionOf(simulateCodeHash());
   const log = await openEventLog(config, logger);
   const stop = new AbortController();
   const onSignal = (signal: NodeJS.Signals) => {
@@ -32,14 +33,14 @@ runMain(async () => {
     const runner = await WorkerPool.start(threads, model.onnx);
     try {
       logger.info(
-        { threads, model: model.card.model_version, sampler: SAMPLER_PARAMETERS_VERSION },
+        { threads, model: model.card.model_version, code },
         'simulate worker: joining the simulate group',
       );
       const computed = await runSimulateWorker({
         log,
         runner,
         signal: stop.signal,
-        versions: { sampler: SAMPLER_PARAMETERS_VERSION, model: model.card.model_version },
+        versions: { code, model: model.card.model_version },
         logger,
       });
       logger.info({ computed }, 'simulate worker: stopped');

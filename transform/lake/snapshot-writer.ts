@@ -1,4 +1,4 @@
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { copyFile, link, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Manifest } from '../../schemas/lake.ts';
@@ -7,14 +7,14 @@ import { assertSnapshotId, lakePaths, PARTIAL_SUFFIX } from './lake-paths.ts';
 import { MANIFEST_FILE, serializeManifest } from './manifest-file.ts';
 import { exportParquet, sha256OfFile } from './parquet-file.ts';
 
-/** One table of a snapshot being written: a DuckDB table of that name holds its rows. */
-export interface SnapshotTableDraft {
+/**
+ * One table of a snapshot being written: a DuckDB table of that name holds its rows, or, when `reuse` is
+ * set, an earlier snapshot's file (immutable, so it is linked, not copied) already holds them.
+ */
+export type SnapshotTableDraft = Omit<Manifest['tables'][string], 'file' | 'sha256'> & {
   name: string;
-  rows: number;
-  schemaVersion: number;
-  description: string;
-  inputs: { records: string[]; tables: string[] };
-}
+  reuse?: { file: string; sha256: string };
+};
 
 /** Everything a manifest says except what writing the files reveals (file names and checksums). */
 export type SnapshotDraft = Omit<Manifest, 'tables'> & { tables: SnapshotTableDraft[] };
@@ -37,23 +37,27 @@ export async function writePartialSnapshot(
   await rm(dir, { recursive: true, force: true });
   await mkdir(dir, { recursive: true });
   const tables: Manifest['tables'] = {};
-  for (const table of draft.tables) {
-    const file = `${table.name}.parquet`;
-    await exportParquet(db, table.name, path.join(dir, file));
-    tables[table.name] = {
-      file,
-      rows: table.rows,
-      sha256: await sha256OfFile(path.join(dir, file)),
-      schemaVersion: table.schemaVersion,
-      description: table.description,
-      inputs: table.inputs,
-    };
-    onTableWritten?.(table.name);
+  for (const { name, reuse, ...entry } of draft.tables) {
+    const file = `${name}.parquet`;
+    const target = path.join(dir, file);
+    if (reuse) await linkOrCopy(reuse.file, target);
+    else await exportParquet(db, name, target);
+    tables[name] = { file, sha256: reuse ? reuse.sha256 : await sha256OfFile(target), ...entry };
+    onTableWritten?.(name);
   }
   const manifest: Manifest = { ...draft, tables };
   await writeFile(path.join(dir, MANIFEST_FILE), serializeManifest(manifest));
   await fsyncTree(dir);
   return manifest;
+}
+
+/** A hard link where the file system allows one (same device), else a copy. */
+async function linkOrCopy(from: string, to: string): Promise<void> {
+  try {
+    await link(from, to);
+  } catch {
+    await copyFile(from, to);
+  }
 }
 
 /** Turns a fully written partial snapshot into a snapshot (one rename, so it appears whole or not at all). */

@@ -8,11 +8,13 @@ import { columnsOfRow, type Column } from '../lake/column-types.ts';
 import { quoteIdentifier } from '../lake/sql-quote.ts';
 import { loadTable, openTableLoader } from '../lake/table-loader.ts';
 import {
+  declaredSettings,
   isChunked,
   type AnyLakeTable,
   type BuildContext,
   type ChunkedLakeTable,
   type LakeTable,
+  type RowSetting,
 } from '../tables/lake-table.ts';
 import { describeIssues } from './judge-record.ts';
 
@@ -83,9 +85,9 @@ interface TableOutcome {
 }
 
 async function buildRows(
-  table: LakeTable,
+  table: LakeTable<Record<string, unknown>, RowSetting>,
   columns: readonly Column[],
-  ctx: BuildContext,
+  ctx: BuildContext<RowSetting>,
   built: Map<string, Record<string, unknown>[]>,
 ): Promise<TableOutcome> {
   let produced: unknown[];
@@ -109,9 +111,9 @@ async function buildRows(
  * whatever order the build finds them; the snapshot's bytes must not depend on that).
  */
 async function buildChunked(
-  table: ChunkedLakeTable,
+  table: ChunkedLakeTable<Record<string, unknown>, RowSetting>,
   columns: readonly Column[],
-  ctx: BuildContext,
+  ctx: BuildContext<RowSetting>,
 ): Promise<TableOutcome> {
   const staging = `${table.name}__chunks`;
   const loader = await openTableLoader(ctx.db, staging, columns);
@@ -141,12 +143,16 @@ function contextFor(
   table: AnyLakeTable,
   options: BuildOptions,
   built: ReadonlyMap<string, Record<string, unknown>[]>,
-): BuildContext {
+): BuildContext<RowSetting> {
   const records = table.inputs.records ?? [];
   const tables = table.inputs.tables ?? [];
   return {
     db: options.db,
-    config: options.config,
+    settings: declaredSettings(table, options.config),
+    runtime: {
+      SIMULATE_WORKERS: options.config.SIMULATE_WORKERS,
+      SIMULATE_STALL_TIMEOUT_MS: options.config.SIMULATE_STALL_TIMEOUT_MS,
+    },
     logger: options.logger,
     progress: options.progress,
     eventLog: options.eventLog,

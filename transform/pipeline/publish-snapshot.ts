@@ -1,4 +1,5 @@
 import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import type { EventLog } from '../../ingest/eventlog/event-log.ts';
 import type { Logger } from '../../lib/log.ts';
@@ -6,12 +7,13 @@ import type { Progress } from '../../lib/progress.ts';
 import type { Config } from '../../schemas/config.ts';
 import type { Manifest } from '../../schemas/lake.ts';
 import { writeCurrent } from '../lake/current-pointer.ts';
-import { lakePaths } from '../lake/lake-paths.ts';
+import { lakePaths, snapshotDir } from '../lake/lake-paths.ts';
 import { promotePartialSnapshot, writePartialSnapshot } from '../lake/snapshot-writer.ts';
 import type { StagingStore } from '../lake/staging-store.ts';
 import type { AnyLakeTable } from '../tables/lake-table.ts';
 import { AuditFailedError } from './audit-failed-error.ts';
 import { buildTables } from './build-tables.ts';
+import type { RebuildPlan, RunLineage } from './lineage.ts';
 import type { PipelineStep } from './pipeline-step.ts';
 import type { UsableVersion } from './select-source-versions.ts';
 import { manifestSource, stagedRecordReader } from './staged-inputs.ts';
@@ -22,10 +24,14 @@ export interface PublishInputs {
   tables: readonly AnyLakeTable[];
   staging: StagingStore;
   chosen: readonly UsableVersion[];
-  fingerprint: string;
+  lineage: RunLineage;
+  /** Which tables to build and which to take over from the published snapshot. */
+  plan: RebuildPlan;
   codeVersion: string;
   /** The snapshot published now, which becomes the new one's parent. */
   parent: string | null;
+  /** Its manifest, when readable: the files of reused tables are its files. */
+  published: Manifest | null;
   now: Date;
   progress: Progress;
   logger: Pick<Logger, 'info' | 'warn'>;
@@ -47,8 +53,13 @@ const BUILD_MEMORY_LIMIT = '1GB';
  * snapshot beside the published ones, renames it into place and only then swaps CURRENT to it.
  */
 export async function buildAndPublish(inputs: PublishInputs): Promise<Manifest> {
-  const { lakeDir, chosen, now, progress, logger, step } = inputs;
-  const id = snapshotId(now, inputs.fingerprint);
+  const { lakeDir, chosen, now, progress, logger, step, lineage, plan, published } = inputs;
+  const id = snapshotId(now, lineage.fingerprint);
+  const reused =
+    published && inputs.parent !== null
+      ? reusedTables(plan, published, snapshotDir(lakeDir, inputs.parent))
+      : [];
+  const reusedNames = new Set(reused.map((r) => r.name));
   const spill = lakePaths(lakeDir).buildSpill;
   // DuckDB creates its temp directory but not the directories above it (found by the national run).
   await mkdir(spill, { recursive: true });
@@ -59,9 +70,9 @@ export async function buildAndPublish(inputs: PublishInputs): Promise<Manifest> 
   const db = await instance.connect();
   let log: Promise<EventLog> | undefined;
   try {
-    const { tables: built, findings } = await buildTables({
+    const { tables: built, findings: newFindings } = await buildTables({
       db,
-      tables: inputs.tables,
+      tables: inputs.tables.filter((t) => !reusedNames.has(t.name)),
       records: stagedRecordReader(inputs.staging, chosen),
       progress,
       config: inputs.config,
@@ -70,7 +81,9 @@ export async function buildAndPublish(inputs: PublishInputs): Promise<Manifest> 
     }).finally(async () => {
       if (log) await (await log.catch(() => null))?.close();
     });
-    for (const warning of findings.filter((f) => f.severity === 'warning')) {
+    // A reused table's findings are those of the snapshot its file comes from.
+    const findings = [...newFindings, ...(published?.audit ?? []).filter((f) => reusedNames.has(f.table))];
+    for (const warning of newFindings.filter((f) => f.severity === 'warning')) {
       logger.warn(
         { finding: warning },
         `audit warning: table ${warning.table}, ${warning.check}: ${warning.message}`,
@@ -79,7 +92,8 @@ export async function buildAndPublish(inputs: PublishInputs): Promise<Manifest> 
     if (findings.some((f) => f.severity === 'error')) throw new AuditFailedError(findings);
     await step('built');
 
-    const writing = progress.start('write snapshot', { total: built.length, unit: 'tables' });
+    const rowsBuilt = new Map(built.map(({ table, rows }) => [table.name, rows]));
+    const writing = progress.start('write snapshot', { total: inputs.tables.length, unit: 'tables' });
     const manifest = await writePartialSnapshot(
       lakeDir,
       db,
@@ -87,17 +101,26 @@ export async function buildAndPublish(inputs: PublishInputs): Promise<Manifest> 
         id,
         createdAt: now.toISOString(),
         parent: inputs.parent,
-        fingerprint: inputs.fingerprint,
+        fingerprint: lineage.fingerprint,
         codeVersion: inputs.codeVersion,
+        pipelineCode: lineage.pipelineCode,
         sources: Object.fromEntries(chosen.map((v) => [v.source, manifestSource(v)])),
         audit: findings,
-        tables: built.map(({ table, rows }) => ({
-          name: table.name,
-          rows,
-          schemaVersion: table.schemaVersion,
-          description: table.description,
-          inputs: { records: table.inputs.records ?? [], tables: table.inputs.tables ?? [] },
-        })),
+        tables: inputs.tables.map((table) => {
+          const { fingerprint, code, settings } = lineage.tables.get(table.name)!;
+          const reuse = reused.find((r) => r.name === table.name);
+          return {
+            name: table.name,
+            rows: reuse ? reuse.rows : rowsBuilt.get(table.name)!,
+            schemaVersion: table.schemaVersion,
+            description: table.description,
+            inputs: { records: table.inputs.records ?? [], tables: table.inputs.tables ?? [] },
+            fingerprint,
+            code,
+            settings,
+            ...(reuse ? { reuse: { file: reuse.file, sha256: reuse.sha256 } } : {}),
+          };
+        }),
       },
       () => writing.tick(),
     );
@@ -117,6 +140,18 @@ export async function buildAndPublish(inputs: PublishInputs): Promise<Manifest> 
     instance.closeSync();
     await rm(spill, { recursive: true, force: true });
   }
+}
+
+/** The published snapshot's files of the tables the plan reuses, with their row counts and checksums. */
+function reusedTables(
+  plan: RebuildPlan,
+  published: Manifest,
+  publishedDir: string,
+): { name: string; file: string; rows: number; sha256: string }[] {
+  return [...plan.reuse].map((name) => {
+    const entry = published.tables[name]!;
+    return { name, file: path.join(publishedDir, entry.file), rows: entry.rows, sha256: entry.sha256 };
+  });
 }
 
 /** Sortable by creation time, and unique per run: e.g. 20261121T161654123Z-3f2a9c1e. */

@@ -22,6 +22,7 @@ export function quarantineTable(rows: () => Promise<QuarantineRow[]>, recordSche
   return {
     name: QUARANTINE_TABLE,
     schemaVersion: 1,
+    code: [import.meta.url],
     description: 'Source records that failed their record schema and were left out of every other table',
     row: quarantineRowSchema,
     inputs: { records: recordSchemas, tables: [] },

@@ -16,7 +16,7 @@ import { removeRunLeftovers } from '../lake/snapshot-store.ts';
 import { StagingStore, type StagedVersion } from '../lake/staging-store.ts';
 import type { AnyLakeTable } from '../tables/lake-table.ts';
 import { resolveCodeVersion } from './code-version.ts';
-import { snapshotFingerprint } from './fingerprint.ts';
+import { describeRebuild, planRebuild, runLineage } from './lineage.ts';
 import type { PipelineStep } from './pipeline-step.ts';
 import { quarantineTable } from './quarantine-table.ts';
 import { buildAndPublish } from './publish-snapshot.ts';
@@ -42,7 +42,14 @@ export interface RunPipelineOptions {
 }
 
 export type PipelineResult =
-  | { status: 'published'; snapshotId: string; previous: string | null; manifest: Manifest }
+  | {
+      status: 'published';
+      snapshotId: string;
+      previous: string | null;
+      manifest: Manifest;
+      /** What changed since the previous snapshot and what was rebuilt, in one line. */
+      rebuild: string;
+    }
   | { status: 'unchanged'; snapshotId: string };
 
 export class IncompleteSourcesError extends Error {
@@ -102,28 +109,29 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
       catalog.recordSchemas.map((schema) => schema.name).sort(),
     );
     const allTables: AnyLakeTable[] = [...tables, quarantine];
-    const fingerprint = snapshotFingerprint({
-      sources: chosen.map((v) => ({ name: v.source, version: v.version, contentHash: v.event.contentHash })),
-      tables: allTables.map((t) => ({ name: t.name, schemaVersion: t.schemaVersion })),
-      codeVersion,
-    });
+    const lineage = runLineage(allTables, chosen, config);
 
     const current = await readCurrent(lakeDir);
     const currentManifest =
       current === null ? null : await readManifest(snapshotDir(lakeDir, current)).catch(() => null);
-    if (current !== null && currentManifest?.fingerprint === fingerprint) {
+    if (current !== null && currentManifest?.fingerprint === lineage.fingerprint) {
       logger.info({ snapshot: current }, `no changes: snapshot ${current} is built from the same inputs`);
       return { status: 'unchanged', snapshotId: current };
     }
+    const plan = planRebuild(allTables, lineage, currentManifest);
+    const rebuild = describeRebuild(allTables, lineage, plan, chosen, currentManifest);
+    logger.info({ changed: plan.changed, build: [...plan.build], reuse: [...plan.reuse] }, rebuild);
 
     const manifest = await buildAndPublish({
       lakeDir,
       tables: allTables,
+      lineage,
+      plan,
       staging,
       chosen,
-      fingerprint,
       codeVersion,
       parent: current,
+      published: currentManifest,
       now: (options.now ?? (() => new Date()))(),
       progress,
       logger,
@@ -132,7 +140,7 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
       openLog: () => (options.openLog ?? openEventLog)(config, logger),
     });
     await pruneSupersededVersions(staging, chosen);
-    return { status: 'published', snapshotId: manifest.id, previous: current, manifest };
+    return { status: 'published', snapshotId: manifest.id, previous: current, manifest, rebuild };
   } finally {
     await lock.release();
   }

@@ -185,8 +185,8 @@ export interface SimulateWorkerOptions {
   runner: UnitRunner;
   /** Aborting it stops the worker after the units in hand are answered and committed. */
   signal: AbortSignal;
-  /** The sampler and model this process runs: a unit asking for others stops it (an older or newer deployment). */
-  versions: Pick<RemInputVersions, 'sampler' | 'model'>;
+  /** The simulate code and model this process runs: a unit asking for others stops it (an older or newer deployment). */
+  versions: Pick<RemInputVersions, 'code' | 'model'>;
   logger: Pick<Logger, 'info'>;
 }
 
@@ -206,10 +206,10 @@ export async function runSimulateWorker(options: SimulateWorkerOptions): Promise
     signal,
     otherUnitVersions: 'fail',
     shouldRun: (unit) => {
-      if (unit.versions.sampler !== versions.sampler || unit.versions.model !== versions.model) {
+      if (unit.versions.code !== versions.code || unit.versions.model !== versions.model) {
         throw new Error(
-          `simulate worker: unit ${unit.cluster_id} wants sampler ${unit.versions.sampler} and model ` +
-            `${unit.versions.model}, this worker runs sampler ${versions.sampler} and model ${versions.model}: ` +
+          `simulate worker: unit ${unit.cluster_id} wants simulate code ${unit.versions.code} and model ` +
+            `${unit.versions.model}, this worker runs simulate code ${versions.code} and model ${versions.model}: ` +
             'run the worker from the same version of the code as the pipeline',
         );
       }

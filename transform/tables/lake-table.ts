@@ -6,7 +6,16 @@ import type { Progress } from '../../lib/progress.ts';
 import type { Config } from '../../schemas/config.ts';
 import type { AuditFinding } from '../../schemas/lake.ts';
 
-export interface BuildContext {
+/**
+ * Settings that change how fast a table is built, never its rows: every table may read them, and they are
+ * not part of any fingerprint.
+ */
+export type RuntimeSettings = Pick<Config, 'SIMULATE_WORKERS' | 'SIMULATE_STALL_TIMEOUT_MS'>;
+
+/** Settings that may change rows: a table reads only those it declares, and their values are in its fingerprint. */
+export type RowSetting = Exclude<keyof Config, keyof RuntimeSettings>;
+
+export interface BuildContext<Setting extends RowSetting = never> {
   /** The run's DuckDB connection; every table built so far in this run is a DuckDB table of that name. */
   db: DuckDBConnection;
   /** Accepted payloads of one record schema, from the latest complete version of its source. */
@@ -18,16 +27,26 @@ export interface BuildContext {
   table<T = unknown>(name: string): Promise<T[]>;
   /** The run's event log, opened on first use: for tables a stage computes through the log (REM simulate). */
   eventLog(): Promise<EventLog>;
-  config: Config;
+  /** The values of the settings the table declares. */
+  settings: Readonly<Pick<Config, Setting>>;
+  runtime: Readonly<RuntimeSettings>;
   logger: Pick<Logger, 'info' | 'warn'>;
   progress: Progress;
 }
 
 /** What every table of the lake declares, however it is built. */
-interface TableDeclaration<Row extends Record<string, unknown>> {
+interface TableDeclaration<Row extends Record<string, unknown>, Setting extends RowSetting> {
   name: string;
   /** Bump when the row shape or meaning changes. */
   schemaVersion: number;
+  /**
+   * The modules whose code makes the rows: `import.meta.url` of the module declaring the table, plus any
+   * entry its build starts by file name (a worker thread). Their code, and all they import, is hashed into
+   * the table's fingerprint (lib/code-fingerprint.ts), so changed code is never answered by old rows.
+   */
+  code: readonly (string | URL)[];
+  /** Settings whose values change the rows: readable in `ctx.settings`, and part of the fingerprint. */
+  settings?: readonly Setting[];
   description: string;
   /**
    * The row's zod object. Scalars map to Parquet columns of the same type; arrays and objects are stored
@@ -43,10 +62,11 @@ interface TableDeclaration<Row extends Record<string, unknown>> {
  */
 export interface LakeTable<
   Row extends Record<string, unknown> = Record<string, unknown>,
-> extends TableDeclaration<Row> {
-  build(ctx: BuildContext): Promise<Row[]>;
+  Setting extends RowSetting = never,
+> extends TableDeclaration<Row, Setting> {
+  build(ctx: BuildContext<Setting>): Promise<Row[]>;
   /** Checks that run in the audit step over the built rows; an `error` finding blocks the publish. */
-  audit?(rows: Row[], ctx: BuildContext): Promise<AuditFinding[]> | AuditFinding[];
+  audit?(rows: Row[], ctx: BuildContext<Setting>): Promise<AuditFinding[]> | AuditFinding[];
 }
 
 /**
@@ -56,18 +76,33 @@ export interface LakeTable<
  */
 export interface ChunkedLakeTable<
   Row extends Record<string, unknown> = Record<string, unknown>,
-> extends TableDeclaration<Row> {
+  Setting extends RowSetting = never,
+> extends TableDeclaration<Row, Setting> {
   chunked: true;
   /** Writes every row through `write`, in chunks of any size, in any order. */
-  build(ctx: BuildContext, write: (rows: readonly Row[]) => Promise<void>): Promise<void>;
+  build(ctx: BuildContext<Setting>, write: (rows: readonly Row[]) => Promise<void>): Promise<void>;
   /** SQL ORDER BY the table's rows are stored in (chunks may arrive in any order; the snapshot must not). */
   orderBy: string;
   /** Checks over the built DuckDB table; an `error` finding blocks the publish. */
-  audit?(ctx: BuildContext): Promise<AuditFinding[]>;
+  audit?(ctx: BuildContext<Setting>): Promise<AuditFinding[]>;
 }
 
-export type AnyLakeTable = LakeTable | ChunkedLakeTable;
+export type AnyLakeTable =
+  LakeTable<Record<string, unknown>, RowSetting> | ChunkedLakeTable<Record<string, unknown>, RowSetting>;
 
-export function isChunked(table: AnyLakeTable): table is ChunkedLakeTable {
+/** The values of the settings a table declares: what its build may read, and what its fingerprint holds. */
+export function declaredSettings<Setting extends RowSetting>(
+  table: { settings?: readonly Setting[] },
+  config: Config,
+): Pick<Config, Setting> {
+  return Object.fromEntries((table.settings ?? []).map((name) => [name, config[name]])) as Pick<
+    Config,
+    Setting
+  >;
+}
+
+export function isChunked(
+  table: AnyLakeTable,
+): table is ChunkedLakeTable<Record<string, unknown>, RowSetting> {
   return 'chunked' in table && table.chunked;
 }

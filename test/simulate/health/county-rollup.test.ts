@@ -97,7 +97,7 @@ const county = {
   multi_unit_share: 0.2,
 };
 const versions = {
-  sampler_version: 's',
+  code_version: 'c',
   model_version: 'm',
   factors_version: 'f',
   damage_factors_version: 'd',

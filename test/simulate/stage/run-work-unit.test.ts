@@ -33,6 +33,7 @@ const sha256 = (text: string): string => createHash('sha256').update(text).diges
 const units = planWorkUnits(FIXTURE_COUNTIES, FIXTURE_RATES, FIXTURE_FACTORS, {
   samples: 400,
   model: { version: 'linear-test-model', sha256: 'none' },
+  code: 'd'.repeat(64),
 });
 
 describe('runWorkUnit', () => {

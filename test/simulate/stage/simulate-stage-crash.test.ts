@@ -23,7 +23,13 @@ afterEach(() => lake.remove());
 /** Runs the pipeline in a child process and kills it with SIGKILL once its first results are on the log. */
 async function killAfterFirstResults(): Promise<void> {
   const child = spawn(process.execPath, ['--import', 'tsx', childScript], {
-    env: { ...process.env, ...REM_TEST_ENV, LAKE_DIR: lake.lakeDir, REM_SOURCE_DIR: lake.sourceDir },
+    env: {
+      ...process.env,
+      ...REM_TEST_ENV,
+      LAKE_DIR: lake.lakeDir,
+      REM_SOURCE_DIR: lake.sourceDir,
+      REM_PAUSE_AFTER_RESULTS: '1',
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   await new Promise<void>((resolve, reject) => {

@@ -1,11 +1,13 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HEALTH_UPGRADES, type HealthImpactCell } from '../../../schemas/health-data.ts';
 import type { ClusterStatisticRow } from '../../../schemas/rem-data.ts';
 import { REM_RESULTS_TOPIC, REM_WORK_UNITS_TOPIC, type RemClusterRow } from '../../../schemas/rem-stage.ts';
+import { codeVersionOf, simulateCodeHash } from '../../../simulate/stage/simulate-code.ts';
 import { openSnapshot } from '../../../transform/lake/snapshot-reader.ts';
-import { createRemLake, keysOnLog, type RemLake } from '../../support/rem-stage/rem-lake.ts';
+import { createRemLake, keysOnLog, type RemLake, type RemTestEnv } from '../../support/rem-stage/rem-lake.ts';
 
 let lake: RemLake;
 beforeEach(async () => {
@@ -13,8 +15,8 @@ beforeEach(async () => {
 });
 afterEach(() => lake.remove());
 
-async function tables(snapshotId: string) {
-  const snapshot = await openSnapshot(lake.lakeDir, snapshotId);
+async function tables(snapshotId: string, lakeDir = lake.lakeDir) {
+  const snapshot = await openSnapshot(lakeDir, snapshotId);
   return {
     manifest: snapshot.manifest,
     clusters: (await snapshot.rows('rem_clusters')) as unknown as RemClusterRow[],
@@ -44,7 +46,7 @@ describe('the simulate stage in a pipeline run (embedded log, worker threads)', 
     expect(gas).toMatchObject({
       supported: true,
       samples: 40,
-      sampler_version: expect.stringMatching(/^rem-housing-stock-/),
+      code_version: codeVersionOf(simulateCodeHash()),
     });
     expect(gas.model_version).toMatch(/^rem-surrogate-/);
     expect(gas.rates_version).toMatch(/^[0-9a-f]{12}$/);
@@ -100,8 +102,11 @@ describe('the simulate stage in a pipeline run (embedded log, worker threads)', 
   it('reuses the results on the log when the inputs are unchanged, and redoes only the changed state', async () => {
     const first = await lake.run();
     if (first.status !== 'published') throw new Error('expected a publish');
-    // A rebuild for another reason (a new code version) computes nothing again.
-    const second = await lake.run('test-2');
+    // Nothing changed: nothing is published, nothing computed.
+    expect(await lake.run()).toEqual({ status: 'unchanged', snapshotId: first.snapshotId });
+    // A rebuild with no snapshot to compare with (rolled back past the first) computes nothing again.
+    await rm(path.join(lake.lakeDir, 'CURRENT'));
+    const second = await lake.run();
     if (second.status !== 'published') throw new Error('expected a publish');
     expect(await keysOnLog(lake.lakeDir, REM_RESULTS_TOPIC)).toHaveLength(40);
     const [before, after] = [await tables(first.snapshotId), await tables(second.snapshotId)];
@@ -115,8 +120,9 @@ describe('the simulate stage in a pipeline run (embedded log, worker threads)', 
     };
     data.rates.find((r) => r.state === 'AZ' && r.fuel === 'natural_gas')!.volumetric_rate = 2.4;
     await writeFile(file, JSON.stringify(data));
-    const third = await lake.run('test-2');
+    const third = await lake.run();
     if (third.status !== 'published') throw new Error('expected a publish');
+    expect(third.rebuild).toMatch(/^changed: source rem-fixture \S+ → \S+; rebuilding /);
     const results = await keysOnLog(lake.lakeDir, REM_RESULTS_TOPIC);
     expect(results).toHaveLength(60);
     expect(results.filter((id) => id.startsWith('04013|'))).toHaveLength(40);
@@ -132,4 +138,80 @@ describe('the simulate stage in a pipeline run (embedded log, worker threads)', 
       before.clusters.find((c) => c.cluster_id === '44007|natural_gas|-'),
     );
   }, 180_000);
+});
+
+describe('settings in the fingerprints', () => {
+  let ri: RemLake;
+  beforeEach(async () => {
+    ri = await createRemLake({ REM_STATES: 'RI', HEALTH_STATES: 'RI' });
+  });
+  afterEach(() => ri.remove());
+
+  /** A run with a logger whose messages are kept. */
+  async function runLogged(env: RemTestEnv) {
+    const messages: string[] = [];
+    const logger = pino(
+      { level: 'info' },
+      { write: (line: string) => void messages.push(JSON.parse(line).msg) },
+    );
+    const result = await ri.run({ env, logger });
+    return { result, messages };
+  }
+
+  it('republishes when REM_STATES, HEALTH_STATES or REM_SAMPLES change, computing only the clusters that change', async () => {
+    const first = await ri.run();
+    if (first.status !== 'published') throw new Error('expected a publish');
+    expect(first.rebuild).toMatch(/^first snapshot: building all \d+ tables$/);
+    expect(await keysOnLog(ri.lakeDir, REM_RESULTS_TOPIC)).toHaveLength(20);
+
+    // Arizona's health clusters (a drawn water-heater fuel: 4 of its 20) join; Rhode Island's are reused.
+    const health = await runLogged({ REM_STATES: 'RI', HEALTH_STATES: 'all' });
+    if (health.result.status !== 'published') throw new Error('expected a publish');
+    expect(health.messages).toContain(health.result.rebuild);
+    expect(health.result.rebuild).toBe(
+      'changed: setting HEALTH_STATES RI → all; rebuilding rem_clusters, rem_cluster_statistics, ' +
+        'health_county_impacts (changed), rem_counties, rem_energy_rates, rem_emission_factors, ' +
+        'health_damage_factors (read by a changed table); reusing 1 table',
+    );
+    expect(health.messages).toContain('simulate: 4 of 24 clusters to compute');
+    expect(await keysOnLog(ri.lakeDir, REM_RESULTS_TOPIC)).toHaveLength(24);
+    const { manifest } = await tables(health.result.snapshotId, ri.lakeDir);
+    expect(manifest.tables.rem_clusters!.settings).toEqual({
+      REM_STATES: ['RI'],
+      HEALTH_STATES: 'all',
+      REM_SAMPLES: 40,
+    });
+
+    // Every cluster of Arizona: the other 16 are computed.
+    const rem = await runLogged({ REM_STATES: 'all', HEALTH_STATES: 'all' });
+    expect(rem.result.status).toBe('published');
+    expect(rem.messages).toContain('simulate: 16 of 40 clusters to compute');
+
+    // Another sample count: every cluster's inputs changed.
+    const samples = await runLogged({ REM_STATES: 'all', HEALTH_STATES: 'all', REM_SAMPLES: '20' });
+    if (samples.result.status !== 'published') throw new Error('expected a publish');
+    expect(samples.result.rebuild).toMatch(
+      /^changed: setting REM_SAMPLES 40 → 20; rebuilding rem_clusters, /,
+    );
+    expect(samples.messages).toContain('simulate: 40 of 40 clusters to compute');
+    const clusters = (await tables(samples.result.snapshotId, ri.lakeDir)).clusters;
+    expect(clusters.filter((c) => c.supported).every((c) => c.samples === 20)).toBe(true);
+
+    // The same settings again: nothing to publish.
+    const again = await ri.run({ env: { REM_STATES: 'all', HEALTH_STATES: 'all', REM_SAMPLES: '20' } });
+    expect(again).toEqual({ status: 'unchanged', snapshotId: samples.result.snapshotId });
+  }, 180_000);
+
+  it('takes over the files of the tables it does not rebuild, unchanged', async () => {
+    const first = await ri.run();
+    const second = await ri.run({ env: { REM_STATES: 'RI', HEALTH_STATES: 'all' } });
+    if (first.status !== 'published' || second.status !== 'published') throw new Error('expected publishes');
+    // The one table nothing changed reads: the quarantine of the fixture source.
+    expect(second.manifest.tables.quarantine).toEqual(first.manifest.tables.quarantine);
+    const file = (id: string) => path.join(ri.lakeDir, 'snapshots', id, 'quarantine.parquet');
+    expect((await stat(file(second.snapshotId))).ino).toBe((await stat(file(first.snapshotId))).ino);
+    expect(second.manifest.tables.rem_clusters!.fingerprint).not.toBe(
+      first.manifest.tables.rem_clusters!.fingerprint,
+    );
+  }, 120_000);
 });

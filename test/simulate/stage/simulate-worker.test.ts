@@ -143,8 +143,8 @@ describe('npm run simulate:worker with Kafka (in-process test broker)', () => {
 
       expect(await worker.exited).toBe(1);
       expect(worker.stderr()).toContain(
-        `simulate worker: unit 44007|electricity|- wants sampler ${unit!.versions.sampler} and model ` +
-          `rem-surrogate-v99, this worker runs sampler ${unit!.versions.sampler} and model ` +
+        `simulate worker: unit 44007|electricity|- wants simulate code ${unit!.versions.code} and model ` +
+          `rem-surrogate-v99, this worker runs simulate code ${unit!.versions.code} and model ` +
           `${model.card.model_version}: run the worker from the same version of the code as the pipeline`,
       );
       const waiting: string[] = [];

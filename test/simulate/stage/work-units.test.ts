@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EmissionFactor, EnergyRate } from '../../../schemas/rem-data.ts';
 import { hashSeed } from '../../../simulate/random.ts';
-import { SAMPLER_PARAMETERS_VERSION } from '../../../simulate/sampler/sample-homes.ts';
 import type { ClusterStatisticRow } from '../../../schemas/rem-data.ts';
 import { clusterStatistics } from '../../../simulate/savings/cluster-statistics.ts';
 import { fuelPricesFor } from '../../../simulate/savings/fuel-prices.ts';
@@ -37,11 +36,13 @@ const FACTORS: EmissionFactor[] = (['electricity', 'natural_gas', 'fuel_oil', 'p
   }),
 );
 const MODEL = { version: 'rem-surrogate-test', sha256: 'a'.repeat(64) };
+const CODE = '0123456789ab'.repeat(5) + 'cdef';
+const PLAN = { samples: 400, model: MODEL, code: CODE };
 
 describe('planWorkUnits', () => {
-  const units = planWorkUnits([ST_LOUIS_MN, SUFFOLK_MA], RATES, FACTORS, { samples: 400, model: MODEL });
+  const units = planWorkUnits([ST_LOUIS_MN, SUFFOLK_MA], RATES, FACTORS, PLAN);
 
-  it('makes the 20 clusters of each county, seeded by cluster id and sampler version', () => {
+  it('makes the 20 clusters of each county, seeded by cluster id alone', () => {
     expect(clusterKeysOf('25025')).toHaveLength(20);
     expect(units).toHaveLength(40);
     expect(units.map((u) => u.county.county_fips)).toEqual([
@@ -49,8 +50,9 @@ describe('planWorkUnits', () => {
       ...Array<string>(20).fill(ST_LOUIS_MN.county_fips),
     ]);
     const gas = units.find((u) => u.cluster_id === '25025|natural_gas|-')!;
-    expect(gas.seed).toBe(hashSeed(`25025|natural_gas|-|${SAMPLER_PARAMETERS_VERSION}`).toString());
-    expect(gas.versions).toMatchObject({ sampler: SAMPLER_PARAMETERS_VERSION, model: MODEL.version });
+    // The salt is the sampler version seeds were drawn with before code hashes, so the homes stay the same.
+    expect(gas.seed).toBe(hashSeed('25025|natural_gas|-|rem-housing-stock-2026.11.2').toString());
+    expect(gas.versions).toMatchObject({ code: '0123456789ab', model: MODEL.version });
     expect(new Set(units.map((u) => u.fingerprint)).size).toBe(40);
   });
 
@@ -58,22 +60,36 @@ describe('planWorkUnits', () => {
     const dearer = RATES.map((r) =>
       r.state === 'MN' && r.fuel === 'propane' ? { ...r, volumetric_rate: 3.5 } : r,
     );
-    const again = planWorkUnits([SUFFOLK_MA, ST_LOUIS_MN], dearer, FACTORS, { samples: 400, model: MODEL });
+    const again = planWorkUnits([SUFFOLK_MA, ST_LOUIS_MN], dearer, FACTORS, PLAN);
     const changed = again
       .filter((u, i) => u.fingerprint !== units[i]!.fingerprint)
       .map((u) => u.county.state);
     expect(changed).toEqual(Array<string>(20).fill('MN'));
     const otherModel = planWorkUnits([SUFFOLK_MA], RATES, FACTORS, {
-      samples: 400,
+      ...PLAN,
       model: { ...MODEL, sha256: 'b'.repeat(64) },
     });
     expect(otherModel[0]!.fingerprint).not.toBe(units[0]!.fingerprint);
   });
 
+  it('changes every fingerprint, and no seed, when the simulate code changes', () => {
+    const otherCode = planWorkUnits([ST_LOUIS_MN, SUFFOLK_MA], RATES, FACTORS, {
+      ...PLAN,
+      code: 'f'.repeat(64),
+    });
+    expect(otherCode.filter((u, i) => u.fingerprint === units[i]!.fingerprint)).toEqual([]);
+    expect(otherCode.map((u) => u.seed)).toEqual(units.map((u) => u.seed));
+    expect(otherCode[0]!.versions.code).toBe('ffffffffffff');
+  });
+
+  it('changes the fingerprints when the sample count changes', () => {
+    const fewer = planWorkUnits([ST_LOUIS_MN, SUFFOLK_MA], RATES, FACTORS, { ...PLAN, samples: 100 });
+    expect(fewer.filter((u, i) => u.fingerprint === units[i]!.fingerprint)).toEqual([]);
+  });
+
   it('plans only the clusters asked for, and the same units as a full plan for them', () => {
     const healthOnly = planWorkUnits([ST_LOUIS_MN, SUFFOLK_MA], RATES, FACTORS, {
-      samples: 400,
-      model: MODEL,
+      ...PLAN,
       include: (county, cluster) => county.state === 'MA' || cluster.water_heater_fuel === null,
     });
     // All 20 of Suffolk's (MA), the 4 with a drawn water-heater fuel of St. Louis's (MN), counties in order.
@@ -90,9 +106,9 @@ describe('planWorkUnits', () => {
   });
 
   it('names a state without rates', () => {
-    expect(() =>
-      planWorkUnits([SUFFOLK_MA], RATES.slice(4), FACTORS, { samples: 400, model: MODEL }),
-    ).toThrow('no electricity rate for MA');
+    expect(() => planWorkUnits([SUFFOLK_MA], RATES.slice(4), FACTORS, PLAN)).toThrow(
+      'no electricity rate for MA',
+    );
   });
 });
 

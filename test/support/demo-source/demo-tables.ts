@@ -16,6 +16,7 @@ type PriceRow = z.infer<typeof priceRow>;
 export const demoPricesTable: LakeTable<PriceRow> = {
   name: 'demo_prices',
   schemaVersion: 1,
+  code: [import.meta.url],
   description: 'Appliance price quotes of the demo source',
   row: priceRow,
   inputs: { records: ['demo-price'] },
@@ -46,6 +47,7 @@ export const PRICE_CEILING_USD = 100_000;
 export const demoRegionSummaryTable: LakeTable<SummaryRow> = {
   name: 'demo_region_summary',
   schemaVersion: 1,
+  code: [import.meta.url],
   description: 'Average demo appliance price per region',
   row: summaryRow,
   inputs: { tables: ['demo_prices'] },

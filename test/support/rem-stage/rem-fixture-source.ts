@@ -80,6 +80,7 @@ function recordTable<Row extends Record<string, unknown>>(
   return {
     name,
     schemaVersion: 1,
+    code: [import.meta.url],
     description: `REM fixture ${name}`,
     row,
     inputs: { records: [schema.name] },

@@ -4,10 +4,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EmbeddedEventLog } from '../../../ingest/eventlog/embedded-log.ts';
 import { loadConfig } from '../../../lib/config.ts';
-import { createLogger } from '../../../lib/log.ts';
+import { createLogger, type Logger } from '../../../lib/log.ts';
 import type { Config } from '../../../schemas/config.ts';
 import type { CountyProfile, EmissionFactor, EnergyRate } from '../../../schemas/rem-data.ts';
 import type { RemWorkUnit } from '../../../schemas/rem-stage.ts';
+import { simulateCodeHash } from '../../../simulate/stage/simulate-code.ts';
 import { planWorkUnits } from '../../../simulate/stage/work-units.ts';
 import type { ModelFiles } from '../../../simulate/surrogate/committed-model.ts';
 import type { PipelineCatalog } from '../../../transform/catalog.ts';
@@ -21,7 +22,7 @@ export const REM_FIXTURE_DIR = path.join(path.dirname(fileURLToPath(import.meta.
 /** The fixture REM data and the simulate stage's tables, in one catalog. */
 export function remCatalog(
   location: string,
-  stage: Pick<RemStageTableOptions, 'afterResults'> = {},
+  stage: Pick<RemStageTableOptions, 'afterResults' | 'simulateCode'> = {},
 ): PipelineCatalog {
   return {
     parsers: [remFixtureParser],
@@ -70,6 +71,7 @@ export async function planFixtureUnits(
   return planWorkUnits(fixture.counties.slice(0, counties), rates, factors, {
     samples,
     model: { version: model.card.model_version, sha256: model.card.onnx.sha256 },
+    code: simulateCodeHash(),
   });
 }
 
@@ -85,18 +87,26 @@ export const REM_TEST_ENV = {
   LOG_LEVEL: 'silent',
 };
 
+export type RemTestEnv = Partial<Record<keyof typeof REM_TEST_ENV, string>>;
+
+export interface RemRunOptions {
+  /** Settings of this run, over the lake's own. */
+  env?: RemTestEnv;
+  /** Stands in another simulate code's hash (as if the sampler had been edited). */
+  simulateCode?: () => string;
+  logger?: Logger;
+}
+
 export interface RemLake {
   lakeDir: string;
   sourceDir: string;
   config: Config;
-  run(codeVersion?: string): Promise<PipelineResult>;
+  run(options?: RemRunOptions): Promise<PipelineResult>;
   remove(): Promise<void>;
 }
 
 /** A lake over a copy of the fixture source; `env` overrides REM_TEST_ENV (e.g. REM_STATES). */
-export async function createRemLake(
-  env: Partial<Record<keyof typeof REM_TEST_ENV, string>> = {},
-): Promise<RemLake> {
+export async function createRemLake(env: RemTestEnv = {}): Promise<RemLake> {
   const root = await mkdtemp(path.join(tmpdir(), 'rem-lake-'));
   const lakeDir = path.join(root, 'lake');
   const sourceDir = path.join(root, 'source');
@@ -106,8 +116,13 @@ export async function createRemLake(
     lakeDir,
     sourceDir,
     config,
-    run: (codeVersion = 'test') =>
-      runPipeline({ config, logger: createLogger('silent'), catalog: remCatalog(sourceDir), codeVersion }),
+    run: (options = {}) =>
+      runPipeline({
+        config: loadConfig({ ...REM_TEST_ENV, ...env, ...options.env, LAKE_DIR: lakeDir }),
+        logger: options.logger ?? createLogger('silent'),
+        catalog: remCatalog(sourceDir, options.simulateCode ? { simulateCode: options.simulateCode } : {}),
+        codeVersion: 'test',
+      }),
     remove: () => rm(root, { recursive: true, force: true }),
   };
 }

@@ -4,8 +4,9 @@ import { runMain, UsageError } from '../../../transform/cli/cli-main.ts';
 import { pipelineCommand } from '../../../transform/cli/pipeline-command.ts';
 import { remCatalog, RESULTS_PAUSE_MARKER } from './rem-lake.ts';
 
-// `npm run pipeline` over the REM fixture, as its own process, for the crash test: LAKE_DIR names the
-// lake, REM_SOURCE_DIR the fixture directory; the run stops for good once its first results are on the log.
+// `npm run pipeline` over the REM fixture, as its own process: LAKE_DIR names the lake, REM_SOURCE_DIR the
+// fixture directory. With REM_PAUSE_AFTER_RESULTS=1 (the crash test) the run stops for good once its first
+// results are on the log.
 runMain(async () => {
   const sourceDir = process.env.REM_SOURCE_DIR;
   if (!sourceDir) throw new UsageError('REM_SOURCE_DIR must name the REM fixture directory');
@@ -18,7 +19,7 @@ runMain(async () => {
   return pipelineCommand({
     config,
     logger: createLogger(config.LOG_LEVEL),
-    catalog: remCatalog(sourceDir, { afterResults }),
+    catalog: remCatalog(sourceDir, process.env.REM_PAUSE_AFTER_RESULTS === '1' ? { afterResults } : {}),
     codeVersion: 'test',
     print: (line) => console.log(line),
     printError: (line) => console.error(line),

@@ -38,6 +38,7 @@ export function healthImpactsTable(options: HealthImpactsTableOptions): LakeTabl
   return {
     name: HEALTH_IMPACTS_TABLE,
     schemaVersion: 1,
+    code: [import.meta.url],
     description:
       'Health rollup per county × upgrade × heating fuel × floor-area bin: in-scope households, mean fuel ' +
       'change per household, kg of each pollutant avoided on site and at power plants, and premature deaths ' +
@@ -77,7 +78,7 @@ export function healthImpactsTable(options: HealthImpactsTableOptions): LakeTabl
         const shares = county && heatingFuelShares(county.state);
         if (!county || !shares) throw new Error(`county ${fips} of the clusters is not in the county table`);
         return countyHealthCells(county, fuelClusters, shares, factorsOf(county.state), {
-          sampler_version: row.sampler_version,
+          code_version: row.code_version,
           model_version: row.model_version,
           ...versions,
         });

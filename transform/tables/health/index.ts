@@ -14,6 +14,7 @@ export const healthDamageFactorsTable = sortedRecordTable<DamageFactor>({
   row: damageFactorSchema,
   key: (r) => `${r.region}/${r.sector}/${r.pollutant}`,
   audit: (rows) => auditHealthDamageFactors(rows),
+  code: import.meta.url,
 });
 
 /**

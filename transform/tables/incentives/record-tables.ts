@@ -44,6 +44,7 @@ function recordTable<T extends Row>(spec: {
   return {
     name: spec.name,
     schemaVersion: 1,
+    code: [import.meta.url],
     description: spec.description,
     row: spec.row,
     inputs: { records: [spec.record] },
@@ -69,6 +70,7 @@ type ProgramRow = z.infer<typeof programRowSchema>;
 export const incentiveProgramsTable: LakeTable<ProgramRow> = {
   name: 'incentive_programs',
   schemaVersion: 1,
+  code: [import.meta.url],
   description: 'Programs incentives belong to, per state, plus the federal (IRA) programs (state null)',
   row: programRowSchema,
   inputs: { records: [R.program] },

@@ -146,6 +146,7 @@ function amiFor(
 export const servingLocationsTable: LakeTable<ServingLocationRow> = {
   name: 'incentives_serving_locations',
   schemaVersion: 1,
+  code: [import.meta.url],
   description: 'Per ZIP, everything the incentives API needs about the location, precomputed for serving',
   row: servingLocationRowSchema,
   inputs: {

@@ -186,6 +186,7 @@ async function readCatalog(ctx: Parameters<LakeTable['build']>[0]): Promise<Cata
 export const servingStatesTable: LakeTable<ServingStateRow> = {
   name: 'incentives_serving_states',
   schemaVersion: 1,
+  code: [import.meta.url],
   description: 'Per state (US = federal), the incentive catalogue the API evaluates, precomputed for serving',
   row: servingStateRowSchema,
   inputs: { records: [...catalogRecords, R.lowIncomeThreshold] },

@@ -9,6 +9,7 @@ import { remClusterRowSchema, type RemClusterRow } from '../../../schemas/rem-st
 import { gatherResults, runSimulateStage } from '../../pipeline/simulate-stage.ts';
 import { decodeStatistics } from '../../../simulate/stage/statistics-arrow.ts';
 import { defaultWorkerCount, WorkerPool } from '../../../simulate/stage/worker-pool.ts';
+import { SIMULATE_CODE, simulateCodeHash } from '../../../simulate/stage/simulate-code.ts';
 import { planWorkUnits } from '../../../simulate/stage/work-units.ts';
 import { readModelFiles } from '../../../simulate/surrogate/committed-model.ts';
 import type { AnyLakeTable, ChunkedLakeTable, LakeTable } from '../lake-table.ts';
@@ -24,6 +25,8 @@ export interface RemStageTableOptions {
   factors: string;
   /** Called after each group of results is on the log (the crash test stops a run there). */
   afterResults?: () => Promise<void> | void;
+  /** The simulate code's hash (default: this checkout's, simulateCodeHash); specs stand in other code. */
+  simulateCode?: () => string;
 }
 
 /**
@@ -32,19 +35,21 @@ export interface RemStageTableOptions {
  * statistics of those same results from the log.
  */
 export function remStageTables(options: RemStageTableOptions): AnyLakeTable[] {
-  const clusters: LakeTable<RemClusterRow> = {
+  const clusters: LakeTable<RemClusterRow, 'REM_STATES' | 'HEALTH_STATES' | 'REM_SAMPLES'> = {
     name: REM_CLUSTERS_TABLE,
-    schemaVersion: 1,
+    schemaVersion: 2,
+    code: [import.meta.url, ...SIMULATE_CODE],
+    settings: ['REM_STATES', 'HEALTH_STATES', 'REM_SAMPLES'],
     description:
       'REM clusters (county × heating fuel × water-heater fuel): supported or why not, sample homes, homes ' +
-      'excluded per upgrade, seed, and the sampler, model, rates and factors versions of their statistics',
+      'excluded per upgrade, seed, and the simulate code, model, rates and factors versions of their statistics',
     row: remClusterRowSchema,
     inputs: { tables: [options.counties, options.rates, options.factors] },
     async build(ctx) {
       // Every cluster of the REM_STATES counties; of the HEALTH_STATES counties, the clusters with a drawn
       // water-heater fuel, which the health rollup reads.
       const selects = (states: 'all' | string[], state: string) => states === 'all' || states.includes(state);
-      const { REM_STATES, HEALTH_STATES } = ctx.config;
+      const { REM_STATES, HEALTH_STATES, REM_SAMPLES } = ctx.settings;
       const counties = (await ctx.table<CountyProfile & Record<string, unknown>>(options.counties)).filter(
         (county) => selects(REM_STATES, county.state) || selects(HEALTH_STATES, county.state),
       );
@@ -52,15 +57,16 @@ export function remStageTables(options: RemStageTableOptions): AnyLakeTable[] {
       const factors = await ctx.table<EmissionFactor>(options.factors);
       const model = await readModelFiles();
       const units = planWorkUnits(counties, rates, factors, {
-        samples: ctx.config.REM_SAMPLES,
+        samples: REM_SAMPLES,
         model: { version: model.card.model_version, sha256: model.card.onnx.sha256 },
+        code: (options.simulateCode ?? simulateCodeHash)(),
         include: (county, cluster) => selects(REM_STATES, county.state) || cluster.water_heater_fuel === null,
       });
       const outcome = await runSimulateStage({
         log: await ctx.eventLog(),
         units,
-        startRunner: () => WorkerPool.start(defaultWorkerCount(ctx.config.SIMULATE_WORKERS), model.onnx),
-        stallTimeoutMs: ctx.config.SIMULATE_STALL_TIMEOUT_MS,
+        startRunner: () => WorkerPool.start(defaultWorkerCount(ctx.runtime.SIMULATE_WORKERS), model.onnx),
+        stallTimeoutMs: ctx.runtime.SIMULATE_STALL_TIMEOUT_MS,
         logger: ctx.logger,
         progress: ctx.progress,
         ...(options.afterResults ? { afterResults: options.afterResults } : {}),
@@ -82,7 +88,7 @@ export function remStageTables(options: RemStageTableOptions): AnyLakeTable[] {
             excluded_samples: result.excluded,
             evaluations: result.evaluations,
             seed: unit.seed,
-            sampler_version: unit.versions.sampler,
+            code_version: unit.versions.code,
             model_version: unit.versions.model,
             rates_version: unit.versions.rates,
             factors_version: unit.versions.factors,
@@ -97,6 +103,7 @@ export function remStageTables(options: RemStageTableOptions): AnyLakeTable[] {
   const statistics: ChunkedLakeTable<ClusterStatisticRow> = {
     name: REM_CLUSTER_STATISTICS_TABLE,
     schemaVersion: 1,
+    code: [import.meta.url],
     description:
       'REM statistics per supported cluster, upgrade, fuel (and total) and scenario (baseline, upgrade, ' +
       'delta): mean, median, p20 and p80 of annual energy (energy_unit), emissions (kgCO2e) and cost ($)',

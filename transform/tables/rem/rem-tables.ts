@@ -45,6 +45,7 @@ export function withStation(county: CountyProfile): RemCountyRow {
 export const remCountiesTable: LakeTable<RemCountyRow> = {
   name: 'rem_counties',
   schemaVersion: 1,
+  code: [import.meta.url],
   description:
     'Counties of the contiguous US and DC as the REM sampler sees them: households, housing mix, IECC zone, centroid and assigned weather station',
   row: remCountyRowSchema,
@@ -63,10 +64,13 @@ export function sortedRecordTable<Row extends Record<string, unknown>>(spec: {
   key: (row: Row) => string;
   tables?: string[];
   audit: LakeTable<Row>['audit'];
+  /** The declaring module (`import.meta.url`), whose audit is part of the table's code. */
+  code: string;
 }): LakeTable<Row> {
   return {
     name: spec.name,
     schemaVersion: 1,
+    code: [import.meta.url, spec.code],
     description: spec.description,
     row: spec.row,
     inputs: { records: [spec.record], ...(spec.tables ? { tables: spec.tables } : {}) },
@@ -84,6 +88,7 @@ export const remZipCountiesTable = sortedRecordTable<ZipCounty>({
   key: (r) => r.zip,
   tables: ['rem_counties'],
   audit: async (rows, ctx) => auditRemZipCounties(rows, await ctx.table<RemCountyRow>('rem_counties')),
+  code: import.meta.url,
 });
 
 export const remEnergyRatesTable = sortedRecordTable<EnergyRate>({
@@ -94,6 +99,7 @@ export const remEnergyRatesTable = sortedRecordTable<EnergyRate>({
   row: energyRateSchema,
   key: (r) => `${r.state}/${r.fuel}`,
   audit: (rows) => auditRemEnergyRates(rows),
+  code: import.meta.url,
 });
 
 export const remEmissionFactorsTable = sortedRecordTable<EmissionFactor>({
@@ -104,4 +110,5 @@ export const remEmissionFactorsTable = sortedRecordTable<EmissionFactor>({
   row: emissionFactorSchema,
   key: (r) => `${r.region}/${r.fuel}/${r.pollutant}`,
   audit: (rows) => auditRemEmissionFactors(rows),
+  code: import.meta.url,
 });
