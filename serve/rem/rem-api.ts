@@ -158,7 +158,8 @@ export function createRemApi(options: RemApiOptions = {}): ApiModule<RemSnapshot
             water_heater_fuel: query.water_heater_fuel ?? null,
           };
           const place = `${county.name}, ${county.state}`;
-          const answer = await clusterAnswer(data, county, key, query.upgrade, ctx.config.REM_SAMPLES);
+          const samples = data.samples ?? ctx.config.REM_SAMPLES;
+          const answer = await clusterAnswer(data, county, key, query.upgrade, samples);
           if (answer === 'not_supported') {
             throw badRequest(
               text.buildingNotSupported(key.heating_fuel, key.water_heater_fuel, place),

@@ -52,6 +52,12 @@ export interface RemData {
   statistics: ClusterStatisticsStore;
   /** The clusters not precomputed, computed when asked for (and the last few kept). */
   onDemand: OnDemandClusters;
+  /**
+   * Sample homes per cluster the snapshot's clusters were drawn with (its REM_SAMPLES, from the manifest), so
+   * a cluster computed on demand matches the precomputed ones whatever this process's own setting; null for a
+   * snapshot published before the manifest recorded settings.
+   */
+  samples: number | null;
   /** ZIP → county FIPS. */
   zipCounties: ReadonlyMap<string, string>;
   /** County FIPS → its row (with its weather station, for drawing homes on demand). */
@@ -130,6 +136,11 @@ export async function loadRemSnapshot(snapshot: SnapshotReader): Promise<RemSnap
   };
 }
 
+export function snapshotSamples(snapshot: Pick<SnapshotReader, 'manifest'>): number | null {
+  const samples = snapshot.manifest.tables[REM_TABLES.clusters]?.settings?.REM_SAMPLES;
+  return typeof samples === 'number' ? samples : null;
+}
+
 async function loadRemData(snapshot: SnapshotReader): Promise<RemData> {
   const counties = await snapshot.rows<RemCountyRow>(REM_TABLES.counties);
   const zips = await snapshot.rows<ZipCounty>(REM_TABLES.zipCounties);
@@ -142,6 +153,7 @@ async function loadRemData(snapshot: SnapshotReader): Promise<RemData> {
     clusterSupport,
     statistics,
     onDemand: new OnDemandClusters(rates, factors),
+    samples: snapshotSamples(snapshot),
     zipCounties: new Map(zips.map((z) => [z.zip, z.county_fips])),
     counties: new Map(counties.map((c) => [c.county_fips, c])),
     rates,

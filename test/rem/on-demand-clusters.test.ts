@@ -4,7 +4,7 @@ import { UPGRADES } from '../../schemas/rem.ts';
 import { ClusterStatisticsStore, loadClusterSupport } from '../../serve/rem/cluster-statistics-store.ts';
 import { committedSurrogate } from '../../serve/rem/committed-surrogate.ts';
 import { OnDemandClusters } from '../../serve/rem/on-demand-clusters.ts';
-import { ratesAndFactorsJson, REM_MODEL } from '../../serve/rem/rem-data.ts';
+import { ratesAndFactorsJson, REM_MODEL, snapshotSamples } from '../../serve/rem/rem-data.ts';
 import { encodedFragment } from '../../serve/http/json-bytes.ts';
 import { savingsBody } from '../../serve/rem/savings-body.ts';
 import { clusterKeysOf } from '../../simulate/stage/work-units.ts';
@@ -24,6 +24,7 @@ async function runLake(lake: RemLake) {
 
 let precomputedLake: RemLake;
 let otherStateLake: RemLake;
+let snapshotHomes: number | null;
 let precomputed: { support: ReadonlyMap<string, boolean>; store: ClusterStatisticsStore };
 let onDemand: {
   support: ReadonlyMap<string, boolean>;
@@ -47,6 +48,7 @@ beforeAll(async () => {
   const counties = await withoutRhodeIsland.rows<RemCountyRow>('rem_counties');
   const rates = await withoutRhodeIsland.rows<EnergyRate>('rem_energy_rates');
   const factors = await withoutRhodeIsland.rows<EmissionFactor>('rem_emission_factors');
+  snapshotHomes = snapshotSamples(withoutRhodeIsland);
   onDemand = {
     support: await loadClusterSupport(withoutRhodeIsland),
     clusters: new OnDemandClusters(rates, factors),
@@ -69,6 +71,10 @@ const bodyOf = (answer: Parameters<typeof savingsBody>[0], ratesAndFactors: stri
   }).toString('utf8');
 
 describe('a cluster computed on demand', () => {
+  it('draws as many homes as the snapshot was built with (its manifest), whatever the server is set to', () => {
+    expect(snapshotHomes).toBe(SAMPLES);
+  });
+
   it('is byte for byte the precomputed cluster: support, every upgrade, every number', async () => {
     const keys: ClusterKey[] = clusterKeysOf(PROVIDENCE);
     // Rhode Island is precomputed in one lake only.
