@@ -66,8 +66,11 @@ export type EmissionSector = z.infer<typeof emissionSectorSchema>;
 
 /**
  * Premature deaths per tonne of a pollutant emitted by a sector in a region (a state code, or "US" for a
- * national figure). `method` says how the published figure became deaths per tonne (e.g. a benefit per ton
- * divided by the value of a statistical life).
+ * national figure), by two PM2.5 mortality risk estimates: the central one (`deaths_per_tonne`; in the
+ * project's default file, Pope et al. 2019, adults 18+) and the low one (`deaths_per_tonne_low`; Wu et al.
+ * 2020, ages 65+). A file of one estimate gives it in both. `method` says how the published figure became
+ * deaths per tonne (e.g. a benefit per ton divided by the value of a statistical life, then scaled from the
+ * published figure's risk estimate to these).
  */
 export const damageFactorSchema = z
   .object({
@@ -75,6 +78,7 @@ export const damageFactorSchema = z
     sector: emissionSectorSchema,
     pollutant: healthPollutantSchema,
     deaths_per_tonne: z.number().nonnegative(),
+    deaths_per_tonne_low: z.number().nonnegative(),
     year: z.number().int().min(1990).max(2100),
     publisher: z.string().min(1),
     method: z.string().min(1),
@@ -96,16 +100,111 @@ export function damageFactorFor(
   return matching.find((f) => f.region === state) ?? matching.find((f) => f.region === 'US');
 }
 
-export const HEALTH_RECORDS = { damageFactor: 'health.damage-factor' } as const;
+/**
+ * A county's resident population and land area, the inputs of its exposure index (simulate/health/exposure.ts):
+ * how many people live close to what its homes emit, and how tightly.
+ */
+export const countyGeographySchema = z
+  .object({
+    county_fips: countyFips,
+    population: z.number().int().nonnegative(),
+    land_area_km2: z.number().positive(),
+  })
+  .strict();
+export type CountyGeography = z.infer<typeof countyGeographySchema>;
+
+export const POWER_PLANT_FUELS = ['coal', 'gas', 'oil', 'petcoke'] as const;
+
+/**
+ * A fossil-fuelled power plant: where it is and what it generated in a year, which places the power sector's
+ * emissions (the exposure of each state's fossil generation).
+ */
+export const powerPlantSchema = z
+  .object({
+    plant_id: z.string().min(1),
+    name: z.string(),
+    latitude: z.number().min(-90).max(90),
+    longitude: z.number().min(-180).max(180),
+    primary_fuel: z.enum(POWER_PLANT_FUELS),
+    capacity_mw: z.number().nonnegative(),
+    /** Net generation (GWh) of the year, all fuels of the plant; null when not reported. Can be negative. */
+    generation_gwh: z.number().nullable(),
+    year: z.number().int().min(1990).max(2100),
+  })
+  .strict();
+export type PowerPlant = z.infer<typeof powerPlantSchema>;
+
+export const HEALTH_RECORDS = {
+  damageFactor: 'health.damage-factor',
+  countyGeography: 'health.county-geography',
+  powerPlant: 'health.power-plant',
+} as const;
 
 export const healthRecordSchemas: RecordSchema[] = [
   {
     name: HEALTH_RECORDS.damageFactor,
-    version: 1,
+    version: 2,
     schema: damageFactorSchema,
     topic: HEALTH_RECORDS.damageFactor,
   },
+  {
+    name: HEALTH_RECORDS.countyGeography,
+    version: 1,
+    schema: countyGeographySchema,
+    topic: HEALTH_RECORDS.countyGeography,
+  },
+  { name: HEALTH_RECORDS.powerPlant, version: 1, schema: powerPlantSchema, topic: HEALTH_RECORDS.powerPlant },
 ];
+
+/** The estimates of PM2.5 mortality every death figure comes in: central (Pope et al. 2019) and low (Wu et al. 2020). */
+export const MORTALITY_ESTIMATES = ['central', 'low'] as const;
+export type MortalityEstimate = (typeof MORTALITY_ESTIMATES)[number];
+
+/**
+ * The value of an avoided premature death: EPA's central value of a statistical life, $7.4 million in 2006
+ * dollars (EPA, "Mortality Risk Valuation"), brought to 2024 dollars with the BLS CPI-U annual averages
+ * (2024: 313.689, 2006: 201.6). Inflation only: EPA's analyses also grow it with real income, which is not done
+ * here, so it is a little low for 2024.
+ */
+export const VALUE_OF_STATISTICAL_LIFE = { usd: (7_400_000 * 313.689) / 201.6, dollarYear: 2024 } as const;
+
+/** How deaths per tonne were placed: by the county's population exposure, the state's fossil generation, or not at all. */
+export const PLACE_FACTOR_BASES = ['county_population_exposure', 'state_fossil_generation', 'national'] as const;
+
+/**
+ * Deaths per tonne where a tonne is emitted (lake table `health_place_damage_factors`): for home combustion,
+ * per county; for power plants, per state. EPA's national figure (or a state's own row) spread over places by
+ * their exposure index, so that the emissions-weighted mean of each sector × pollutant × estimate stays that
+ * figure (simulate/health/exposure.ts).
+ */
+export const placeDamageFactorSchema = z
+  .object({
+    sector: emissionSectorSchema,
+    state: stateCode,
+    /** The county of a home-combustion factor; null for a power-sector factor (per state). */
+    county_fips: countyFips.nullable(),
+    pollutant: healthPollutantSchema,
+    deaths_per_tonne: z.number().nonnegative(),
+    deaths_per_tonne_low: z.number().nonnegative(),
+    /** The place's exposure index (1 = a typical home's county); null when the national figure is used as is. */
+    exposure_index: z.number().nonnegative().nullable(),
+    /** The figure that was spread (the damage-factor row of the state, or US). */
+    source_region: z.string().min(2),
+    basis: z.enum(PLACE_FACTOR_BASES),
+  })
+  .strict();
+export type PlaceDamageFactor = z.infer<typeof placeDamageFactorSchema>;
+
+export const PLACE_DAMAGE_FACTORS_TABLE = 'health_place_damage_factors';
+
+/**
+ * Who the rollup counts: `single_family` is the REM universe (single-family detached and attached homes and
+ * mobile homes), drawn and simulated; `multi_family` is households in buildings of 2 or more units, whose
+ * fuel change is approximated from the county's single-family homes (simulate/health/multi-family.ts).
+ */
+export const HOUSING_TYPES = ['single_family', 'multi_family'] as const;
+export const housingTypeSchema = z.enum(HOUSING_TYPES);
+export type HousingType = z.infer<typeof housingTypeSchema>;
 
 const kgBySectorAndPollutant = Object.fromEntries(
   HEALTH_POLLUTANTS.flatMap((p) => [
@@ -119,14 +218,15 @@ const kgBySectorAndPollutant = Object.fromEntries(
 export const HEALTH_IMPACTS_TABLE = 'health_county_impacts';
 
 /**
- * One cell of the county rollup (lake table `health_county_impacts`): the in-scope households of a county
- * with one heating fuel and floor-area bin, the mean change in each fuel per household when the upgrade is
- * offered to all of them (homes it does not apply to count as unchanged), and what that avoids each year.
+ * One cell of the county rollup (lake table `health_county_impacts`): the households of a county of one
+ * housing type, heating fuel and floor-area bin, the mean change in each fuel per household when the upgrade
+ * is offered to all of them (homes it does not apply to count as unchanged), and what that avoids each year:
+ * kilograms of each pollutant, premature deaths by the central and the low mortality estimate, and their value.
  *
- * Sign: `*_avoided` and `deaths_avoided` are baseline − upgrade, so positive means avoided (the API's
- * convention); `delta_*` are upgrade − baseline, as in REM. Kilograms and deaths are quantized to dyadic
- * grids (2⁻²⁰ kg, 2⁻³⁰ deaths) so that sums of cells are exact in any order: counties sum to their state and
- * bins to their total exactly.
+ * Sign: `*_avoided`, `deaths_avoided*` and `mortality_value_usd*` are baseline − upgrade, so positive means
+ * avoided (the API's convention); `delta_*` are upgrade − baseline, as in REM. Kilograms, deaths and dollars
+ * are quantized to dyadic grids (2⁻²⁰ kg, 2⁻³⁰ deaths, 2⁻⁸ $) so that sums of cells are exact in any order:
+ * counties sum to their state and bins to their total exactly.
  */
 export const healthImpactCellSchema = z
   .object({
@@ -136,17 +236,29 @@ export const healthImpactCellSchema = z
     upgrade: healthUpgradeSchema,
     heating_fuel: fuelSchema,
     sqft_bin: sqftBinSchema,
-    /** In-scope households (single-family detached/attached and mobile homes) of the cell. */
+    housing_type: housingTypeSchema,
+    /** Households of the cell. */
     households: z.number().int().nonnegative(),
-    /** The cluster's sample homes in the bin, and how many of them the upgrade applies to. */
+    /**
+     * The sample homes the cell's fuel change comes from (its cluster's homes in the bin; for a multi-family
+     * cell, all the cluster's homes), and how many of them the upgrade applies to.
+     */
     sample_homes: z.number().int().nonnegative(),
     upgraded_homes: z.number().int().nonnegative(),
     /** Mean change of each fuel per household of the cell (the bin's sample homes). */
     ...fuelDeltas,
     ...kgBySectorAndPollutant,
+    /** Deaths by the central estimate (Pope et al. 2019), from home and power-plant tonnes, and both. */
     deaths_avoided_onsite: z.number(),
     deaths_avoided_power: z.number(),
     deaths_avoided: z.number(),
+    /** The same by the low estimate (Wu et al. 2020). */
+    deaths_avoided_onsite_low: z.number(),
+    deaths_avoided_power_low: z.number(),
+    deaths_avoided_low: z.number(),
+    /** The deaths' value (VALUE_OF_STATISTICAL_LIFE, its dollar year), central and low. */
+    mortality_value_usd: z.number(),
+    mortality_value_usd_low: z.number(),
     /** The simulate code's hash (12 hex digits) the cells' clusters were computed by. */
     code_version: z.string(),
     model_version: z.string(),
