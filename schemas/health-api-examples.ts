@@ -5,7 +5,7 @@
  * output). A spec checks that the service still gives exactly this answer, so the documentation cannot
  * drift from the code.
  */
-import { HEALTH_STATEMENT } from './health-model.ts';
+import { HEALTH_ESTIMATES, HEALTH_STATEMENT } from './health-model.ts';
 
 export const healthImpactsRequestExample = {
   metrics: ['avoided_premature_mortality_incidence'],
@@ -23,11 +23,13 @@ export const healthImpactsResponseExample = {
       county_fips: '025',
       county_name: 'Dane County',
       in_sqft_bin: '0-1499',
-      number_of_households: 45000,
+      number_of_households: 133000,
       metric: 'avoided_premature_mortality_incidence',
-      impact: 0.56,
+      impact: 0.7,
+      impact_low: 0.3,
       units: 'deaths_per_year',
-      warnings: null,
+      warnings:
+        'Includes multi-family households (buildings of 2 or more units), which are not simulated: their fuel change is approximated from the county’s single-family homes, scaled by what apartments use per household relative to single-family homes (EIA RECS 2015).',
     },
     {
       state_abbreviation: 'WI',
@@ -36,7 +38,8 @@ export const healthImpactsResponseExample = {
       in_sqft_bin: '1500-2499',
       number_of_households: 45000,
       metric: 'avoided_premature_mortality_incidence',
-      impact: 0.85,
+      impact: 0.75,
+      impact_low: 0.32,
       units: 'deaths_per_year',
       warnings: null,
     },
@@ -47,7 +50,8 @@ export const healthImpactsResponseExample = {
       in_sqft_bin: '2500-5499',
       number_of_households: 22501,
       metric: 'avoided_premature_mortality_incidence',
-      impact: 0.56,
+      impact: 0.5,
+      impact_low: 0.21,
       units: 'deaths_per_year',
       warnings: null,
     },
@@ -58,7 +62,8 @@ export const healthImpactsResponseExample = {
       in_sqft_bin: '5500+',
       number_of_households: 7501,
       metric: 'avoided_premature_mortality_incidence',
-      impact: 0.24,
+      impact: 0.21,
+      impact_low: 0.09,
       units: 'deaths_per_year',
       warnings: null,
     },
@@ -70,6 +75,7 @@ export const healthImpactsResponseExample = {
       number_of_households: 488,
       metric: 'avoided_premature_mortality_incidence',
       impact: 0.01,
+      impact_low: 0,
       units: 'deaths_per_year',
       warnings:
         'Fewer than 5,000 households: small totals rest on survey estimates of few homes and are uncertain; read with caution.',
@@ -82,6 +88,7 @@ export const healthImpactsResponseExample = {
       number_of_households: 488,
       metric: 'avoided_premature_mortality_incidence',
       impact: 0.01,
+      impact_low: 0,
       units: 'deaths_per_year',
       warnings:
         'Fewer than 5,000 households: small totals rest on survey estimates of few homes and are uncertain; read with caution.',
@@ -94,6 +101,7 @@ export const healthImpactsResponseExample = {
       number_of_households: 243,
       metric: 'avoided_premature_mortality_incidence',
       impact: 0.01,
+      impact_low: 0,
       units: 'deaths_per_year',
       warnings:
         'Fewer than 5,000 households: small totals rest on survey estimates of few homes and are uncertain; read with caution.',
@@ -106,6 +114,7 @@ export const healthImpactsResponseExample = {
       number_of_households: 81,
       metric: 'avoided_premature_mortality_incidence',
       impact: 0,
+      impact_low: 0,
       units: 'deaths_per_year',
       warnings:
         'Fewer than 5,000 households: small totals rest on survey estimates of few homes and are uncertain; read with caution.',
@@ -122,6 +131,8 @@ export const healthImpactsResponseExample = {
       { name: 'damage-factors', kind: 'health-damage-factors', version: '2024.1' },
       { name: 'emission-factors', kind: 'rem-emission-factors', version: '2023.2' },
     ],
+    estimates: HEALTH_ESTIMATES,
+    valuation: { usd_per_death: 11_514_378, dollar_year: 2024 },
     statement: HEALTH_STATEMENT,
   },
 };

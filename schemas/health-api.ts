@@ -3,7 +3,14 @@ import {
   healthImpactsRequestExample as request,
   healthImpactsResponseExample,
 } from './health-api-examples.ts';
-import { healthUpgradeSchema, sqftBinSchema, type HealthImpactCell } from './health-data.ts';
+import {
+  VALUE_OF_STATISTICAL_LIFE,
+  healthUpgradeSchema,
+  housingTypeSchema,
+  sqftBinSchema,
+  type HealthImpactCell,
+} from './health-data.ts';
+import { HEALTH_ESTIMATES } from './health-model.ts';
 import { languageSchema } from './incentives/enums.ts';
 
 /**
@@ -12,24 +19,45 @@ import { languageSchema } from './incentives/enums.ts';
  * request, so they must match these shapes (a spec checks the example answer against them).
  */
 
+/** Units of the value metric: dollars of the value of a statistical life's year. */
+const USD_PER_YEAR = `usd_${VALUE_OF_STATISTICAL_LIFE.dollarYear}_per_year` as const;
+
 /**
- * The metrics an answer can report, in the reference's names: the cell column each one sums, and its unit.
- * Positive = avoided each year.
+ * The metrics an answer can report, in the reference's names: the cell column each one sums (`column`: the
+ * central estimate for deaths and their value), the column of its low estimate (`low`: mortality metrics
+ * only), and its unit. Positive = avoided each year.
  */
 export const HEALTH_METRICS = {
-  avoided_premature_mortality_incidence: { column: 'deaths_avoided', units: 'deaths_per_year' },
-  fine_particulate_matter: { column: 'pm25_kg_avoided', units: 'kg_per_year' },
-  ammonia: { column: 'nh3_kg_avoided', units: 'kg_per_year' },
-  nitrogen_oxides: { column: 'nox_kg_avoided', units: 'kg_per_year' },
-  volatile_organic_compounds: { column: 'voc_kg_avoided', units: 'kg_per_year' },
-  sulfur_dioxide: { column: 'so2_kg_avoided', units: 'kg_per_year' },
-} as const satisfies Record<string, { column: keyof HealthImpactCell; units: string }>;
+  avoided_premature_mortality_incidence: {
+    column: 'deaths_avoided',
+    low: 'deaths_avoided_low',
+    units: 'deaths_per_year',
+  },
+  avoided_premature_mortality_value: {
+    column: 'mortality_value_usd',
+    low: 'mortality_value_usd_low',
+    units: USD_PER_YEAR,
+  },
+  fine_particulate_matter: { column: 'pm25_kg_avoided', low: null, units: 'kg_per_year' },
+  ammonia: { column: 'nh3_kg_avoided', low: null, units: 'kg_per_year' },
+  nitrogen_oxides: { column: 'nox_kg_avoided', low: null, units: 'kg_per_year' },
+  volatile_organic_compounds: { column: 'voc_kg_avoided', low: null, units: 'kg_per_year' },
+  sulfur_dioxide: { column: 'so2_kg_avoided', low: null, units: 'kg_per_year' },
+} as const satisfies Record<
+  string,
+  { column: keyof HealthImpactCell; low: keyof HealthImpactCell | null; units: string }
+>;
 export type HealthMetric = keyof typeof HEALTH_METRICS;
 export const HEALTH_METRIC_NAMES = Object.keys(HEALTH_METRICS) as [HealthMetric, ...HealthMetric[]];
 export const healthMetricSchema = z.enum(HEALTH_METRIC_NAMES);
+const HEALTH_UNITS = ['deaths_per_year', USD_PER_YEAR, 'kg_per_year'] as const;
 
-/** The one `group_by` the reference's v2 shows: floor-area bins, reported in an `in_sqft_bin` column. */
-export const HEALTH_GROUP_BYS = ['house_size_square_feet_binned'] as const;
+/**
+ * What `group_by` accepts: the reference's v2 floor-area bins (an `in_sqft_bin` column) and housing type
+ * (an `in_housing_type` column, as v1's `acs_housing_type`), either or both.
+ */
+export const HEALTH_GROUP_BYS = ['house_size_square_feet_binned', 'housing_type'] as const;
+export type HealthGroupBy = (typeof HEALTH_GROUP_BYS)[number];
 
 /** Rows with fewer households than this carry a warning (the reference's threshold). */
 export const FEW_HOUSEHOLDS = 5_000;
@@ -47,7 +75,12 @@ const distinctList = <T extends z.ZodType>(item: T, max: number) =>
 export const healthImpactsRequestSchema = z
   .strictObject({
     metrics: distinctList(healthMetricSchema, HEALTH_METRIC_NAMES.length)
-      .describe('What to report; one row per metric, in the order given')
+      .describe(
+        'What to report; one row per metric, in the order given. The mortality metrics, deaths ' +
+          '(`avoided_premature_mortality_incidence`) and their value (`avoided_premature_mortality_value`, ' +
+          `${USD_PER_YEAR}), give the central estimate in \`impact\` and the low one in \`impact_low\`; the ` +
+          'others are kilograms of a pollutant.',
+      )
       .meta({ example: request.metrics }),
     upgrade: distinctList(healthUpgradeSchema, healthUpgradeSchema.options.length)
       .describe(
@@ -71,7 +104,12 @@ export const healthImpactsRequestSchema = z
       .meta({ example: request.county_fips }),
     group_by: distinctList(z.enum(HEALTH_GROUP_BYS), HEALTH_GROUP_BYS.length)
       .optional()
-      .describe('`house_size_square_feet_binned`: one row per floor-area bin, in an `in_sqft_bin` column')
+      .describe(
+        '`house_size_square_feet_binned`: one row per floor-area bin, in an `in_sqft_bin` column; ' +
+          '`housing_type`: one row per housing type (`single_family`: single-family and mobile homes; ' +
+          '`multi_family`: buildings of 2 or more units), in an `in_housing_type` column. Either or both ' +
+          '(rows then per bin × housing type); a group without households has no row.',
+      )
       .meta({ example: request.group_by }),
     language: languageSchema.default('en').describe('Language of error messages and row warnings (en or es)'),
   })
@@ -85,20 +123,34 @@ export const healthImpactRowSchema = z
     county_name: z.string().optional().describe('Only when counties are requested'),
     upgrade: healthUpgradeSchema.optional().describe('Only when more than one upgrade is requested'),
     in_sqft_bin: sqftBinSchema.optional().describe('Only with group_by house_size_square_feet_binned'),
-    number_of_households: z.number().int().describe('Households in scope the row covers'),
+    in_housing_type: housingTypeSchema.optional().describe('Only with group_by housing_type'),
+    number_of_households: z
+      .number()
+      .int()
+      .describe('Households the row covers (single-family and mobile homes, and multi-family households)'),
     metric: healthMetricSchema,
     impact: z
       .number()
       .describe(
         'Avoided each year, rounded to 2 decimals: positive = avoided, negative = increased (e.g. SO2 from ' +
-          'the extra power generation). The nationwide effect of electrifying the row’s households.',
+          'the extra power generation). The nationwide effect of electrifying the row’s households. Deaths ' +
+          `and their value by the central mortality estimate: ${HEALTH_ESTIMATES.central}.`,
       ),
-    units: z.enum(['deaths_per_year', 'kg_per_year']),
+    impact_low: z
+      .number()
+      .optional()
+      .describe(
+        'Mortality metrics only (deaths and their value): the same by the low mortality estimate, ' +
+          `${HEALTH_ESTIMATES.low}; rounded to 2 decimals`,
+      ),
+    units: z.enum(HEALTH_UNITS),
     warnings: z
       .string()
       .nullable()
       .describe(
-        `A caution when the row covers fewer than ${FEW_HOUSEHOLDS.toLocaleString('en-US')} households`,
+        `Cautions, one sentence each, or null: the row covers fewer than ${FEW_HOUSEHOLDS.toLocaleString('en-US')} ` +
+          'households; the row includes multi-family households, whose fuel change is approximated from ' +
+          'the county’s single-family homes',
       ),
   })
   .meta({ id: 'HealthImpactRow', description: 'One geography × group × metric, columns in this order' });
@@ -120,6 +172,18 @@ export const healthModelSchema = z
     sources: z
       .array(z.object({ name: z.string(), kind: z.string(), version: z.string() }))
       .describe('The ingested sources the rollup was computed from, with the version of each'),
+    estimates: z
+      .object({
+        central: z.string().describe('The study behind `impact` of mortality rows'),
+        low: z.string().describe('The study behind `impact_low`'),
+      })
+      .describe('The two PM2.5 mortality estimates'),
+    valuation: z
+      .object({
+        usd_per_death: z.number().describe('Value of a statistical life, rounded to the dollar'),
+        dollar_year: z.number().int(),
+      })
+      .describe('What an avoided premature death is worth in `avoided_premature_mortality_value`'),
     statement: z.string().describe('What this estimate is and is not'),
   })
   .meta({ id: 'HealthImpactsModel' });
@@ -130,6 +194,6 @@ export const healthImpactsResponseSchema = z
   .meta({
     id: 'HealthImpactsResponse',
     description:
-      'Long-format rows ordered by state FIPS, county FIPS, upgrade and bin, then metric as requested',
+      'Long-format rows ordered by state FIPS, county FIPS, upgrade, bin and housing type, then metric as requested',
     example: healthImpactsResponseExample,
   });

@@ -1,3 +1,17 @@
+import type { MortalityEstimate } from './health-data.ts';
+
+/**
+ * The two PM2.5 mortality estimates every death figure comes in (the cells' `deaths_avoided` and
+ * `deaths_avoided_low`), as an answer's `model.estimates` names them.
+ */
+export const HEALTH_ESTIMATES = {
+  central:
+    'Pope et al. (2019), National Health Interview Survey cohort, adults 18 and over: one of the adult ' +
+    'all-cause functions of EPA BenMAP-CE’s "Premature Death – Primary" set, and by its ages the one ' +
+    'behind COBRA’s high estimate',
+  low: 'Wu et al. (2020), Medicare cohort, ages 65 and over: the low one of the same EPA set',
+} as const satisfies Record<MortalityEstimate, string>;
+
 /** What every health-impacts answer says about itself (its `model.statement`). */
 export const HEALTH_STATEMENT =
   'A model-derived estimate, not a measurement. For each county, sample homes drawn from county-level ' +

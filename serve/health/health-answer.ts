@@ -4,47 +4,85 @@ import {
   HEALTH_METRIC_NAMES,
   type HealthImpactsRequest,
 } from '../../schemas/health-api.ts';
-import { HEALTH_UPGRADES, SQFT_BINS } from '../../schemas/health-data.ts';
+import { HEALTH_UPGRADES, HOUSING_TYPES, SQFT_BINS } from '../../schemas/health-data.ts';
 import { LANGUAGES, type Language } from '../../schemas/incentives/enums.ts';
 import { JsonBytesWriter, encodedFragment, type LentAnswer } from '../http/json-bytes.ts';
-import { ALL_BINS, valueAt, type HealthData } from './health-data.ts';
+import {
+  ALL_BINS,
+  ALL_HOUSING,
+  HOUSEHOLDS,
+  IMPACT_MEASURES,
+  LOW_MEASURES,
+  multiFamilySlotsOf,
+  slotsOf,
+  sumOver,
+  upgradeAt,
+  type HealthData,
+} from './health-data.ts';
 import type { HealthAreas } from './health-request.ts';
 import { healthMessages } from './messages.ts';
 
 /** Impacts are reported to 2 decimals (halves toward +∞, as Math.round does). */
 const DECIMALS = 2;
 
-// A row is written as: its area's opening columns, HEADS (upgrade and bin columns, then the households'
-// key), the households, the metric's opening, the impact, and TAILS (units, warnings, closing brace). The
-// constant parts between two numbers are one fragment each, encoded once here: a Texas answer is 254 rows,
-// and copying ten small fragments per row was a third of the answer's CPU.
+// A row is written as: its area's opening columns, HEADS (upgrade, bin and housing-type columns, then the
+// households' key), the households, the metric's opening, the impact, for a mortality metric LOW_START and
+// the low impact, and TAILS (units, warnings, closing brace). The constant parts between two numbers are one
+// fragment each, encoded once here: a Texas answer is 254 rows, and copying ten small fragments per row was a
+// third of the answer's CPU.
 
-/** Index of HEADS' upgrade slot when the rows have no `upgrade` column (one upgrade asked). */
+/** Index of HEADS' upgrade choice when the rows have no `upgrade` column (one upgrade asked). */
 const NO_UPGRADE = HEALTH_UPGRADES.length;
 
-/** HEADS[upgrade slot][bin slot]: `"upgrade":"…",` (several upgrades) `"in_sqft_bin":"…",` (grouped) `"number_of_households":`. */
+/**
+ * HEADS[upgrade choice][bin choice][housing choice]: `"upgrade":"…",` (several upgrades) `"in_sqft_bin":"…",`
+ * (grouped by bin) `"in_housing_type":"…",` (grouped by housing type) `"number_of_households":`.
+ */
 const HEADS = [...HEALTH_UPGRADES, null].map((upgrade) =>
   [...SQFT_BINS, null].map((bin) =>
-    encodedFragment(
-      `${upgrade === null ? '' : `"upgrade":"${upgrade}",`}${bin === null ? '' : `"in_sqft_bin":"${bin}",`}"number_of_households":`,
+    [...HOUSING_TYPES, null].map((housing) =>
+      encodedFragment(
+        (upgrade === null ? '' : `"upgrade":"${upgrade}",`) +
+          (bin === null ? '' : `"in_sqft_bin":"${bin}",`) +
+          (housing === null ? '' : `"in_housing_type":"${housing}",`) +
+          '"number_of_households":',
+      ),
     ),
   ),
 );
 
+/** The bin and housing-type choices of an answer's rows, grouped or not. */
+const EACH_BIN = SQFT_BINS.map((_, b) => b);
+const ONLY_ALL_BINS = [ALL_BINS];
+const EACH_HOUSING = HOUSING_TYPES.map((_, h) => h);
+const ONLY_ALL_HOUSING = [ALL_HOUSING];
+
 /** Per metric, what comes between the households and the impact. */
 const METRIC_STARTS = HEALTH_METRIC_NAMES.map((metric) => encodedFragment(`,"metric":"${metric}","impact":`));
+/** What comes between a mortality metric's impact and its low impact. */
+const LOW_START = encodedFragment(',"impact_low":');
 
-/** TAILS[language][metric][few households ? 1 : 0]: `,"units":"…","warnings":…}`. */
+/** Warning variants, a bit each: the row covers few households; it includes multi-family households. */
+const FEW = 1;
+const MULTI_FAMILY_APPROXIMATED = 2;
+
+/** TAILS[language][metric][warning variant]: `,"units":"…","warnings":…}`. */
 const TAILS = Object.fromEntries(
   LANGUAGES.map((language) => {
-    const fewHouseholds = JSON.stringify(
-      healthMessages[language].fewHouseholds(FEW_HOUSEHOLDS.toLocaleString(language)),
-    );
+    const text = healthMessages[language];
+    const few = text.fewHouseholds(FEW_HOUSEHOLDS.toLocaleString(language));
+    const warnings = [0, 1, 2, 3].map((variant) => {
+      const sentences = [
+        ...(variant & FEW ? [few] : []),
+        ...(variant & MULTI_FAMILY_APPROXIMATED ? [text.multiFamilyApproximated] : []),
+      ];
+      return sentences.length === 0 ? 'null' : JSON.stringify(sentences.join(' '));
+    });
     return [
       language,
       HEALTH_METRIC_NAMES.map((metric) =>
-        [null, fewHouseholds].map((warnings) =>
-          encodedFragment(`,"units":"${HEALTH_METRICS[metric].units}","warnings":${warnings ?? 'null'}}`),
+        warnings.map((json) =>
+          encodedFragment(`,"units":"${HEALTH_METRICS[metric].units}","warnings":${json}}`),
         ),
       ),
     ];
@@ -60,10 +98,12 @@ const ANSWER_CLOSE = encodedFragment('}');
 const writer = new JsonBytesWriter(128 * 1024);
 
 /**
- * The answer's JSON bytes: one row per area × upgrade × bin × metric, in that order (areas in FIPS order,
- * the rest as requested), each row's columns in the reference's order, then the model label. Rows are
- * written from pre-encoded parts and the numbers' digits (see JsonBytesWriter); every number is a sum
- * of the snapshot's cells, rounded only here. The bytes are lent: give them back once the response is sent.
+ * The answer's JSON bytes: one row per area × upgrade × bin × housing type × metric, in that order (areas
+ * in FIPS order, bins and housing types in their declared order, upgrades and metrics as requested), each
+ * row's columns in the reference's order, then the model label. Grouped, a group without households has no
+ * row. Rows are written from pre-encoded parts and the numbers' digits (see JsonBytesWriter); every number
+ * is a sum of the snapshot's cells, rounded only here. The bytes are lent: give them back once the response
+ * is sent.
  */
 export function healthAnswerJson(
   data: HealthData,
@@ -72,12 +112,17 @@ export function healthAnswerJson(
 ): LentAnswer {
   const sums = areas.level === 'state' ? data.states : data.counties;
   const values = sums.values;
-  const bins = request.group_by === undefined ? [ALL_BINS] : SQFT_BINS.map((_, b) => b);
+  const groupBy = request.group_by ?? [];
+  const byBin = groupBy.includes('house_size_square_feet_binned');
+  const byHousing = groupBy.includes('housing_type');
+  const grouped = byBin || byHousing;
+  const bins = byBin ? EACH_BIN : ONLY_ALL_BINS;
+  const housings = byHousing ? EACH_HOUSING : ONLY_ALL_HOUSING;
   const several = request.upgrade.length > 1;
   const tails = TAILS[request.language];
   const metrics = request.metrics.map((metric) => {
     const m = HEALTH_METRIC_NAMES.indexOf(metric);
-    return { measure: 1 + m, start: METRIC_STARTS[m]!, tails: tails[m]! };
+    return { impact: IMPACT_MEASURES[m]!, low: LOW_MEASURES[m]!, start: METRIC_STARTS[m]!, tails: tails[m]! };
   });
   writer.begin().bytes(DATA_OPEN);
   let first = true;
@@ -85,21 +130,31 @@ export function healthAnswerJson(
     const { rowStart } = sums.areas[position]!;
     for (const upgrade of request.upgrade) {
       const u = HEALTH_UPGRADES.indexOf(upgrade);
+      const base = upgradeAt(position, u);
       const heads = HEADS[several ? u : NO_UPGRADE]!;
       for (const b of bins) {
-        const head = heads[b]!;
-        const households = values[valueAt(position, u, b, 0)]!;
-        const few = households < FEW_HOUSEHOLDS ? 1 : 0;
-        for (const metric of metrics) {
-          if (!first) writer.byte(COMMA);
-          first = false;
-          writer
-            .bytes(rowStart)
-            .bytes(head)
-            .number(households)
-            .bytes(metric.start)
-            .rounded(values[valueAt(position, u, b, metric.measure)]!, DECIMALS)
-            .bytes(metric.tails[few]!);
+        for (const h of housings) {
+          const slots = slotsOf(b, h);
+          const households = sumOver(values, base, slots, HOUSEHOLDS);
+          if (grouped && households === 0) continue;
+          const multiFamily = sumOver(values, base, multiFamilySlotsOf(b, h), HOUSEHOLDS);
+          const warning =
+            (households < FEW_HOUSEHOLDS ? FEW : 0) | (multiFamily > 0 ? MULTI_FAMILY_APPROXIMATED : 0);
+          const head = heads[b]![h]!;
+          for (const metric of metrics) {
+            if (!first) writer.byte(COMMA);
+            first = false;
+            writer
+              .bytes(rowStart)
+              .bytes(head)
+              .number(households)
+              .bytes(metric.start)
+              .rounded(sumOver(values, base, slots, metric.impact), DECIMALS);
+            if (metric.low >= 0) {
+              writer.bytes(LOW_START).rounded(sumOver(values, base, slots, metric.low), DECIMALS);
+            }
+            writer.bytes(metric.tails[warning]!);
+          }
         }
       }
     }

@@ -33,12 +33,15 @@ export function createHealthApi(): ApiModule<HealthSnapshot> {
           bodyLimit: HEALTH_BODY_LIMIT_BYTES,
           config: { bodyAnswerKey: (request) => healthAnswerKey(request.body) },
           schema: {
-            summary: 'Premature deaths and pollutant emissions avoided each year by electrifying households',
+            summary:
+              'Premature deaths, their value and pollutant emissions avoided each year by electrifying households',
             description:
               'Sums of the snapshot’s county rollup (lake table `health_county_impacts`) for the states, or ' +
               'the counties of one state, asked for: one long-format row per area × upgrade × floor-area bin ' +
-              '× metric. Positive `impact` = avoided. A repeated body is answered from the response cache ' +
-              '(its ETag names the snapshot and the canonical body). Bodies over 64 KB are refused (413).',
+              '× housing type × metric (bins and housing types only as grouped). Positive `impact` = ' +
+              'avoided; rows of deaths and of their value give the central mortality estimate in `impact` ' +
+              'and the low one in `impact_low`. A repeated body is answered from the response cache (its ' +
+              'ETag names the snapshot and the canonical body). Bodies over 64 KB are refused (413).',
             operationId: 'postHealthImpacts',
             body: healthImpactsRequestSchema,
             response: {

@@ -1,7 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { HEALTH_METRICS, HEALTH_METRIC_NAMES, type HealthModel } from '../../schemas/health-api.ts';
-import { HEALTH_STATEMENT } from '../../schemas/health-model.ts';
-import { HEALTH_IMPACTS_TABLE, HEALTH_UPGRADES, SQFT_BINS } from '../../schemas/health-data.ts';
+import { HEALTH_ESTIMATES, HEALTH_STATEMENT } from '../../schemas/health-model.ts';
+import {
+  HEALTH_IMPACTS_TABLE,
+  HEALTH_UPGRADES,
+  HOUSING_TYPES,
+  SQFT_BINS,
+  VALUE_OF_STATISTICAL_LIFE,
+  type HealthImpactCell,
+} from '../../schemas/health-data.ts';
 import type { Manifest } from '../../schemas/lake.ts';
 import { CONTIGUOUS_STATE_FIPS } from '../../schemas/rem-data.ts';
 import type { SnapshotReader } from '../../transform/lake/snapshot-reader.ts';
@@ -11,14 +18,40 @@ import { readKeyedTexts } from '../snapshot/text-columns.ts';
 /**
  * The lake table the health-impacts route answers from: the simulate stage's rollup, declared in
  * transform/tables/health/health-impacts-table.ts (not imported: that module brings in the pipeline).
+ *
+ * Per area (state or county) and upgrade, the sums of the cells are kept per floor-area bin × housing type
+ * ("slots") and measure: only those; a row over all bins or both housing types adds the slots it covers
+ * when it is answered (at most 8 per number). The cells' quantized values make every sum exact, so the
+ * order of the additions cannot change a digit; it is fixed all the same (bins, then housing types, in
+ * their declared order). A county takes 7 upgrades × 8 slots × 10 measures × 8 B = 4,480 B: about 14 MB
+ * for the ~3,100 counties of the contiguous US (their states another ~0.2 MB).
  */
 
-/** Numbers kept per (area, upgrade, bin): households, then each metric in HEALTH_METRIC_NAMES order. */
-export const MEASURES = 1 + HEALTH_METRIC_NAMES.length;
-/** Bin slots per (area, upgrade): each floor-area bin, then all bins together. */
-export const BIN_SLOTS = SQFT_BINS.length + 1;
-export const ALL_BINS = SQFT_BINS.length;
-const AREA_STRIDE = HEALTH_UPGRADES.length * BIN_SLOTS * MEASURES;
+/**
+ * The cell column of each number kept per (area, upgrade, slot): households, then each metric's (central)
+ * impact in HEALTH_METRIC_NAMES order, then the low impacts of the mortality metrics, in the same order.
+ */
+export const MEASURE_COLUMNS: readonly (keyof HealthImpactCell)[] = [
+  'households',
+  ...HEALTH_METRIC_NAMES.map((metric) => HEALTH_METRICS[metric].column),
+  ...HEALTH_METRIC_NAMES.flatMap((metric) => HEALTH_METRICS[metric].low ?? []),
+];
+export const MEASURES = MEASURE_COLUMNS.length;
+export const HOUSEHOLDS = 0;
+/** The measure of each metric's impact, and of its low impact (-1 for the kilogram metrics), by metric index. */
+export const IMPACT_MEASURES = HEALTH_METRIC_NAMES.map((metric) =>
+  MEASURE_COLUMNS.indexOf(HEALTH_METRICS[metric].column),
+);
+export const LOW_MEASURES = HEALTH_METRIC_NAMES.map((metric) => {
+  const low = HEALTH_METRICS[metric].low;
+  return low === null ? -1 : MEASURE_COLUMNS.indexOf(low);
+});
+
+/** Slots per (area, upgrade): every floor-area bin × housing type, bin-major. */
+const SLOTS = SQFT_BINS.length * HOUSING_TYPES.length;
+const MULTI_FAMILY = HOUSING_TYPES.indexOf('multi_family');
+const UPGRADE_STRIDE = SLOTS * MEASURES;
+const AREA_STRIDE = HEALTH_UPGRADES.length * UPGRADE_STRIDE;
 
 /** A state or county the answer can have rows for. */
 export interface HealthArea {
@@ -30,7 +63,7 @@ export interface HealthArea {
   rowStart: Buffer;
 }
 
-/** The sums of the rollup cells, per area, upgrade, bin and measure (see `valueAt`). */
+/** The sums of the rollup cells, per area, upgrade, slot and measure (see `valueAt`). */
 export interface HealthSums {
   areas: readonly HealthArea[];
   values: Float64Array;
@@ -56,9 +89,52 @@ export interface HealthSnapshot {
   data: HealthData | null;
 }
 
-/** Position of (area, upgrade, bin slot, measure) in a `HealthSums.values`. */
-export const valueAt = (area: number, upgrade: number, binSlot: number, measure: number) =>
-  area * AREA_STRIDE + (upgrade * BIN_SLOTS + binSlot) * MEASURES + measure;
+/** Position in a `HealthSums.values` of an (area, upgrade)'s slots: add `slotOffset(bin, housing) + measure`. */
+export const upgradeAt = (area: number, upgrade: number) => area * AREA_STRIDE + upgrade * UPGRADE_STRIDE;
+/** Offset of a bin × housing type's measures from its (area, upgrade)'s start. */
+export const slotOffset = (bin: number, housing: number) => (bin * HOUSING_TYPES.length + housing) * MEASURES;
+/** Position of (area, upgrade, bin, housing type, measure) in a `HealthSums.values`. */
+export const valueAt = (area: number, upgrade: number, bin: number, housing: number, measure: number) =>
+  upgradeAt(area, upgrade) + slotOffset(bin, housing) + measure;
+
+/** The choice of a row over every floor-area bin, and over both housing types. */
+export const ALL_BINS = SQFT_BINS.length;
+export const ALL_HOUSING = HOUSING_TYPES.length;
+
+/** Offsets of the slots of a bin (or ALL_BINS) × a housing type (or ALL_HOUSING), in the declared orders. */
+const slotSet = (bin: number, housing: number) =>
+  Int32Array.from(
+    SQFT_BINS.flatMap((_bin, b) =>
+      HOUSING_TYPES.flatMap((_type, h) =>
+        (bin === ALL_BINS || b === bin) && (housing === ALL_HOUSING || h === housing)
+          ? [slotOffset(b, h)]
+          : [],
+      ),
+    ),
+  );
+const choices = (count: number) => Array.from({ length: count + 1 }, (_, i) => i);
+const SLOT_SETS = choices(ALL_BINS).map((b) => choices(ALL_HOUSING).map((h) => slotSet(b, h)));
+const MULTI_FAMILY_SETS = choices(ALL_BINS).map((b) =>
+  choices(ALL_HOUSING).map((h) =>
+    h === ALL_HOUSING || h === MULTI_FAMILY ? slotSet(b, MULTI_FAMILY) : new Int32Array(0),
+  ),
+);
+
+/**
+ * The slots a row of a bin (or ALL_BINS) and a housing type (or ALL_HOUSING) adds up, as offsets from its
+ * (area, upgrade)'s start: bins, then housing types, in their declared order.
+ */
+export const slotsOf = (bin: number, housing: number): Int32Array => SLOT_SETS[bin]![housing]!;
+/** The multi-family ones among `slotsOf(bin, housing)`. */
+export const multiFamilySlotsOf = (bin: number, housing: number): Int32Array =>
+  MULTI_FAMILY_SETS[bin]![housing]!;
+
+/** The sum of one measure over some slots of the (area, upgrade) at `base` (`upgradeAt`), in the slots' order. */
+export function sumOver(values: Float64Array, base: number, slots: Int32Array, measure: number): number {
+  let sum = 0;
+  for (let i = 0; i < slots.length; i++) sum += values[base + slots[i]! + measure]!;
+  return sum;
+}
 
 const STATES = Object.keys(CONTIGUOUS_STATE_FIPS);
 const sqlList = (values: readonly string[]) => `[${values.map((v) => `'${v}'`).join(', ')}]`;
@@ -66,16 +142,18 @@ const indexOf = (values: readonly string[], column: string) =>
   `list_position(${sqlList(values)}, ${column}) - 1`;
 
 /**
- * One line per (county, state, upgrade, bin): the cells summed over heating fuels. The cells' quantized
- * values make every sum exact, so sums of these sums are too, in any order. A state outside the contiguous
- * US reads as NaN (refused below).
+ * One line per (county, state, upgrade, bin, housing type): the cells summed over heating fuels. The cells'
+ * quantized values make every sum exact, so sums of these sums are too, in any order. A state outside the
+ * contiguous US reads as NaN (refused below).
  */
 const SUMS_SQL = `
   SELECT CAST(county_fips AS INTEGER) AS county, ${indexOf(STATES, 'state')} AS s,
     ${indexOf(HEALTH_UPGRADES, 'upgrade')} AS u, ${indexOf(SQFT_BINS, 'sqft_bin')} AS b,
-    sum(households), ${HEALTH_METRIC_NAMES.map((m) => `sum(${HEALTH_METRICS[m].column})`).join(', ')}
-  FROM ${HEALTH_IMPACTS_TABLE} GROUP BY ALL ORDER BY county, s, u, b`;
-const SUMS_COLUMNS = 4 + MEASURES;
+    ${indexOf(HOUSING_TYPES, 'housing_type')} AS h,
+    ${MEASURE_COLUMNS.map((column) => `sum(${column})`).join(', ')}
+  FROM ${HEALTH_IMPACTS_TABLE} GROUP BY ALL ORDER BY county, s, u, b, h`;
+const KEY_COLUMNS = 5;
+const SUMS_COLUMNS = KEY_COLUMNS + MEASURES;
 
 const NAMES_SQL = `SELECT CAST(county_fips AS INTEGER) AS k, min(county_name) AS t FROM ${HEALTH_IMPACTS_TABLE} GROUP BY k`;
 
@@ -136,14 +214,11 @@ async function loadHealthData(snapshot: SnapshotReader): Promise<HealthData> {
         ),
       });
     }
-    const [u, b] = [lines[at + 2]!, lines[at + 3]!];
-    if (!(u >= 0 && b >= 0))
-      throw new Error(`${HEALTH_IMPACTS_TABLE}: county ${fips} has an unknown upgrade or bin`);
-    for (let m = 0; m < MEASURES; m++) {
-      const value = lines[at + 4 + m]!;
-      counties[valueAt(county, u, b, m)] = value;
-      counties[valueAt(county, u, ALL_BINS, m)]! += value;
-    }
+    const [u, b, h] = [lines[at + 2]!, lines[at + 3]!, lines[at + 4]!];
+    if (!(u >= 0 && b >= 0 && h >= 0))
+      throw new Error(`${HEALTH_IMPACTS_TABLE}: county ${fips} has an unknown upgrade, bin or housing type`);
+    const slot = valueAt(county, u, b, h, 0);
+    for (let m = 0; m < MEASURES; m++) counties[slot + m] = lines[at + KEY_COLUMNS + m]!;
   }
 
   const stateFips = [...new Set(countyAreas.map((c) => c.fips.slice(0, 2)))];
@@ -163,6 +238,11 @@ async function loadHealthData(snapshot: SnapshotReader): Promise<HealthData> {
       Object.keys(VERSION_COLUMNS).map((name, k) => [name, versions.get(k) ?? '']),
     ) as HealthModel['versions'],
     sources: sourcesOf(snapshot.manifest, HEALTH_IMPACTS_TABLE),
+    estimates: HEALTH_ESTIMATES,
+    valuation: {
+      usd_per_death: Math.round(VALUE_OF_STATISTICAL_LIFE.usd),
+      dollar_year: VALUE_OF_STATISTICAL_LIFE.dollarYear,
+    },
     statement: HEALTH_STATEMENT,
   };
   return {

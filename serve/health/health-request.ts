@@ -51,9 +51,10 @@ export function validateHealthRequest(body: unknown): HealthImpactsRequest {
 }
 
 /**
- * Names a valid request so that requests with equal names have byte-equal answers: the FIPS lists are
- * sorted (rows come in FIPS order whatever order they were asked in); metrics and upgrades keep the
- * order given, as the rows do. Undefined for a body that is not a valid request.
+ * Names a valid request so that requests with equal names have byte-equal answers: the FIPS lists and
+ * the groups are sorted (rows come in FIPS order, and their group columns in one order, whatever order they
+ * were asked in); metrics and upgrades keep the order given, as the rows do. Undefined for a body that is
+ * not a valid request.
  */
 export function healthAnswerKey(body: unknown): string | undefined {
   const result = healthImpactsRequestSchema.safeParse(body);
@@ -64,7 +65,7 @@ export function healthAnswerKey(body: unknown): string | undefined {
     request.upgrade,
     request.state_fips?.toSorted() ?? null,
     request.county_fips?.toSorted() ?? null,
-    request.group_by ?? null,
+    request.group_by?.toSorted() ?? null,
     request.language,
   ]);
 }

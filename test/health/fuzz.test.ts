@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { HEALTH_METRIC_NAMES } from '../../schemas/health-api.ts';
+import { HEALTH_GROUP_BYS, HEALTH_METRIC_NAMES } from '../../schemas/health-api.ts';
 import { HEALTH_UPGRADES } from '../../schemas/health-data.ts';
 import { checkAnswer, type SeenAnswers } from '../support/fuzz-answers.ts';
 import { HEALTH_TEST_KEY, healthServerForSpecs } from '../support/health-lake-fixture.ts';
@@ -51,7 +51,7 @@ const fields = {
   upgrade: fieldArb(HEALTH_UPGRADES, 3),
   state_fips: fieldArb(STATE_CODES, 3),
   county_fips: fieldArb(COUNTY_CODES, 3),
-  group_by: fieldArb(['house_size_square_feet_binned', 'in_sqft_bin'], 2),
+  group_by: fieldArb([...HEALTH_GROUP_BYS, 'in_sqft_bin', 'acs_housing_type'], 2),
   language: fc.constantFrom('en', 'es', 'fr', 1),
   unknown_field: fc.string({ maxLength: 10 }),
 };
@@ -72,6 +72,13 @@ const VALID_BODIES = [
     county_fips: ['*'],
     group_by: ['house_size_square_feet_binned'],
     language: 'es',
+  },
+  {
+    metrics: ['avoided_premature_mortality_value', 'nitrogen_oxides'],
+    upgrade: ['combination__all_electric__hvac_seer24_hspf13__weatherization'],
+    state_fips: ['44'],
+    county_fips: ['009', '007'],
+    group_by: ['housing_type', 'house_size_square_feet_binned'],
   },
 ].map((body) => JSON.stringify(body));
 

@@ -9,7 +9,7 @@ import {
   healthImpactsResponseSchema,
   type HealthMetric,
 } from '../../schemas/health-api.ts';
-import type { HealthImpactCell } from '../../schemas/health-data.ts';
+import { VALUE_OF_STATISTICAL_LIFE, type HealthImpactCell } from '../../schemas/health-data.ts';
 import { HEALTH_STATEMENT } from '../../schemas/health-model.ts';
 import type { ApiModule } from '../../serve/api-module.ts';
 import { createHealthApi } from '../../serve/health/health-api.ts';
@@ -33,6 +33,25 @@ const HP = 'hvac__heat_pump_seer18_hspf10';
 const ALL_ELECTRIC = 'combination__all_electric__hvac_seer24_hspf13__weatherization';
 const valid = { metrics: ['ammonia'], upgrade: [HP] };
 const round2 = (value: number) => Math.round(value * 100) / 100;
+const BY_BIN = 'house_size_square_feet_binned';
+const METRICS = Object.keys(HEALTH_METRICS) as HealthMetric[];
+
+const FEW_EN =
+  'Fewer than 5,000 households: small totals rest on survey estimates of few homes and are uncertain; read with caution.';
+const MULTI_FAMILY_EN =
+  'Includes multi-family households (buildings of 2 or more units), which are not simulated: their fuel change is approximated from the county’s single-family homes, scaled by what apartments use per household relative to single-family homes (EIA RECS 2015).';
+const FEW_ES =
+  'Menos de 5000 hogares: los totales pequeños se basan en estimaciones de encuesta de pocas viviendas y son inciertos; léalos con cautela.';
+const MULTI_FAMILY_ES =
+  'Incluye hogares en edificios de 2 o más viviendas (multifamiliares), que no se simulan: su cambio de combustible se aproxima a partir de las viviendas unifamiliares del condado, escalado por el consumo por hogar de los apartamentos respecto de las viviendas unifamiliares (EIA RECS 2015).';
+
+/** The numeric columns of an answer's row. */
+interface AnswerRow {
+  metric: string;
+  number_of_households: number;
+  impact: number;
+  impact_low?: number;
+}
 
 /** What a row should say: the lake's cells that match, summed, as the reference's columns. */
 function expectedRow(
@@ -41,18 +60,22 @@ function expectedRow(
   columns: Record<string, string>,
 ) {
   const matching = cells.filter(match);
-  const households = matching.reduce((sum, cell) => sum + cell.households, 0);
-  const impact = matching.reduce((sum, cell) => sum + cell[HEALTH_METRICS[metric].column], 0);
+  const sum = (column: keyof HealthImpactCell) =>
+    matching.reduce((total, cell) => total + (cell[column] as number), 0);
+  const households = sum('households');
+  const multiFamily = matching
+    .filter((cell) => cell.housing_type === 'multi_family')
+    .reduce((total, cell) => total + cell.households, 0);
+  const { column, low, units } = HEALTH_METRICS[metric];
+  const warnings = [...(households < 5000 ? [FEW_EN] : []), ...(multiFamily > 0 ? [MULTI_FAMILY_EN] : [])];
   return {
     ...columns,
     number_of_households: households,
     metric,
-    impact: round2(impact),
-    units: HEALTH_METRICS[metric].units,
-    warnings:
-      households < 5000
-        ? 'Fewer than 5,000 households: small totals rest on survey estimates of few homes and are uncertain; read with caution.'
-        : null,
+    impact: round2(sum(column)),
+    ...(low === null ? {} : { impact_low: round2(sum(low)) }),
+    units,
+    warnings: warnings.length === 0 ? null : warnings.join(' '),
   };
 }
 
@@ -75,6 +98,7 @@ describe('POST /api/v2/etools/health-impacts', () => {
       'number_of_households',
       'metric',
       'impact',
+      'impact_low',
       'units',
       'warnings',
     ]);
@@ -92,16 +116,27 @@ describe('POST /api/v2/etools/health-impacts', () => {
       ),
     );
     expect(response.json().data).toEqual(expected);
-    // Rhode Island's row, in numbers: SO2 increases (negative), deaths are avoided.
-    expect(response.json().data[0]).toEqual({
-      state_abbreviation: 'RI',
-      number_of_households: 201_002,
-      metric: 'sulfur_dioxide',
-      impact: -122_992.12,
-      units: 'kg_per_year',
-      warnings: null,
-    });
-    expect(response.json().data[1].impact).toBeGreaterThan(0);
+    // Rhode Island's rows, in numbers: SO2 increases (negative), deaths are avoided (the low estimate
+    // fewer); its households include multi-family ones.
+    expect(response.json().data.slice(0, 2)).toEqual([
+      {
+        state_abbreviation: 'RI',
+        number_of_households: 301_162,
+        metric: 'sulfur_dioxide',
+        impact: -142_372.25,
+        units: 'kg_per_year',
+        warnings: MULTI_FAMILY_EN,
+      },
+      {
+        state_abbreviation: 'RI',
+        number_of_households: 301_162,
+        metric: 'avoided_premature_mortality_incidence',
+        impact: 2.74,
+        impact_low: 1.16,
+        units: 'deaths_per_year',
+        warnings: MULTI_FAMILY_EN,
+      },
+    ]);
     expect(response.json().model.sources).toEqual([
       { name: 'damage-factors', kind: 'health-damage-factors', version: '2024.1' },
       { name: 'emission-factors', kind: 'rem-emission-factors', version: '2023.2' },
@@ -170,37 +205,188 @@ describe('POST /api/v2/etools/health-impacts', () => {
     );
   });
 
-  it('adds up: counties to their state, bins to their total, households exactly', async () => {
-    const metrics = Object.keys(HEALTH_METRICS);
-    const state = (await post({ metrics, upgrade: [HP], state_fips: ['55'] })).json().data;
-    const counties = (await post({ metrics, upgrade: [HP], state_fips: ['55'], county_fips: ['*'] })).json()
-      .data;
-    const bins = (
-      await post({ metrics, upgrade: [HP], state_fips: ['55'], group_by: ['house_size_square_feet_binned'] })
-    ).json().data;
-    for (const [m, metric] of metrics.entries()) {
-      const parts = (rows: { metric: string; impact: number; number_of_households: number }[]) =>
-        rows.filter((row) => row.metric === metric);
-      for (const split of [parts(counties), parts(bins)]) {
+  it('adds up: counties to their state, bins and housing types to their total, households exactly', async () => {
+    const asked = { metrics: METRICS, upgrade: [HP], state_fips: ['55'] };
+    const state = (await post(asked)).json().data;
+    const counties = (await post({ ...asked, county_fips: ['*'] })).json().data;
+    const bins = (await post({ ...asked, group_by: [BY_BIN] })).json().data;
+    const housings = (await post({ ...asked, group_by: ['housing_type'] })).json().data;
+    const both = (await post({ ...asked, group_by: ['housing_type', BY_BIN] })).json().data;
+    for (const [m, metric] of METRICS.entries()) {
+      const parts = (rows: AnswerRow[]) => rows.filter((row) => row.metric === metric);
+      for (const split of [parts(counties), parts(bins), parts(housings), parts(both)]) {
         expect(split.reduce((sum, row) => sum + row.number_of_households, 0)).toBe(
           state[m].number_of_households,
         );
-        // Rounded to 2 decimals each: the parts' sum is within half a cent per part of the whole.
-        const total = split.reduce((sum, row) => sum + row.impact, 0);
-        expect(Math.abs(total - state[m].impact)).toBeLessThanOrEqual(0.005 * split.length + 1e-9);
+        // Rounded to 2 decimals each: the parts' sum is within half a cent per part of the whole (the sums
+        // before rounding are exact: health-data.test.ts).
+        for (const key of ['impact', 'impact_low'] as const) {
+          if (state[m][key] === undefined) continue;
+          const total = split.reduce((sum, row) => sum + row[key]!, 0);
+          expect(Math.abs(total - state[m][key])).toBeLessThanOrEqual(0.005 * split.length + 1e-9);
+        }
       }
     }
   });
 
-  it('warns on rows of fewer than 5,000 households, in the language asked', async () => {
-    const body = { metrics: ['ammonia'], upgrade: [HP], state_fips: ['55'], county_fips: ['078'] };
-    const [row] = (await post(body)).json().data;
-    expect(row.number_of_households).toBe(1_300);
-    expect(row.warnings).toMatch(/^Fewer than 5,000 households/);
-    const [spanish] = (await post({ ...body, language: 'es' })).json().data;
-    expect(spanish.warnings).toBe(
-      'Menos de 5000 hogares: los totales pequeños se basan en estimaciones de encuesta de pocas viviendas y son inciertos; léalos con cautela.',
+  it('carries impact_low on the mortality rows only: deaths and their value, valued at the VSL', async () => {
+    const rows = (await post({ metrics: METRICS, upgrade: [ALL_ELECTRIC], state_fips: ['48'] })).json().data;
+    expect(rows.map((row: Record<string, unknown>) => [row.metric, 'impact_low' in row, row.units])).toEqual([
+      ['avoided_premature_mortality_incidence', true, 'deaths_per_year'],
+      ['avoided_premature_mortality_value', true, 'usd_2024_per_year'],
+      ['fine_particulate_matter', false, 'kg_per_year'],
+      ['ammonia', false, 'kg_per_year'],
+      ['nitrogen_oxides', false, 'kg_per_year'],
+      ['volatile_organic_compounds', false, 'kg_per_year'],
+      ['sulfur_dioxide', false, 'kg_per_year'],
+    ]);
+    METRICS.forEach((metric, m) =>
+      expect(rows[m]).toEqual(
+        expectedRow((c) => c.state === 'TX' && c.upgrade === ALL_ELECTRIC, metric, {
+          state_abbreviation: 'TX',
+        }),
+      ),
     );
+    // The value is the deaths × the value of a statistical life (each cell's on the 2⁻⁸ $ grid), then rounded.
+    const texas = cells.filter((c) => c.state === 'TX' && c.upgrade === ALL_ELECTRIC);
+    for (const [key, column] of [
+      ['impact', 'deaths_avoided'],
+      ['impact_low', 'deaths_avoided_low'],
+    ] as const) {
+      const deaths = texas.reduce((sum, cell) => sum + cell[column], 0);
+      const value = rows[1][key] as number;
+      expect(Math.abs(value - deaths * VALUE_OF_STATISTICAL_LIFE.usd)).toBeLessThanOrEqual(
+        0.005 + texas.length * 2 ** -9,
+      );
+    }
+    expect(rows[1].impact_low).toBeLessThan(rows[1].impact);
+    expect(rows[0].impact_low).toBeLessThan(rows[0].impact);
+  });
+
+  it('groups by housing type: single- and multi-family rows, each with its own cells', async () => {
+    const response = await post({
+      metrics: ['avoided_premature_mortality_incidence', 'nitrogen_oxides'],
+      upgrade: [HP],
+      state_fips: ['44'],
+      county_fips: ['*'],
+      group_by: ['housing_type'],
+    });
+    expect(response.statusCode).toBe(200);
+    const expected = [
+      ['007', 'Providence County'],
+      ['009', 'Washington County'],
+    ].flatMap(([county, name]) =>
+      (['single_family', 'multi_family'] as const).flatMap((housing) =>
+        (['avoided_premature_mortality_incidence', 'nitrogen_oxides'] as const).map((metric) =>
+          expectedRow(
+            (c) => c.county_fips === `44${county}` && c.upgrade === HP && c.housing_type === housing,
+            metric,
+            { state_abbreviation: 'RI', county_fips: county!, county_name: name!, in_housing_type: housing },
+          ),
+        ),
+      ),
+    );
+    expect(response.json().data).toEqual(expected);
+    // Washington County's multi-family households are few: both warnings, in one string.
+    expect(response.json().data[6]).toMatchObject({
+      county_fips: '009',
+      in_housing_type: 'multi_family',
+      number_of_households: 4_160,
+      warnings: `${FEW_EN} ${MULTI_FAMILY_EN}`,
+    });
+    expect(response.json().data[0].warnings).toBeNull();
+  });
+
+  it('groups by bin and housing type together: a row per group with households, columns in order', async () => {
+    const response = await post({
+      metrics: ['avoided_premature_mortality_value'],
+      upgrade: [ALL_ELECTRIC, HP],
+      state_fips: ['55'],
+      county_fips: ['*'],
+      group_by: ['housing_type', BY_BIN],
+    });
+    const rows = response.json().data;
+    expect(Object.keys(rows[0])).toEqual([
+      'state_abbreviation',
+      'county_fips',
+      'county_name',
+      'upgrade',
+      'in_sqft_bin',
+      'in_housing_type',
+      'number_of_households',
+      'metric',
+      'impact',
+      'impact_low',
+      'units',
+      'warnings',
+    ]);
+    // Multi-family households all sit in the smallest bin, and Menominee has none: the groups without
+    // households have no row.
+    const dane = [
+      ['0-1499', 'single_family'],
+      ['0-1499', 'multi_family'],
+      ['1500-2499', 'single_family'],
+      ['2500-5499', 'single_family'],
+      ['5500+', 'single_family'],
+    ];
+    const menominee = dane.filter(([, housing]) => housing === 'single_family');
+    const keys = (county: string, groups: string[][]) =>
+      [ALL_ELECTRIC, HP].flatMap((upgrade) =>
+        groups.map(([bin, housing]) => [county, upgrade, bin, housing]),
+      );
+    expect(
+      rows.map((r: Record<string, string>) => [r.county_fips, r.upgrade, r.in_sqft_bin, r.in_housing_type]),
+    ).toEqual([...keys('025', dane), ...keys('078', menominee)]);
+    expect(rows[1]).toEqual(
+      expectedRow(
+        (c) =>
+          c.county_fips === '55025' &&
+          c.upgrade === ALL_ELECTRIC &&
+          c.sqft_bin === '0-1499' &&
+          c.housing_type === 'multi_family',
+        'avoided_premature_mortality_value',
+        {
+          state_abbreviation: 'WI',
+          county_fips: '025',
+          county_name: 'Dane County',
+          upgrade: ALL_ELECTRIC,
+          in_sqft_bin: '0-1499',
+          in_housing_type: 'multi_family',
+        },
+      ),
+    );
+    expect(rows[1].warnings).toBe(MULTI_FAMILY_EN);
+    // Dane's single-family rows of the smallest bin have no multi-family households: no approximation warning.
+    expect(rows[0].warnings).toBeNull();
+  });
+
+  it('warns on rows of fewer than 5,000 households and on rows with multi-family households, in the language asked', async () => {
+    const menominee = { metrics: ['ammonia'], upgrade: [HP], state_fips: ['55'], county_fips: ['078'] };
+    const [row] = (await post(menominee)).json().data;
+    expect(row.number_of_households).toBe(1_300);
+    // Menominee has no multi-family households: the one warning.
+    expect(row.warnings).toBe(FEW_EN);
+    const [spanish] = (await post({ ...menominee, language: 'es' })).json().data;
+    expect(spanish.warnings).toBe(FEW_ES);
+
+    const dane = { metrics: ['ammonia'], upgrade: [HP], state_fips: ['55'], county_fips: ['025'] };
+    expect((await post(dane)).json().data[0].warnings).toBe(MULTI_FAMILY_EN);
+    expect((await post({ ...dane, language: 'es' })).json().data[0].warnings).toBe(MULTI_FAMILY_ES);
+    // By bin, only the smallest bin holds multi-family households.
+    const byBin = (await post({ ...dane, group_by: [BY_BIN], language: 'es' })).json().data;
+    expect(byBin.map((r: { warnings: string | null }) => r.warnings)).toEqual([
+      MULTI_FAMILY_ES,
+      null,
+      null,
+      null,
+    ]);
+
+    const washington = { ...dane, state_fips: ['44'], county_fips: ['009'], group_by: ['housing_type'] };
+    const both = (await post({ ...washington, language: 'es' })).json().data;
+    expect(both.map((r: { warnings: string | null }) => r.warnings)).toEqual([
+      null,
+      `${FEW_ES} ${MULTI_FAMILY_ES}`,
+    ]);
   });
 
   it('answers a repeated body from the cache: same bytes and ETag for the same canonical request', async () => {
@@ -222,6 +408,12 @@ describe('POST /api/v2/etools/health-impacts', () => {
     const swapped = await post({ metrics: ['sulfur_dioxide', 'ammonia'], upgrade: [HP] });
     expect(swapped.headers.etag).not.toBe(otherOrder.headers.etag);
     expect(swapped.json().data[0].metric).toBe('sulfur_dioxide');
+    // The groups' order changes nothing in the answer, so nothing in its name either.
+    const grouped = await post({ ...valid, group_by: [BY_BIN, 'housing_type'] });
+    const regrouped = await post({ ...valid, group_by: ['housing_type', BY_BIN] });
+    expect(grouped.statusCode).toBe(200);
+    expect(regrouped.headers.etag).toBe(grouped.headers.etag);
+    expect(regrouped.body).toBe(grouped.body);
   });
 
   it('answers concurrent requests over HTTP each with its own bytes (answers are lent, their buffers reused)', async () => {
@@ -269,8 +461,8 @@ describe('POST /api/v2/etools/health-impacts', () => {
     [
       { ...valid, metrics: ['ozone'] },
       'metrics',
-      'metrics: must be one of: avoided_premature_mortality_incidence, fine_particulate_matter, ammonia, nitrogen_oxides, volatile_organic_compounds, sulfur_dioxide',
-      'metrics: debe ser uno de: avoided_premature_mortality_incidence, fine_particulate_matter, ammonia, nitrogen_oxides, volatile_organic_compounds, sulfur_dioxide',
+      'metrics: must be one of: avoided_premature_mortality_incidence, avoided_premature_mortality_value, fine_particulate_matter, ammonia, nitrogen_oxides, volatile_organic_compounds, sulfur_dioxide',
+      'metrics: debe ser uno de: avoided_premature_mortality_incidence, avoided_premature_mortality_value, fine_particulate_matter, ammonia, nitrogen_oxides, volatile_organic_compounds, sulfur_dioxide',
     ],
     [{ ...valid, metrics: 'ammonia' }, 'metrics', 'metrics: must be a list', 'metrics: debe ser una lista'],
     [
@@ -342,8 +534,14 @@ describe('POST /api/v2/etools/health-impacts', () => {
     [
       { ...valid, group_by: ['acs_housing_type'] },
       'group_by',
-      'group_by: must be one of: house_size_square_feet_binned',
-      'group_by: debe ser uno de: house_size_square_feet_binned',
+      'group_by: must be one of: house_size_square_feet_binned, housing_type',
+      'group_by: debe ser uno de: house_size_square_feet_binned, housing_type',
+    ],
+    [
+      { ...valid, group_by: ['housing_type', 'housing_type'] },
+      'group_by',
+      'group_by: must not repeat a value',
+      'group_by: no puede repetir valores',
     ],
     [
       { ...valid, state: 'WI' },

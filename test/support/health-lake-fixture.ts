@@ -2,8 +2,11 @@ import {
   HEALTH_POLLUTANTS,
   HEALTH_UPGRADES,
   SQFT_BINS,
+  VALUE_OF_STATISTICAL_LIFE,
   healthImpactCellSchema,
   type HealthImpactCell,
+  type HousingType,
+  type SqftBin,
 } from '../../schemas/health-data.ts';
 import type { Manifest } from '../../schemas/lake.ts';
 import { FUELS } from '../../schemas/rem.ts';
@@ -14,25 +17,51 @@ import { lakeServerForSpecs, type FixtureTable } from './serve-lake-fixture.ts';
 
 /*
  * A small `health_county_impacts` as the simulate stage's rollup would write it: five counties of three
- * states, every upgrade × heating fuel × floor-area bin. Numbers are made up but shaped like the real ones
- * (on-site emissions avoided, SO2 from power plants increased) and quantized as the contract says (kg to
- * 2⁻²⁰, deaths to 2⁻³⁰), so sums are exact.
+ * states. Single-family cells for every upgrade × heating fuel × floor-area bin; multi-family cells (every
+ * upgrade × heating fuel, all in bin 0-1499, as the rollup places them) in four of the counties, not in
+ * Menominee. Numbers are made up but shaped like the real ones (on-site emissions avoided, SO2 from power
+ * plants increased, apartments changing less per household, the low mortality estimate about 0.42 of the
+ * central one) and quantized as the contract says (kg to 2⁻²⁰, deaths to 2⁻³⁰, dollars to 2⁻⁸), so sums
+ * are exact.
  */
 
 export const HEALTH_TEST_KEY = 'health-test-key-0123456789abcdef';
 
+/** Each county's single-family (`households`) and multi-family (`multiFamily`) households. */
 export const HEALTH_FIXTURE_COUNTIES = [
-  { county_fips: '44007', state: 'RI', county_name: 'Providence County', households: 160_000 },
-  { county_fips: '44009', state: 'RI', county_name: 'Washington County', households: 41_000 },
-  { county_fips: '48303', state: 'TX', county_name: 'Lubbock County', households: 70_000 },
-  { county_fips: '55025', state: 'WI', county_name: 'Dane County', households: 120_000 },
-  // Few households: its rows carry the warning.
-  { county_fips: '55078', state: 'WI', county_name: 'Menominee County', households: 1_300 },
+  {
+    county_fips: '44007',
+    state: 'RI',
+    county_name: 'Providence County',
+    households: 160_000,
+    multiFamily: 96_000,
+  },
+  // Few multi-family households: its multi-family rows carry both warnings.
+  {
+    county_fips: '44009',
+    state: 'RI',
+    county_name: 'Washington County',
+    households: 41_000,
+    multiFamily: 4_160,
+  },
+  {
+    county_fips: '48303',
+    state: 'TX',
+    county_name: 'Lubbock County',
+    households: 70_000,
+    multiFamily: 38_400,
+  },
+  { county_fips: '55025', state: 'WI', county_name: 'Dane County', households: 120_000, multiFamily: 88_000 },
+  // Few households, and no multi-family cells at all: its rows carry only the few-households warning.
+  { county_fips: '55078', state: 'WI', county_name: 'Menominee County', households: 1_300, multiFamily: 0 },
 ] as const;
 
 /** Shares of a county's households by heating fuel (FUELS order) and by floor-area bin (SQFT_BINS order). */
 const FUEL_SHARES = [0.25, 0.5, 0.125, 0.125];
 const BIN_SHARES = [0.375, 0.375, 0.1875, 0.0625];
+/** Multi-family households by heating fuel (more electric heat), and their change relative to a single-family home's. */
+const MULTI_FAMILY_FUEL_SHARES = [0.5, 0.375, 0.0625, 0.0625];
+const MULTI_FAMILY_RATIO = 0.45;
 /** On-site kg avoided per household and year, by heating fuel (none for electric heat but its water heater). */
 const ONSITE_KG = {
   pm25: [0.01, 0.04, 0.2, 0.03],
@@ -43,62 +72,93 @@ const ONSITE_KG = {
 };
 /** Power-plant kg avoided per household and year (negative: the added generation emits). */
 const POWER_KG = { pm25: -0.03, nh3: -0.002, nox: -0.4, voc: -0.01, so2: -0.6 };
-/** Deaths per kg, on site and at power plants (made up, of the order of published damage factors). */
+/** Deaths per kg, on site and at power plants, by the central and the low estimate (made up, of the order of published factors). */
 const DEATHS_PER_KG = { onsite: 2e-5, power: 1e-5 };
+const DEATHS_PER_KG_LOW = { onsite: 0.85e-5, power: 0.425e-5 };
 
-const kg = (value: number) => Math.round(value * 2 ** 20) / 2 ** 20;
-const deaths = (value: number) => Math.round(value * 2 ** 30) / 2 ** 30;
+const kg = (value: number) => Math.round(value * 2 ** 20) / 2 ** 20 + 0;
+const deaths = (value: number) => Math.round(value * 2 ** 30) / 2 ** 30 + 0;
+const usd = (value: number) => Math.round(value * 2 ** 8) / 2 ** 8 + 0;
 
-/** Every cell of the fixture table: each county × upgrade × heating fuel × bin. */
+/** One cell: `households` of the county, and `scale`, their kilograms' multiple of the per-household figures. */
+function cell(
+  county: (typeof HEALTH_FIXTURE_COUNTIES)[number],
+  keys: { upgrade: HealthImpactCell['upgrade']; fuel: number; bin: SqftBin; housing: HousingType },
+  households: number,
+  scale: number,
+): HealthImpactCell {
+  const kgColumns: Record<string, number> = {};
+  const sums = { onsite: 0, power: 0, onsiteLow: 0, powerLow: 0 };
+  for (const pollutant of HEALTH_POLLUTANTS) {
+    const onsite = kg(scale * ONSITE_KG[pollutant][keys.fuel]!);
+    const power = kg(scale * POWER_KG[pollutant]);
+    kgColumns[`onsite_${pollutant}_kg_avoided`] = onsite;
+    kgColumns[`power_${pollutant}_kg_avoided`] = power;
+    kgColumns[`${pollutant}_kg_avoided`] = onsite + power;
+    // NH3 and VOC add no deaths (no published per-tonne figure), as in the default damage factors.
+    if (pollutant === 'nh3' || pollutant === 'voc') continue;
+    sums.onsite += onsite * DEATHS_PER_KG.onsite;
+    sums.power += power * DEATHS_PER_KG.power;
+    sums.onsiteLow += onsite * DEATHS_PER_KG_LOW.onsite;
+    sums.powerLow += power * DEATHS_PER_KG_LOW.power;
+  }
+  const [onsite, power] = [deaths(sums.onsite), deaths(sums.power)];
+  const [onsiteLow, powerLow] = [deaths(sums.onsiteLow), deaths(sums.powerLow)];
+  const multiFamily = keys.housing === 'multi_family';
+  return healthImpactCellSchema.parse({
+    county_fips: county.county_fips,
+    state: county.state,
+    county_name: county.county_name,
+    upgrade: keys.upgrade,
+    heating_fuel: FUELS[keys.fuel],
+    sqft_bin: keys.bin,
+    housing_type: keys.housing,
+    households,
+    // A multi-family cell's change comes from all the cluster's sample homes.
+    sample_homes: multiFamily ? 400 : 100,
+    upgraded_homes: multiFamily ? 360 : 90,
+    // The fuel changes are not served: zero in whatever columns the contract names them.
+    ...Object.fromEntries(
+      Object.keys(healthImpactCellSchema.shape)
+        .filter((column) => column.startsWith('delta_'))
+        .map((column) => [column, 0]),
+    ),
+    ...kgColumns,
+    deaths_avoided_onsite: onsite,
+    deaths_avoided_power: power,
+    deaths_avoided: onsite + power,
+    deaths_avoided_onsite_low: onsiteLow,
+    deaths_avoided_power_low: powerLow,
+    deaths_avoided_low: onsiteLow + powerLow,
+    mortality_value_usd: usd((onsite + power) * VALUE_OF_STATISTICAL_LIFE.usd),
+    mortality_value_usd_low: usd((onsiteLow + powerLow) * VALUE_OF_STATISTICAL_LIFE.usd),
+    code_version: 'c0de00000000',
+    model_version: 'surrogate-7f3a',
+    factors_version: 'ef-1c2d',
+    damage_factors_version: 'df-9e8b',
+  });
+}
+
+/**
+ * Every cell of the fixture table: each county × upgrade × heating fuel × bin of single-family homes, then
+ * (counties with multi-family households) each upgrade × heating fuel of multi-family ones, in bin 0-1499.
+ */
 export function healthFixtureCells(): HealthImpactCell[] {
   return HEALTH_FIXTURE_COUNTIES.flatMap((county, c) =>
     HEALTH_UPGRADES.flatMap((upgrade, u) =>
-      FUELS.flatMap((heatingFuel, f) =>
-        SQFT_BINS.map((bin, b) => {
+      FUELS.flatMap((_fuel, f) => {
+        // Larger homes and later upgrades avoid more; counties differ a little.
+        const factor = ((u + 1) / 4) * (1 + c / 10);
+        const singleFamily = SQFT_BINS.map((bin, b) => {
           const households = Math.round(county.households * FUEL_SHARES[f]! * BIN_SHARES[b]!);
-          // Larger homes and later upgrades avoid more; counties differ a little.
-          const scale = households * (1 + b / 2) * ((u + 1) / 4) * (1 + c / 10);
-          const kgColumns: Record<string, number> = {};
-          let onsiteDeaths = 0;
-          let powerDeaths = 0;
-          for (const pollutant of HEALTH_POLLUTANTS) {
-            const onsite = kg(scale * ONSITE_KG[pollutant][f]!);
-            const power = kg(scale * POWER_KG[pollutant]);
-            kgColumns[`onsite_${pollutant}_kg_avoided`] = onsite;
-            kgColumns[`power_${pollutant}_kg_avoided`] = power;
-            kgColumns[`${pollutant}_kg_avoided`] = onsite + power;
-            onsiteDeaths += onsite * DEATHS_PER_KG.onsite;
-            powerDeaths += power * DEATHS_PER_KG.power;
-          }
-          const deathsOnsite = deaths(onsiteDeaths);
-          const deathsPower = deaths(powerDeaths);
-          return healthImpactCellSchema.parse({
-            county_fips: county.county_fips,
-            state: county.state,
-            county_name: county.county_name,
-            upgrade,
-            heating_fuel: heatingFuel,
-            sqft_bin: bin,
-            households,
-            sample_homes: 100,
-            upgraded_homes: 90,
-            // The fuel changes are not served: zero in whatever columns the contract names them.
-            ...Object.fromEntries(
-              Object.keys(healthImpactCellSchema.shape)
-                .filter((column) => column.startsWith('delta_'))
-                .map((column) => [column, 0]),
-            ),
-            ...kgColumns,
-            deaths_avoided_onsite: deathsOnsite,
-            deaths_avoided_power: deathsPower,
-            deaths_avoided: deathsOnsite + deathsPower,
-            code_version: 'c0de00000000',
-            model_version: 'surrogate-7f3a',
-            factors_version: 'ef-1c2d',
-            damage_factors_version: 'df-9e8b',
-          });
-        }),
-      ),
+          const keys = { upgrade, fuel: f, bin, housing: 'single_family' } as const;
+          return cell(county, keys, households, households * (1 + b / 2) * factor);
+        });
+        if (county.multiFamily === 0) return singleFamily;
+        const households = Math.round(county.multiFamily * MULTI_FAMILY_FUEL_SHARES[f]!);
+        const keys = { upgrade, fuel: f, bin: '0-1499', housing: 'multi_family' } as const;
+        return [...singleFamily, cell(county, keys, households, households * MULTI_FAMILY_RATIO * factor)];
+      }),
     ),
   );
 }
