@@ -4,7 +4,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { HEALTH_METRIC_NAMES } from '../../schemas/health-api.ts';
-import { HEALTH_UPGRADES, SQFT_BINS, healthImpactCellSchema } from '../../schemas/health-data.ts';
+import {
+  HEALTH_UPGRADES,
+  SQFT_BINS,
+  VALUE_OF_STATISTICAL_LIFE,
+  healthImpactCellSchema,
+} from '../../schemas/health-data.ts';
 import { CONTIGUOUS_STATE_FIPS } from '../../schemas/rem-data.ts';
 import { FUELS } from '../../schemas/rem.ts';
 import { healthAnswerJson } from '../../serve/health/health-answer.ts';
@@ -36,8 +41,9 @@ import { measureLoad } from './static-baseline.ts';
  * The health-impacts route at national size, served by the real server. The pipeline builds a snapshot
  * (the sample incentives, and the REM county table from the default sources); while it has no
  * health_county_impacts, a copy of it gets a SYNTHETIC one of national size over the real counties
- * (every contiguous county × 7 upgrades × 4 heating fuels × 4 bins, numbers from a hash, quantized as the
- * contract says). The figures say which they were measured on.
+ * (every contiguous county × 7 upgrades × 4 heating fuels × 5 bin × housing-type pairs: single-family homes
+ * in each of the 4 bins, multi-family ones in the smallest, as the rollup places them; numbers from a hash,
+ * quantized as the contract says). The figures say which they were measured on.
  */
 
 const KEY = 'bench-health-key-0123456789abcdef';
@@ -47,23 +53,32 @@ const HP = 'hvac__heat_pump_seer18_hspf10';
 
 const sqlValues = (values: readonly string[]) => values.map((v) => `(${quoteLiteral(v)})`).join(', ');
 
-/** A hashed number per cell and column, quantized to `2^-bits` (as the rollup quantizes kg and deaths). */
+/** A hashed number per cell and column, quantized to `2^-bits` (as the rollup quantizes kg, deaths and dollars). */
 const hashed = (column: number, scale: number, bits: number) =>
-  `round(((hash(county_fips, upgrade, heating_fuel, sqft_bin, ${column}) % 2000000) / 1000000.0 - 0.4) * ${scale} * ${2 ** bits}) / ${2 ** bits}`;
+  `round(((hash(county_fips, upgrade, heating_fuel, sqft_bin, housing_type, ${column}) % 2000000) / 1000000.0 - 0.4) * ${scale} * ${2 ** bits}) / ${2 ** bits}`;
 
 /** The SQL of each cell column: keys from the joined lists, numbers hashed, fuel changes zero. */
 function syntheticColumn(column: string, i: number): string {
-  if (['county_fips', 'state', 'upgrade', 'heating_fuel', 'sqft_bin'].includes(column)) return column;
+  if (['county_fips', 'state', 'upgrade', 'heating_fuel', 'sqft_bin', 'housing_type'].includes(column))
+    return column;
   if (column === 'county_name') return 'name AS county_name';
   if (column === 'households')
-    return `(hash(county_fips, heating_fuel, sqft_bin) % 6000)::BIGINT AS households`;
+    return `(hash(county_fips, heating_fuel, sqft_bin, housing_type) % 6000)::BIGINT AS households`;
   if (column === 'sample_homes') return '100 AS sample_homes';
   if (column === 'upgraded_homes') return '90 AS upgraded_homes';
   if (column.endsWith('_kg_avoided')) return `${hashed(i, 20_000, 20)} AS ${column}`;
   if (column.startsWith('deaths_avoided')) return `${hashed(i, 0.5, 30)} AS ${column}`;
+  if (column.startsWith('mortality_value_usd'))
+    return `${hashed(i, 0.5 * VALUE_OF_STATISTICAL_LIFE.usd, 8)} AS ${column}`;
   if (column.endsWith('_version')) return `'synthetic' AS ${column}`;
   return `0.0 AS ${column}`;
 }
+
+/** The rollup's (bin, housing type) pairs: single-family homes in every bin, multi-family ones in the smallest. */
+const GROUPS = [
+  ...SQFT_BINS.map((bin) => `(${quoteLiteral(bin)}, 'single_family')`),
+  `(${quoteLiteral(SQFT_BINS[0])}, 'multi_family')`,
+].join(', ');
 
 async function createSyntheticCells(db: DuckDBConnection): Promise<void> {
   const columns = Object.keys(healthImpactCellSchema.shape).map(syntheticColumn);
@@ -72,7 +87,7 @@ async function createSyntheticCells(db: DuckDBConnection): Promise<void> {
     FROM (SELECT county_fips, state, name FROM rem_counties
           WHERE state IN (${Object.keys(CONTIGUOUS_STATE_FIPS).map(quoteLiteral).join(', ')})),
       (VALUES ${sqlValues(HEALTH_UPGRADES)}) u(upgrade), (VALUES ${sqlValues(FUELS)}) f(heating_fuel),
-      (VALUES ${sqlValues(SQFT_BINS)}) b(sqft_bin)`);
+      (VALUES ${GROUPS}) g(sqft_bin, housing_type)`);
 }
 
 /** Copies the published snapshot into a new one with a health table (synthetic unless it has one), and publishes it. */
