@@ -101,38 +101,50 @@ export const valueAt = (area: number, upgrade: number, bin: number, housing: num
 export const ALL_BINS = SQFT_BINS.length;
 export const ALL_HOUSING = HOUSING_TYPES.length;
 
-/** Offsets of the slots of a bin (or ALL_BINS) × a housing type (or ALL_HOUSING), in the declared orders. */
-const slotSet = (bin: number, housing: number) =>
-  Int32Array.from(
-    SQFT_BINS.flatMap((_bin, b) =>
-      HOUSING_TYPES.flatMap((_type, h) =>
-        (bin === ALL_BINS || b === bin) && (housing === ALL_HOUSING || h === housing)
-          ? [slotOffset(b, h)]
-          : [],
-      ),
+/**
+ * The slots a row adds up, from its (area, upgrade)'s start: `count` slots, the first at offset `first`,
+ * each `stride` after the previous. Any choice of bins and housing types is such a run (the slots are
+ * bin-major), so a row's numbers are summed without an index table.
+ */
+export interface SlotRun {
+  first: number;
+  count: number;
+  stride: number;
+}
+
+/** The run of the slots of a bin (or ALL_BINS) × a housing type (or ALL_HOUSING): bins, then housing types, in order. */
+function slotRun(bin: number, housing: number): SlotRun {
+  const offsets = SQFT_BINS.flatMap((_bin, b) =>
+    HOUSING_TYPES.flatMap((_type, h) =>
+      (bin === ALL_BINS || b === bin) && (housing === ALL_HOUSING || h === housing) ? [slotOffset(b, h)] : [],
     ),
   );
+  const stride = offsets.length > 1 ? offsets[1]! - offsets[0]! : MEASURES;
+  if (offsets.some((offset, i) => offset !== offsets[0]! + i * stride)) {
+    throw new Error(`health sums: the slots of bin ${bin} × housing type ${housing} are not evenly spaced`);
+  }
+  return { first: offsets[0] ?? 0, count: offsets.length, stride };
+}
 const choices = (count: number) => Array.from({ length: count + 1 }, (_, i) => i);
-const SLOT_SETS = choices(ALL_BINS).map((b) => choices(ALL_HOUSING).map((h) => slotSet(b, h)));
-const MULTI_FAMILY_SETS = choices(ALL_BINS).map((b) =>
+const SLOT_RUNS = choices(ALL_BINS).map((b) => choices(ALL_HOUSING).map((h) => slotRun(b, h)));
+const NO_SLOTS: SlotRun = { first: 0, count: 0, stride: MEASURES };
+const MULTI_FAMILY_RUNS = choices(ALL_BINS).map((b) =>
   choices(ALL_HOUSING).map((h) =>
-    h === ALL_HOUSING || h === MULTI_FAMILY ? slotSet(b, MULTI_FAMILY) : new Int32Array(0),
+    h === ALL_HOUSING || h === MULTI_FAMILY ? slotRun(b, MULTI_FAMILY) : NO_SLOTS,
   ),
 );
 
-/**
- * The slots a row of a bin (or ALL_BINS) and a housing type (or ALL_HOUSING) adds up, as offsets from its
- * (area, upgrade)'s start: bins, then housing types, in their declared order.
- */
-export const slotsOf = (bin: number, housing: number): Int32Array => SLOT_SETS[bin]![housing]!;
+/** The slots a row of a bin (or ALL_BINS) and a housing type (or ALL_HOUSING) adds up. */
+export const slotsOf = (bin: number, housing: number): SlotRun => SLOT_RUNS[bin]![housing]!;
 /** The multi-family ones among `slotsOf(bin, housing)`. */
-export const multiFamilySlotsOf = (bin: number, housing: number): Int32Array =>
-  MULTI_FAMILY_SETS[bin]![housing]!;
+export const multiFamilySlotsOf = (bin: number, housing: number): SlotRun =>
+  MULTI_FAMILY_RUNS[bin]![housing]!;
 
 /** The sum of one measure over some slots of the (area, upgrade) at `base` (`upgradeAt`), in the slots' order. */
-export function sumOver(values: Float64Array, base: number, slots: Int32Array, measure: number): number {
+export function sumOver(values: Float64Array, base: number, slots: SlotRun, measure: number): number {
   let sum = 0;
-  for (let i = 0; i < slots.length; i++) sum += values[base + slots[i]! + measure]!;
+  let at = base + slots.first + measure;
+  for (let i = 0; i < slots.count; i++, at += slots.stride) sum += values[at]!;
   return sum;
 }
 
