@@ -29,7 +29,7 @@ export const healthImpactsResponseExample = {
       impact_low: 0.3,
       units: 'deaths_per_year',
       warnings:
-        'Includes multi-family households (buildings of 2 or more units), which are not simulated: their fuel change is approximated from the county’s single-family homes, scaled by what apartments use per household relative to single-family homes (EIA RECS 2015).',
+        'Includes multi-family households, whose fuel change is approximated from the county’s single-family homes scaled by RECS 2015 apartment-to-house energy use.',
     },
     {
       state_abbreviation: 'WI',

@@ -17,7 +17,7 @@ export const healthMessages = {
     fewHouseholds: (threshold: string) =>
       `Fewer than ${threshold} households: small totals rest on survey estimates of few homes and are uncertain; read with caution.`,
     multiFamilyApproximated:
-      'Includes multi-family households (buildings of 2 or more units), which are not simulated: their fuel change is approximated from the county’s single-family homes, scaled by what apartments use per household relative to single-family homes (EIA RECS 2015).',
+      'Includes multi-family households, whose fuel change is approximated from the county’s single-family homes scaled by RECS 2015 apartment-to-house energy use.',
     healthUnavailable: 'Health impacts are not in the data being served yet; retry later',
   },
   es: {
@@ -36,7 +36,7 @@ export const healthMessages = {
     fewHouseholds: (threshold: string) =>
       `Menos de ${threshold} hogares: los totales pequeños se basan en estimaciones de encuesta de pocas viviendas y son inciertos; léalos con cautela.`,
     multiFamilyApproximated:
-      'Incluye hogares en edificios de 2 o más viviendas (multifamiliares), que no se simulan: su cambio de combustible se aproxima a partir de las viviendas unifamiliares del condado, escalado por el consumo por hogar de los apartamentos respecto de las viviendas unifamiliares (EIA RECS 2015).',
+      'Incluye hogares multifamiliares, cuyo cambio de combustible se aproxima a partir de las viviendas unifamiliares del condado, escalado por el consumo de apartamentos frente a casas (RECS 2015).',
     healthUnavailable:
       'Los impactos en la salud aún no están en los datos publicados; vuelva a intentarlo más tarde',
   },

@@ -39,11 +39,11 @@ const METRICS = Object.keys(HEALTH_METRICS) as HealthMetric[];
 const FEW_EN =
   'Fewer than 5,000 households: small totals rest on survey estimates of few homes and are uncertain; read with caution.';
 const MULTI_FAMILY_EN =
-  'Includes multi-family households (buildings of 2 or more units), which are not simulated: their fuel change is approximated from the county’s single-family homes, scaled by what apartments use per household relative to single-family homes (EIA RECS 2015).';
+  'Includes multi-family households, whose fuel change is approximated from the county’s single-family homes scaled by RECS 2015 apartment-to-house energy use.';
 const FEW_ES =
   'Menos de 5000 hogares: los totales pequeños se basan en estimaciones de encuesta de pocas viviendas y son inciertos; léalos con cautela.';
 const MULTI_FAMILY_ES =
-  'Incluye hogares en edificios de 2 o más viviendas (multifamiliares), que no se simulan: su cambio de combustible se aproxima a partir de las viviendas unifamiliares del condado, escalado por el consumo por hogar de los apartamentos respecto de las viviendas unifamiliares (EIA RECS 2015).';
+  'Incluye hogares multifamiliares, cuyo cambio de combustible se aproxima a partir de las viviendas unifamiliares del condado, escalado por el consumo de apartamentos frente a casas (RECS 2015).';
 
 /** The numeric columns of an answer's row. */
 interface AnswerRow {
