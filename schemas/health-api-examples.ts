@@ -28,8 +28,7 @@ export const healthImpactsResponseExample = {
       impact: 0.7,
       impact_low: 0.3,
       units: 'deaths_per_year',
-      warnings:
-        'Includes multi-family households, whose fuel change is approximated from the county’s single-family homes scaled by RECS 2015 apartment-to-house energy use.',
+      warnings: null,
     },
     {
       state_abbreviation: 'WI',
@@ -119,6 +118,9 @@ export const healthImpactsResponseExample = {
       warnings:
         'Fewer than 5,000 households: small totals rest on survey estimates of few homes and are uncertain; read with caution.',
     },
+  ],
+  warnings: [
+    'Rows include multi-family households (buildings of 2 or more units), whose fuel change is approximated from the county’s single-family homes scaled by RECS 2015 apartment-to-house energy use; group_by housing_type shows them apart.',
   ],
   model: {
     versions: {

@@ -148,9 +148,7 @@ export const healthImpactRowSchema = z
       .string()
       .nullable()
       .describe(
-        `Cautions, one sentence each, or null: the row covers fewer than ${FEW_HOUSEHOLDS.toLocaleString('en-US')} ` +
-          'households; the row includes multi-family households, whose fuel change is approximated from ' +
-          'the county’s single-family homes',
+        `A caution when the row covers fewer than ${FEW_HOUSEHOLDS.toLocaleString('en-US')} households, else null`,
       ),
   })
   .meta({ id: 'HealthImpactRow', description: 'One geography × group × metric, columns in this order' });
@@ -190,7 +188,16 @@ export const healthModelSchema = z
 export type HealthModel = z.infer<typeof healthModelSchema>;
 
 export const healthImpactsResponseSchema = z
-  .object({ data: z.array(healthImpactRowSchema), model: healthModelSchema })
+  .object({
+    data: z.array(healthImpactRowSchema),
+    warnings: z
+      .array(z.string())
+      .describe(
+        'Cautions about the answer as a whole, in the request’s language: when rows include multi-family ' +
+          'households, that their fuel change is approximated from the county’s single-family homes',
+      ),
+    model: healthModelSchema,
+  })
   .meta({
     id: 'HealthImpactsResponse',
     description:

@@ -169,7 +169,11 @@ export type MortalityEstimate = (typeof MORTALITY_ESTIMATES)[number];
 export const VALUE_OF_STATISTICAL_LIFE = { usd: (7_400_000 * 313.689) / 201.6, dollarYear: 2024 } as const;
 
 /** How deaths per tonne were placed: by the county's population exposure, the state's fossil generation, or not at all. */
-export const PLACE_FACTOR_BASES = ['county_population_exposure', 'state_fossil_generation', 'national'] as const;
+export const PLACE_FACTOR_BASES = [
+  'county_population_exposure',
+  'state_fossil_generation',
+  'national',
+] as const;
 
 /**
  * Deaths per tonne where a tonne is emitted (lake table `health_place_damage_factors`): for home combustion,
@@ -188,6 +192,11 @@ export const placeDamageFactorSchema = z
     deaths_per_tonne_low: z.number().nonnegative(),
     /** The place's exposure index (1 = a typical home's county); null when the national figure is used as is. */
     exposure_index: z.number().nonnegative().nullable(),
+    /**
+     * The place's yearly emissions of the pollutant by the sector, in relative units, that weigh the mean the
+     * spread keeps: Σ weight × deaths_per_tonne ÷ Σ weight is the source figure.
+     */
+    emissions_weight: z.number().nonnegative(),
     /** The figure that was spread (the damage-factor row of the state, or US). */
     source_region: z.string().min(2),
     basis: z.enum(PLACE_FACTOR_BASES),

@@ -31,6 +31,35 @@ export const countyProfileSchema = z
   .strict();
 export type CountyProfile = z.infer<typeof countyProfileSchema>;
 
+/**
+ * The main heating fuel of a county's occupied housing units (ACS table B25040), as shares of them. `other`
+ * holds the categories no column has: bottled, tank or LP gas (propane), wood, coal, solar, other fuels and no
+ * fuel. A FIPS ending in 000 is a whole state (a source that has no counties for it).
+ */
+export const countyHeatingFuelSchema = z
+  .object({
+    county_fips: z.string().regex(/^\d{5}$/),
+    occupied_units: z.number().int().positive(),
+    natural_gas: share,
+    electricity: share,
+    fuel_oil: share,
+    other: share,
+  })
+  .strict()
+  .refine((r) => Math.abs(r.natural_gas + r.electricity + r.fuel_oil + r.other - 1) <= 0.001, {
+    message: 'the four shares must sum to 1',
+  });
+export type CountyHeatingFuel = z.infer<typeof countyHeatingFuelSchema>;
+
+/** Shares of homes by main heating fuel, over the four fuels the model knows (summing to 1). */
+export const heatingFuelSharesSchema = z
+  .object({ electricity: share, natural_gas: share, fuel_oil: share, propane: share })
+  .strict()
+  .refine((s) => Math.abs(s.electricity + s.natural_gas + s.fuel_oil + s.propane - 1) <= 1e-9, {
+    message: 'the shares must sum to 1',
+  });
+export type HeatingFuelShares = z.infer<typeof heatingFuelSharesSchema>;
+
 /** Where a 5-digit ZIP lies: its state and the county holding it (or most of it). */
 export const zipCountySchema = z
   .object({
@@ -231,6 +260,7 @@ export const REM_RECORDS = {
   zipCounty: 'rem.zip-county',
   energyRate: 'rem.energy-rate',
   emissionFactor: 'rem.emission-factor',
+  countyHeatingFuel: 'rem.county-heating-fuel',
 } as const;
 
 /** Every REM record schema, each on its own topic (named like the schema). */
@@ -243,5 +273,11 @@ export const remRecordSchemas: RecordSchema[] = [
     version: 1,
     schema: emissionFactorSchema,
     topic: REM_RECORDS.emissionFactor,
+  },
+  {
+    name: REM_RECORDS.countyHeatingFuel,
+    version: 1,
+    schema: countyHeatingFuelSchema,
+    topic: REM_RECORDS.countyHeatingFuel,
   },
 ];

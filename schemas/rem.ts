@@ -259,6 +259,20 @@ export const samplingCountySchema = z
      * mobile), or null to use the census region's mix.
      */
     mobileHomeShare: z.number().min(0).max(1).nullable(),
+    /**
+     * Main heating fuel shares of the county's homes of the REM universe (they weigh the water-heater fuel
+     * drawn for each heating fuel); absent or null: the state's.
+     */
+    heatingFuelShares: z
+      .object({
+        electricity: z.number().min(0).max(1),
+        natural_gas: z.number().min(0).max(1),
+        fuel_oil: z.number().min(0).max(1),
+        propane: z.number().min(0).max(1),
+      })
+      .strict()
+      .nullable()
+      .optional(),
   })
   .strict();
 export type SamplingCounty = z.infer<typeof samplingCountySchema>;

@@ -1,5 +1,5 @@
 import { parse as parseCsv } from 'csv-parse/sync';
-import type { SourceReader } from '../source.ts';
+import type { SourceParser, SourceReader, SourceRecord } from '../source.ts';
 import { MalformedSourceFileError } from './rewiring-america-open-data.ts';
 
 export type CsvRow = Record<string, string>;
@@ -32,3 +32,30 @@ export function csvRows(body: Buffer, label: string, columns: readonly string[])
 /** CSV text → number; an empty or non-numeric cell becomes NaN, which the record schema quarantines. */
 export const csvNumber = (text: string | undefined): number =>
   text === undefined || text.trim() === '' ? NaN : Number(text);
+
+/**
+ * A parser of a single-CSV source whose rows are records of one schema: the file must have `columns`, and
+ * each row becomes one record keyed by `key`, its payload made by `payload` (cells stay text or become
+ * numbers there; the record schema judges them, so a bad cell is quarantined, not thrown).
+ */
+export function csvRecordParser<Column extends string>(spec: {
+  kind: string;
+  record: string;
+  label: string;
+  columns: readonly Column[];
+  key: (row: Record<Column, string>) => string;
+  payload: (row: Record<Column, string>) => unknown;
+}): SourceParser {
+  return {
+    kind: spec.kind,
+    recordSchemas: [spec.record],
+    async parse(reader: SourceReader): Promise<SourceRecord[]> {
+      const rows = csvRows(await readSourceFile(reader, spec.label), spec.label, spec.columns);
+      return rows.map((row) => ({
+        schema: spec.record,
+        key: spec.key(row as Record<Column, string>),
+        payload: spec.payload(row as Record<Column, string>),
+      }));
+    },
+  };
+}

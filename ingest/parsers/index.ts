@@ -1,8 +1,11 @@
 import type { SourceParser } from '../source.ts';
+import { countyGeographyParser } from './county-geography.ts';
+import { countyHeatingFuelParser } from './county-heating-fuel.ts';
 import { eiaSedsResidentialPricesParser } from './eia-seds-residential-prices.ts';
 import { geonamesPostalCodesParser } from './geonames-postal-codes.ts';
 import { healthDamageFactorsParser } from './health-damage-factors.ts';
 import { remCountyProfilesParser } from './rem-county-profiles.ts';
+import { powerPlantsParser } from './power-plants.ts';
 import { remEmissionFactorsParser } from './rem-emission-factors.ts';
 import { rewiringAmericaOpenDataParser } from './rewiring-america-open-data.ts';
 
@@ -14,4 +17,7 @@ export const parsers: SourceParser[] = [
   eiaSedsResidentialPricesParser,
   remEmissionFactorsParser,
   healthDamageFactorsParser,
+  countyHeatingFuelParser,
+  countyGeographyParser,
+  powerPlantsParser,
 ];

@@ -62,32 +62,36 @@ const METRIC_STARTS = HEALTH_METRIC_NAMES.map((metric) => encodedFragment(`,"met
 /** What comes between a mortality metric's impact and its low impact. */
 const LOW_START = encodedFragment(',"impact_low":');
 
-/** Warning variants, a bit each: the row covers few households; it includes multi-family households. */
-const FEW = 1;
-const MULTI_FAMILY_APPROXIMATED = 2;
-
-/** TAILS[language][metric][warning variant]: `,"units":"…","warnings":…}`. */
+/** TAILS[language][metric][few households ? 1 : 0]: `,"units":"…","warnings":…}`. */
 const TAILS = Object.fromEntries(
   LANGUAGES.map((language) => {
-    const text = healthMessages[language];
-    const few = text.fewHouseholds(FEW_HOUSEHOLDS.toLocaleString(language));
-    const warnings = [0, 1, 2, 3].map((variant) => {
-      const sentences = [
-        ...(variant & FEW ? [few] : []),
-        ...(variant & MULTI_FAMILY_APPROXIMATED ? [text.multiFamilyApproximated] : []),
-      ];
-      return sentences.length === 0 ? 'null' : JSON.stringify(sentences.join(' '));
-    });
+    const few = JSON.stringify(
+      healthMessages[language].fewHouseholds(FEW_HOUSEHOLDS.toLocaleString(language)),
+    );
     return [
       language,
       HEALTH_METRIC_NAMES.map((metric) =>
-        warnings.map((json) =>
+        ['null', few].map((json) =>
           encodedFragment(`,"units":"${HEALTH_METRICS[metric].units}","warnings":${json}}`),
         ),
       ),
     ];
   }),
 ) as Record<Language, Buffer[][]>;
+
+/**
+ * ANSWER_WARNINGS[language][some row includes multi-family households ? 1 : 0]: the answer's own cautions.
+ * The multi-family approximation is said once per answer rather than on nearly every row, which would double a
+ * county answer's size (a Texas answer of 254 rows would pass 100 kB).
+ */
+const ANSWER_WARNINGS = Object.fromEntries(
+  LANGUAGES.map((language) => [
+    language,
+    [[], [healthMessages[language].multiFamilyApproximated]].map((warnings) =>
+      encodedFragment(`"warnings":${JSON.stringify(warnings)},`),
+    ),
+  ]),
+) as Record<Language, Buffer[]>;
 
 const DATA_OPEN = encodedFragment('{"data":[');
 const COMMA = 0x2c;
@@ -100,7 +104,7 @@ const writer = new JsonBytesWriter(128 * 1024);
 /**
  * The answer's JSON bytes: one row per area × upgrade × bin × housing type × metric, in that order (areas
  * in FIPS order, bins and housing types in their declared order, upgrades and metrics as requested), each
- * row's columns in the reference's order, then the model label. Grouped, a group without households has no
+ * row's columns in the reference's order, then the answer's warnings and the model label. Grouped, a group without households has no
  * row. Rows are written from pre-encoded parts and the numbers' digits (see JsonBytesWriter); every number
  * is a sum of the snapshot's cells, rounded only here. The bytes are lent: give them back once the response
  * is sent.
@@ -126,6 +130,7 @@ export function healthAnswerJson(
   });
   writer.begin().bytes(DATA_OPEN);
   let first = true;
+  let includesMultiFamily = false;
   for (const position of areas.positions) {
     const { rowStart } = sums.areas[position]!;
     for (const upgrade of request.upgrade) {
@@ -137,9 +142,10 @@ export function healthAnswerJson(
           const slots = slotsOf(b, h);
           const households = sumOver(values, base, slots, HOUSEHOLDS);
           if (grouped && households === 0) continue;
-          const multiFamily = sumOver(values, base, multiFamilySlotsOf(b, h), HOUSEHOLDS);
-          const warning =
-            (households < FEW_HOUSEHOLDS ? FEW : 0) | (multiFamily > 0 ? MULTI_FAMILY_APPROXIMATED : 0);
+          // The answer's warning needs one such row: once found, the others are not looked for.
+          if (!includesMultiFamily)
+            includesMultiFamily = sumOver(values, base, multiFamilySlotsOf(b, h), HOUSEHOLDS) > 0;
+          const few = households < FEW_HOUSEHOLDS ? 1 : 0;
           const head = heads[b]![h]!;
           for (const metric of metrics) {
             if (!first) writer.byte(COMMA);
@@ -153,11 +159,16 @@ export function healthAnswerJson(
             if (metric.low >= 0) {
               writer.bytes(LOW_START).rounded(sumOver(values, base, slots, metric.low), DECIMALS);
             }
-            writer.bytes(metric.tails[warning]!);
+            writer.bytes(metric.tails[few]!);
           }
         }
       }
     }
   }
-  return writer.bytes(DATA_CLOSE).bytes(data.modelJson).bytes(ANSWER_CLOSE).lend();
+  return writer
+    .bytes(DATA_CLOSE)
+    .bytes(ANSWER_WARNINGS[request.language][includesMultiFamily ? 1 : 0]!)
+    .bytes(data.modelJson)
+    .bytes(ANSWER_CLOSE)
+    .lend();
 }

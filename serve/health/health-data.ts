@@ -20,10 +20,11 @@ import { readKeyedTexts } from '../snapshot/text-columns.ts';
  * transform/tables/health/health-impacts-table.ts (not imported: that module brings in the pipeline).
  *
  * Per area (state or county) and upgrade, the sums of the cells are kept per floor-area bin × housing type
- * ("slots") and measure: only those; a row over all bins or both housing types adds the slots it covers
- * when it is answered (at most 8 per number). The cells' quantized values make every sum exact, so the
+ * ("slots") and measure, and in one more slot their total, which an ungrouped row (most requests) reads as
+ * it is; a row over all bins of a housing type, or both housing types of a bin, adds the slots it covers
+ * when it is answered (at most 4 per number). The cells' quantized values make every sum exact, so the
  * order of the additions cannot change a digit; it is fixed all the same (bins, then housing types, in
- * their declared order). A county takes 7 upgrades × 8 slots × 10 measures × 8 B = 4,480 B: about 14 MB
+ * their declared order). A county takes 7 upgrades × 9 slots × 10 measures × 8 B = 5,040 B: about 16 MB
  * for the ~3,100 counties of the contiguous US (their states another ~0.2 MB).
  */
 
@@ -47,8 +48,10 @@ export const LOW_MEASURES = HEALTH_METRIC_NAMES.map((metric) => {
   return low === null ? -1 : MEASURE_COLUMNS.indexOf(low);
 });
 
-/** Slots per (area, upgrade): every floor-area bin × housing type, bin-major. */
-const SLOTS = SQFT_BINS.length * HOUSING_TYPES.length;
+/** Slots per (area, upgrade): every floor-area bin × housing type, bin-major, then their total. */
+const GROUP_SLOTS = SQFT_BINS.length * HOUSING_TYPES.length;
+const SLOTS = GROUP_SLOTS + 1;
+const TOTAL_OFFSET = GROUP_SLOTS * MEASURES;
 const MULTI_FAMILY = HOUSING_TYPES.indexOf('multi_family');
 const UPGRADE_STRIDE = SLOTS * MEASURES;
 const AREA_STRIDE = HEALTH_UPGRADES.length * UPGRADE_STRIDE;
@@ -126,7 +129,11 @@ function slotRun(bin: number, housing: number): SlotRun {
   return { first: offsets[0] ?? 0, count: offsets.length, stride };
 }
 const choices = (count: number) => Array.from({ length: count + 1 }, (_, i) => i);
-const SLOT_RUNS = choices(ALL_BINS).map((b) => choices(ALL_HOUSING).map((h) => slotRun(b, h)));
+const SLOT_RUNS = choices(ALL_BINS).map((b) =>
+  choices(ALL_HOUSING).map((h) =>
+    b === ALL_BINS && h === ALL_HOUSING ? { first: TOTAL_OFFSET, count: 1, stride: MEASURES } : slotRun(b, h),
+  ),
+);
 const NO_SLOTS: SlotRun = { first: 0, count: 0, stride: MEASURES };
 const MULTI_FAMILY_RUNS = choices(ALL_BINS).map((b) =>
   choices(ALL_HOUSING).map((h) =>
@@ -232,6 +239,7 @@ async function loadHealthData(snapshot: SnapshotReader): Promise<HealthData> {
     const slot = valueAt(county, u, b, h, 0);
     for (let m = 0; m < MEASURES; m++) counties[slot + m] = lines[at + KEY_COLUMNS + m]!;
   }
+  addTotals(counties);
 
   const stateFips = [...new Set(countyAreas.map((c) => c.fips.slice(0, 2)))];
   const stateIndex = new Map(stateFips.map((fips, i) => [fips, i]));
@@ -271,6 +279,14 @@ async function loadHealthData(snapshot: SnapshotReader): Promise<HealthData> {
     countyIndex,
     modelJson: encodedFragment(`"model":${JSON.stringify(model)}`),
   };
+}
+
+/** Fills each (area, upgrade)'s total slot with the sum of its group slots, in their order. */
+function addTotals(values: Float64Array): void {
+  const all = slotRun(ALL_BINS, ALL_HOUSING);
+  for (let base = 0; base < values.length; base += UPGRADE_STRIDE) {
+    for (let m = 0; m < MEASURES; m++) values[base + TOTAL_OFFSET + m] = sumOver(values, base, all, m);
+  }
 }
 
 /** Distinct counties of the sums' lines (ordered by county, so a change of FIPS starts a new one). */

@@ -17,7 +17,7 @@ export const healthMessages = {
     fewHouseholds: (threshold: string) =>
       `Fewer than ${threshold} households: small totals rest on survey estimates of few homes and are uncertain; read with caution.`,
     multiFamilyApproximated:
-      'Includes multi-family households, whose fuel change is approximated from the county’s single-family homes scaled by RECS 2015 apartment-to-house energy use.',
+      'Rows include multi-family households (buildings of 2 or more units), whose fuel change is approximated from the county’s single-family homes scaled by RECS 2015 apartment-to-house energy use; group_by housing_type shows them apart.',
     healthUnavailable: 'Health impacts are not in the data being served yet; retry later',
   },
   es: {
@@ -36,7 +36,7 @@ export const healthMessages = {
     fewHouseholds: (threshold: string) =>
       `Menos de ${threshold} hogares: los totales pequeños se basan en estimaciones de encuesta de pocas viviendas y son inciertos; léalos con cautela.`,
     multiFamilyApproximated:
-      'Incluye hogares multifamiliares, cuyo cambio de combustible se aproxima a partir de las viviendas unifamiliares del condado, escalado por el consumo de apartamentos frente a casas (RECS 2015).',
+      'Las filas incluyen hogares multifamiliares (edificios de 2 o más unidades), cuyo cambio de combustible se aproxima a partir de las viviendas unifamiliares del condado, escalado por el consumo de apartamentos frente a casas (RECS 2015); group_by housing_type los muestra aparte.',
     healthUnavailable:
       'Los impactos en la salud aún no están en los datos publicados; vuelva a intentarlo más tarde',
   },

@@ -12,6 +12,7 @@ import {
 import { climateById } from '../climate/climate.ts';
 import { stateClimates } from '../climate/location-climate.ts';
 import { EER_PER_SEER } from '../equipment/heat-pumps.ts';
+import { stateFuelShares } from '../parameters/heating-fuel.ts';
 import * as P from '../parameters/housing-stock.ts';
 import { SplitMix64 } from '../random.ts';
 
@@ -51,10 +52,12 @@ export function sampleHomes(
   n: number,
   seed: number | bigint,
 ): SampleResult {
-  const { state, climateZone, stationId, mobileHomeShare } = samplingCountySchema.parse(county);
+  const { state, climateZone, stationId, mobileHomeShare, heatingFuelShares } =
+    samplingCountySchema.parse(county);
   return draw(state, conditions, n, seed, {
     climates: [[{ climateZone, climate: climateById(stationId) }, 1]],
     mobileHomeShare,
+    heatingFuelShares: heatingFuelShares ?? null,
   });
 }
 
@@ -73,7 +76,11 @@ export function sampleStateHomes(
   const climates = stateClimates(state)?.map(
     ({ climateZone, climate, share }) => [{ climateZone, climate }, share] as const,
   );
-  return draw(state, conditions, n, seed, { climates: climates ?? [], mobileHomeShare: null });
+  return draw(state, conditions, n, seed, {
+    climates: climates ?? [],
+    mobileHomeShare: null,
+    heatingFuelShares: null,
+  });
 }
 
 function draw(
@@ -81,7 +88,12 @@ function draw(
   conditions: SampleConditions,
   n: number,
   seed: number | bigint,
-  place: { climates: P.Weights<ZoneClimate>; mobileHomeShare: number | null },
+  place: {
+    climates: P.Weights<ZoneClimate>;
+    mobileHomeShare: number | null;
+    /** The place's own heating-fuel shares, or null for its state's. */
+    heatingFuelShares: Readonly<Record<Fuel, number>> | null;
+  },
 ): SampleResult {
   const { heatingFuel, waterHeaterFuel } = sampleConditionsSchema.parse(conditions);
   if (!Number.isInteger(n) || n < 1) throw new RangeError(`n must be a positive integer, got ${n}`);
@@ -95,11 +107,13 @@ function draw(
       message: `state ${state} is not modelled: the model covers the contiguous United States and DC`,
     };
   }
+  // Whether a fuel is plausible is judged by the state: a household saying it heats with a fuel its county's
+  // survey sample barely shows is answered from the county's homes, not refused.
   const pHeating = fuelShare(heatingShares, heatingFuel);
   if (pHeating < P.IMPLAUSIBLE_PROBABILITY) {
     return implausible(`${heatingFuel} heating is (almost) never found in ${state}`);
   }
-  const waterFuels = waterHeaterFuelWeights(heatingFuel, heatingShares);
+  const waterFuels = waterHeaterFuelWeights(heatingFuel, place.heatingFuelShares ?? stateFuelShares(state)!);
   if (waterHeaterFuel && weightOf(waterFuels, waterHeaterFuel) < P.IMPLAUSIBLE_PROBABILITY) {
     return implausible(
       `a ${waterHeaterFuel} water heater with ${heatingFuel} heating is (almost) never found in ${state}; ` +
@@ -117,19 +131,6 @@ function draw(
   const samples: SampledHome[] = [];
   for (let i = 0; i < n; i++) samples.push(drawHome(new SplitMix64(mixSeed(seed, i)), context));
   return { supported: true, parametersVersion: P.HOUSING_STOCK_VERSION, samples };
-}
-
-/**
- * The state's main-heating-fuel shares as the sampler draws them (normalised over the four fuels), or
- * undefined for a state the model does not cover; the health rollup splits households by them.
- */
-export function heatingFuelShares(state: string): Record<Fuel, number> | undefined {
-  const shares = P.HEATING_FUEL_BY_STATE[state];
-  if (!shares) return undefined;
-  return Object.fromEntries(P.FUEL_ORDER.map((fuel) => [fuel, fuelShare(shares, fuel)])) as Record<
-    Fuel,
-    number
-  >;
 }
 
 /**
@@ -156,12 +157,12 @@ const fuelShare = (shares: readonly [number, number, number, number], fuel: Fuel
 
 function waterHeaterFuelWeights(
   heatingFuel: Fuel,
-  heatingShares: readonly [number, number, number, number],
+  heatingShares: Readonly<Record<Fuel, number>>,
 ): P.Weights<Fuel> {
   const base = P.WATER_HEATER_FUEL_GIVEN_HEATING[heatingFuel];
   const weights = P.FUEL_ORDER.map((fuel): [Fuel, number] => {
     const availability =
-      fuel === 'electricity' ? 1 : Math.min(1, fuelShare(heatingShares, fuel) / P.FUEL_AVAILABILITY_SHARE);
+      fuel === 'electricity' ? 1 : Math.min(1, heatingShares[fuel] / P.FUEL_AVAILABILITY_SHARE);
     return [fuel, base[fuel] * availability];
   });
   const total = weights.reduce((sum, [, w]) => sum + w, 0);

@@ -1,5 +1,5 @@
 import type { CountyProfile } from '../../schemas/rem-data.ts';
-import type { SamplingCounty } from '../../schemas/rem.ts';
+import type { Fuel, SamplingCounty } from '../../schemas/rem.ts';
 
 /**
  * Mobile homes among the homes the REM covers (single-family detached, attached, mobile): ACS gives
@@ -14,13 +14,19 @@ export function remMobileHomeShare(
   return Math.min(1, county.mobile_home_share / remUniverse);
 }
 
-/** What the sampler needs of a county of the lake's `rem_counties` table (a profile and its station). */
-export function samplingCountyOf(county: CountyProfile & { station_id: string }): SamplingCounty {
+/**
+ * What the sampler needs of a county of the lake's `rem_counties` table: a profile, its station and, when
+ * the row has them, its single-family heating-fuel shares.
+ */
+export function samplingCountyOf(
+  county: CountyProfile & { station_id: string; heating_fuel_shares?: Record<Fuel, number> | undefined },
+): SamplingCounty {
   return {
     state: county.state,
     countyFips: county.county_fips,
     climateZone: county.climate_zone,
     stationId: county.station_id,
     mobileHomeShare: remMobileHomeShare(county),
+    heatingFuelShares: county.heating_fuel_shares ?? null,
   };
 }

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createFileReader } from '../../ingest/connectors/file-reader.ts';
 import { healthDamageFactorsParser } from '../../ingest/parsers/health-damage-factors.ts';
@@ -11,6 +12,7 @@ import {
   damageFactorSchema,
   type DamageFactor,
 } from '../../schemas/health-data.ts';
+import { REPOSITORY_ROOT } from '../../lib/repository-root.ts';
 import { recordSchemas } from '../../schemas/records/index.ts';
 import { CONTIGUOUS_STATE_FIPS } from '../../schemas/rem-data.ts';
 import { auditHealthDamageFactors } from '../../transform/tables/health/health-audits.ts';
@@ -24,7 +26,7 @@ const fileOf = (text: string | null): SourceReader => ({
   filesRead: () => [],
 });
 
-const HEADER = 'region,sector,pollutant,deaths_per_tonne,year,publisher,method\n';
+const HEADER = 'region,sector,pollutant,deaths_per_tonne,deaths_per_tonne_low,year,publisher,method\n';
 
 /** A factor of the national table, with a figure of the right order for its pollutant. */
 const factor = (over: Partial<DamageFactor>): DamageFactor => ({
@@ -32,6 +34,7 @@ const factor = (over: Partial<DamageFactor>): DamageFactor => ({
   sector: 'residential_combustion',
   pollutant: 'pm25',
   deaths_per_tonne: 0.04,
+  deaths_per_tonne_low: 0.02,
   year: 2016,
   publisher: 'U.S. EPA',
   method: '$/ton ÷ VSL',
@@ -40,12 +43,14 @@ const factor = (over: Partial<DamageFactor>): DamageFactor => ({
 
 /** One national row for every sector × pollutant. */
 const nationalTable: DamageFactor[] = EMISSION_SECTORS.flatMap((sector) =>
-  HEALTH_POLLUTANTS.map((pollutant) => factor({ sector, pollutant, deaths_per_tonne: 0.005 })),
+  HEALTH_POLLUTANTS.map((pollutant) =>
+    factor({ sector, pollutant, deaths_per_tonne: 0.005, deaths_per_tonne_low: 0.002 }),
+  ),
 );
 
 describe('the health-damage-factors parser', () => {
   it('turns each row into a health.damage-factor record keyed by region, sector and pollutant', async () => {
-    const csv = `${HEADER}US,electricity_generation,so2,0.005068081221733704,2016,"U.S. EPA, 17-sector BPT","$/ton ÷ VSL: $40,000 per short ton"\nNY,residential_combustion,pm25,0.07,2005,Penn et al. 2017,deaths per thousand tons ÷ 1000\n`;
+    const csv = `${HEADER}US,electricity_generation,so2,0.005068081221733704,0.004270081742286932,2016,"U.S. EPA, 17-sector BPT","$/ton ÷ VSL: $40,000 per short ton"\nNY,residential_combustion,pm25,0.07,0.07,2005,Penn et al. 2017,deaths per thousand tons ÷ 1000\n`;
     const records = await healthDamageFactorsParser.parse(fileOf(csv));
     expect(records).toEqual([
       {
@@ -56,6 +61,7 @@ describe('the health-damage-factors parser', () => {
           sector: 'electricity_generation',
           pollutant: 'so2',
           deaths_per_tonne: 0.005068081221733704,
+          deaths_per_tonne_low: 0.004270081742286932,
           year: 2016,
           publisher: 'U.S. EPA, 17-sector BPT',
           method: '$/ton ÷ VSL: $40,000 per short ton',
@@ -69,6 +75,7 @@ describe('the health-damage-factors parser', () => {
           sector: 'residential_combustion',
           pollutant: 'pm25',
           deaths_per_tonne: 0.07,
+          deaths_per_tonne_low: 0.07,
           year: 2005,
           publisher: 'Penn et al. 2017',
           method: 'deaths per thousand tons ÷ 1000',
@@ -78,7 +85,7 @@ describe('the health-damage-factors parser', () => {
   });
 
   it('leaves bad cells to the record schema: a blank figure, a negative one, an unknown sector are invalid', async () => {
-    const csv = `${HEADER}US,residential_combustion,pm25,,2016,EPA,x\nUS,residential_combustion,nox,-0.001,2016,EPA,x\nUS,industry,pm25,0.01,2016,EPA,x\n`;
+    const csv = `${HEADER}US,residential_combustion,pm25,,0.01,2016,EPA,x\nUS,residential_combustion,nox,0.001,-0.001,2016,EPA,x\nUS,industry,pm25,0.01,0.01,2016,EPA,x\n`;
     const records = await healthDamageFactorsParser.parse(fileOf(csv));
     expect(records.map((r) => damageFactorSchema.safeParse(r.payload).success)).toEqual([
       false,
@@ -92,21 +99,27 @@ describe('the health-damage-factors parser', () => {
       MalformedSourceFileError,
     );
     await expect(healthDamageFactorsParser.parse(fileOf('region,sector,pollutant\n'))).rejects.toThrow(
-      'missing column(s) deaths_per_tonne, year, publisher, method',
+      'missing column(s) deaths_per_tonne, deaths_per_tonne_low, year, publisher, method',
     );
     await expect(healthDamageFactorsParser.parse(fileOf(null))).rejects.toThrow('the source file is missing');
   });
 });
 
 describe("the project's default damage factors", () => {
+  const parsed = async (location: string): Promise<DamageFactor[]> => {
+    const records = await healthDamageFactorsParser.parse(createFileReader(location));
+    const schema = recordSchemas.find((s) => s.name === 'health.damage-factor')!.schema;
+    return records.map((r) => schema.parse(r.payload) as DamageFactor);
+  };
   const shipped = async (): Promise<DamageFactor[]> => {
     const declared = await loadSources(resolveSourcesFile('./ingest/sources.json'), {});
     const source = declared.find((s) => s.name === 'damage-factors')!;
     expect(source.kind).toBe('health-damage-factors');
-    const records = await healthDamageFactorsParser.parse(createFileReader(source.location));
-    const schema = recordSchemas.find((s) => s.name === 'health.damage-factor')!.schema;
-    return records.map((r) => schema.parse(r.payload) as DamageFactor);
+    return parsed(source.location);
   };
+  /** The other factor file: EPA's figures on their own risk estimate, Krewski et al. (2009). */
+  const krewski = () =>
+    parsed(path.join(REPOSITORY_ROOT, 'ingest/default-data/health/damage-factors-krewski-2009.csv'));
 
   it('give a national factor for every sector × pollutant, so every state is covered', async () => {
     const factors = await shipped();
@@ -124,7 +137,7 @@ describe("the project's default damage factors", () => {
   const deathsPerTonne = (usdPerShortTon: number) => usdPerShortTon / VSL_2015 / 0.90718474;
 
   it("convert EPA's 2016 benefit per ton (2015$) to deaths per tonne: ÷ VSL, ÷ 0.907 t per short ton", async () => {
-    const factors = await shipped();
+    const factors = await krewski();
     const value = (sector: DamageFactor['sector'], pollutant: DamageFactor['pollutant']) =>
       damageFactorFor(factors, 'US', sector, pollutant)!.deaths_per_tonne;
     expect(Math.round(VSL_2015)).toBe(8_700_029);
@@ -142,8 +155,39 @@ describe("the project's default damage factors", () => {
     for (const f of factors.filter((r) => r.deaths_per_tonne > 0)) {
       const usd = Number(/\$([\d,]+) per short ton/.exec(f.method)![1]!.replaceAll(',', ''));
       expect(f.deaths_per_tonne, `${f.sector}/${f.pollutant}`).toBe(deathsPerTonne(usd));
+      expect(f.deaths_per_tonne_low).toBe(f.deaths_per_tonne);
       expect(f.method).toContain('÷ VSL');
     }
+  });
+
+  // The team's decision (issue 16): central = Pope et al. (2019), adults 18–99, HR 1.12 per 10 µg/m³; low =
+  // Wu et al. (2020), ages 65–99, HR 1.066; EPA's figures rest on Krewski et al. (2009), ages 30–99, HR 1.06.
+  // Deaths from a small change scale with the coefficient (ln HR) times the baseline deaths of the ages the
+  // estimate covers: BenMAP-CE's example run (BenMAPCE/BenCloudServer, misc/JSON Examples) has 2,295,940
+  // baseline deaths at 18–99, 1,727,888 at 65–99 and 2,249,456 at 30–99.
+  const POPE_SCALE = (Math.log(1.12) / Math.log(1.06)) * (2_295_940 / 2_249_456);
+  const WU_SCALE = (Math.log(1.066) / Math.log(1.06)) * (1_727_888 / 2_249_456);
+
+  it('scale every Krewski-based factor to Pope et al. 2019 (central) and Wu et al. 2020 (low)', async () => {
+    expect(POPE_SCALE).toBeCloseTo(1.98512, 5);
+    expect(WU_SCALE).toBeCloseTo(0.84254, 5);
+    const [central, base] = [await shipped(), await krewski()];
+    expect(central.map((f) => `${f.region}/${f.sector}/${f.pollutant}`)).toEqual(
+      base.map((f) => `${f.region}/${f.sector}/${f.pollutant}`),
+    );
+    central.forEach((f, i) => {
+      const key = `${f.sector}/${f.pollutant}`;
+      expect(f.deaths_per_tonne, key).toBe(base[i]!.deaths_per_tonne * POPE_SCALE);
+      expect(f.deaths_per_tonne_low, key).toBe(base[i]!.deaths_per_tonne * WU_SCALE);
+      if (f.deaths_per_tonne > 0) {
+        expect(f.method).toContain(`central × ${POPE_SCALE.toFixed(6)} (Pope et al. 2019, ages 18-99)`);
+        expect(f.method).toContain(`low × ${WU_SCALE.toFixed(6)} (Wu et al. 2020, ages 65-99)`);
+      }
+    });
+    // Homes' primary PM2.5: 0.0880 (central) and 0.0374 (low) deaths per tonne, from 0.0443 on Krewski.
+    const homesPm = central.find((f) => f.sector === 'residential_combustion' && f.pollutant === 'pm25')!;
+    expect(homesPm.deaths_per_tonne).toBeCloseTo(0.08803, 5);
+    expect(homesPm.deaths_per_tonne_low).toBeCloseTo(0.03736, 5);
   });
 
   it("sit 0–8 % above EPA's own premature deaths per short ton for the same sectors and year", async () => {
@@ -158,7 +202,7 @@ describe("the project's default damage factors", () => {
       ['electricity_generation', 'so2', 0.0044],
       ['electricity_generation', 'nox', 0.00065],
     ];
-    const factors = await shipped();
+    const factors = await krewski();
     for (const [sector, pollutant, epa] of epaDeathsPerShortTon) {
       const perShortTon = damageFactorFor(factors, 'US', sector, pollutant)!.deaths_per_tonne * 0.90718474;
       const excess = perShortTon / epa - 1;
@@ -169,7 +213,7 @@ describe("the project's default damage factors", () => {
 
   it('count NH3 and VOC as zero, saying there is no published factor, and the audit lists exactly them', async () => {
     const factors = await shipped();
-    const zero = factors.filter((f) => f.deaths_per_tonne === 0);
+    const zero = factors.filter((f) => f.deaths_per_tonne === 0 && f.deaths_per_tonne_low === 0);
     expect(zero.map((f) => `${f.sector}/${f.pollutant}`).sort()).toEqual([
       'electricity_generation/nh3',
       'electricity_generation/voc',

@@ -39,11 +39,11 @@ const METRICS = Object.keys(HEALTH_METRICS) as HealthMetric[];
 const FEW_EN =
   'Fewer than 5,000 households: small totals rest on survey estimates of few homes and are uncertain; read with caution.';
 const MULTI_FAMILY_EN =
-  'Includes multi-family households, whose fuel change is approximated from the county’s single-family homes scaled by RECS 2015 apartment-to-house energy use.';
+  'Rows include multi-family households (buildings of 2 or more units), whose fuel change is approximated from the county’s single-family homes scaled by RECS 2015 apartment-to-house energy use; group_by housing_type shows them apart.';
 const FEW_ES =
   'Menos de 5000 hogares: los totales pequeños se basan en estimaciones de encuesta de pocas viviendas y son inciertos; léalos con cautela.';
 const MULTI_FAMILY_ES =
-  'Incluye hogares multifamiliares, cuyo cambio de combustible se aproxima a partir de las viviendas unifamiliares del condado, escalado por el consumo de apartamentos frente a casas (RECS 2015).';
+  'Las filas incluyen hogares multifamiliares (edificios de 2 o más unidades), cuyo cambio de combustible se aproxima a partir de las viviendas unifamiliares del condado, escalado por el consumo de apartamentos frente a casas (RECS 2015); group_by housing_type los muestra aparte.';
 
 /** The numeric columns of an answer's row. */
 interface AnswerRow {
@@ -63,11 +63,7 @@ function expectedRow(
   const sum = (column: keyof HealthImpactCell) =>
     matching.reduce((total, cell) => total + (cell[column] as number), 0);
   const households = sum('households');
-  const multiFamily = matching
-    .filter((cell) => cell.housing_type === 'multi_family')
-    .reduce((total, cell) => total + cell.households, 0);
   const { column, low, units } = HEALTH_METRICS[metric];
-  const warnings = [...(households < 5000 ? [FEW_EN] : []), ...(multiFamily > 0 ? [MULTI_FAMILY_EN] : [])];
   return {
     ...columns,
     number_of_households: households,
@@ -75,7 +71,7 @@ function expectedRow(
     impact: round2(sum(column)),
     ...(low === null ? {} : { impact_low: round2(sum(low)) }),
     units,
-    warnings: warnings.length === 0 ? null : warnings.join(' '),
+    warnings: households < 5000 ? FEW_EN : null,
   };
 }
 
@@ -125,7 +121,7 @@ describe('POST /api/v2/etools/health-impacts', () => {
         metric: 'sulfur_dioxide',
         impact: -142_372.25,
         units: 'kg_per_year',
-        warnings: MULTI_FAMILY_EN,
+        warnings: null,
       },
       {
         state_abbreviation: 'RI',
@@ -134,9 +130,11 @@ describe('POST /api/v2/etools/health-impacts', () => {
         impact: 2.74,
         impact_low: 1.16,
         units: 'deaths_per_year',
-        warnings: MULTI_FAMILY_EN,
+        warnings: null,
       },
     ]);
+    // Its households include multi-family ones: the answer says once that they are approximated.
+    expect(response.json().warnings).toEqual([MULTI_FAMILY_EN]);
     expect(response.json().model.sources).toEqual([
       { name: 'damage-factors', kind: 'health-damage-factors', version: '2024.1' },
       { name: 'emission-factors', kind: 'rem-emission-factors', version: '2023.2' },
@@ -287,12 +285,12 @@ describe('POST /api/v2/etools/health-impacts', () => {
       ),
     );
     expect(response.json().data).toEqual(expected);
-    // Washington County's multi-family households are few: both warnings, in one string.
+    // Washington County's multi-family households are few: that row warns of it.
     expect(response.json().data[6]).toMatchObject({
       county_fips: '009',
       in_housing_type: 'multi_family',
       number_of_households: 4_160,
-      warnings: `${FEW_EN} ${MULTI_FAMILY_EN}`,
+      warnings: FEW_EN,
     });
     expect(response.json().data[0].warnings).toBeNull();
   });
@@ -355,38 +353,37 @@ describe('POST /api/v2/etools/health-impacts', () => {
         },
       ),
     );
-    expect(rows[1].warnings).toBe(MULTI_FAMILY_EN);
-    // Dane's single-family rows of the smallest bin have no multi-family households: no approximation warning.
-    expect(rows[0].warnings).toBeNull();
+    expect(response.json().warnings).toEqual([MULTI_FAMILY_EN]);
   });
 
-  it('warns on rows of fewer than 5,000 households and on rows with multi-family households, in the language asked', async () => {
+  it('warns on rows of fewer than 5,000 households, and once per answer of multi-family households, in the language asked', async () => {
     const menominee = { metrics: ['ammonia'], upgrade: [HP], state_fips: ['55'], county_fips: ['078'] };
     const [row] = (await post(menominee)).json().data;
     expect(row.number_of_households).toBe(1_300);
-    // Menominee has no multi-family households: the one warning.
+    // Menominee has no multi-family households: the row's warning, none for the answer.
     expect(row.warnings).toBe(FEW_EN);
-    const [spanish] = (await post({ ...menominee, language: 'es' })).json().data;
-    expect(spanish.warnings).toBe(FEW_ES);
+    const spanish = (await post({ ...menominee, language: 'es' })).json();
+    expect(spanish.data[0].warnings).toBe(FEW_ES);
+    expect(spanish.warnings).toEqual([]);
 
     const dane = { metrics: ['ammonia'], upgrade: [HP], state_fips: ['55'], county_fips: ['025'] };
-    expect((await post(dane)).json().data[0].warnings).toBe(MULTI_FAMILY_EN);
-    expect((await post({ ...dane, language: 'es' })).json().data[0].warnings).toBe(MULTI_FAMILY_ES);
-    // By bin, only the smallest bin holds multi-family households.
-    const byBin = (await post({ ...dane, group_by: [BY_BIN], language: 'es' })).json().data;
-    expect(byBin.map((r: { warnings: string | null }) => r.warnings)).toEqual([
-      MULTI_FAMILY_ES,
-      null,
-      null,
-      null,
+    expect((await post(dane)).json()).toMatchObject({
+      data: [{ warnings: null }],
+      warnings: [MULTI_FAMILY_EN],
+    });
+    expect((await post({ ...dane, language: 'es' })).json().warnings).toEqual([MULTI_FAMILY_ES]);
+    // Grouped by housing type, the multi-family households have their own row; the answer still says why.
+    const singleFamily = (await post({ ...dane, group_by: ['housing_type'] })).json();
+    expect(singleFamily.data.map((r: { in_housing_type: string }) => r.in_housing_type)).toEqual([
+      'single_family',
+      'multi_family',
     ]);
+    expect(singleFamily.warnings).toEqual([MULTI_FAMILY_EN]);
 
     const washington = { ...dane, state_fips: ['44'], county_fips: ['009'], group_by: ['housing_type'] };
-    const both = (await post({ ...washington, language: 'es' })).json().data;
-    expect(both.map((r: { warnings: string | null }) => r.warnings)).toEqual([
-      null,
-      `${FEW_ES} ${MULTI_FAMILY_ES}`,
-    ]);
+    const both = (await post({ ...washington, language: 'es' })).json();
+    expect(both.data.map((r: { warnings: string | null }) => r.warnings)).toEqual([null, FEW_ES]);
+    expect(both.warnings).toEqual([MULTI_FAMILY_ES]);
   });
 
   it('answers a repeated body from the cache: same bytes and ETag for the same canonical request', async () => {

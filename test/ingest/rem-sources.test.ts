@@ -209,7 +209,7 @@ describe('EIA SEDS residential prices → energy rates', () => {
 });
 
 describe("the project's default REM sources", () => {
-  it('parse into valid records: every county, rate and factor, and every ZIP but those without a county', async () => {
+  it('parse into valid records: every county, rate, factor, plant and heating-fuel row, and every ZIP but those without a county', async () => {
     const declared = await loadSources(resolveSourcesFile('./ingest/sources.json'), {});
     const schemaOf = new Map(recordSchemas.map((s) => [s.name, s.schema]));
     const counts: Record<string, { valid: number; invalid: number }> = {};
@@ -225,10 +225,16 @@ describe("the project's default REM sources", () => {
     expect(counts['rem-counties']).toEqual({ valid: 3109, invalid: 0 });
     // 49 states and DC, plus AK, HI and the US average: 4 fuels each.
     expect(counts['energy-rates']).toEqual({ valid: 52 * 4, invalid: 0 });
-    // 15 on-site fossil factors; electricity CO2e, NOx and SO2 for the 48 states, DC and the US; US PM2.5 and VOC.
-    expect(counts['emission-factors']).toEqual({ valid: 15 + 50 * 3 + 2, invalid: 0 });
+    // 18 on-site fossil factors (CO2e, NOx, SO2, PM2.5, VOC, NH3 × 3 fuels); electricity CO2e, NOx and SO2 for
+    // the 48 states, DC and the US; US PM2.5 and VOC.
+    expect(counts['emission-factors']).toEqual({ valid: 18 + 50 * 3 + 2, invalid: 0 });
     // Two sectors × five pollutants, national.
     expect(counts['damage-factors']).toEqual({ valid: 10, invalid: 0 });
+    // ACS B25040 for 3,099 counties and Connecticut as a whole; the 2023 Gazetteer's 50 states and DC.
+    expect(counts['county-heating-fuel']).toEqual({ valid: 3100, invalid: 0 });
+    expect(counts['county-geography']).toEqual({ valid: 3144, invalid: 0 });
+    // GPPD 1.3.0's coal, gas, oil and petroleum-coke plants of the contiguous US.
+    expect(counts['power-plants']).toEqual({ valid: 2841, invalid: 0 });
     // APO/FPO and Marshall Islands ZIPs have no county and are quarantined.
     expect(counts['zip-counties']!.invalid).toBe(511);
     expect(counts['zip-counties']!.valid).toBeGreaterThan(40_000);

@@ -35,6 +35,7 @@ describe('the project sources file', () => {
     const sources = await loadSources(resolveSourcesFile('./ingest/sources.json'), {});
 
     const remData = (file: string) => path.join(REPOSITORY_ROOT, 'ingest', 'default-data', 'rem', file);
+    const healthData = (file: string) => path.join(REPOSITORY_ROOT, 'ingest', 'default-data', 'health', file);
     expect(sources).toEqual([
       {
         name: 'incentives',
@@ -56,7 +57,22 @@ describe('the project sources file', () => {
       {
         name: 'damage-factors',
         kind: 'health-damage-factors',
-        location: path.join(REPOSITORY_ROOT, 'ingest', 'default-data', 'health', 'damage-factors.csv'),
+        location: healthData('damage-factors.csv'),
+      },
+      {
+        name: 'county-heating-fuel',
+        kind: 'acs-county-heating-fuel',
+        location: remData('county-heating-fuel-acs-2020-2024.csv'),
+      },
+      {
+        name: 'county-geography',
+        kind: 'county-population-area',
+        location: healthData('county-population-area.csv'),
+      },
+      {
+        name: 'power-plants',
+        kind: 'fossil-power-plants',
+        location: healthData('fossil-power-plants-gppd-1.3.0.csv'),
       },
     ]);
   });

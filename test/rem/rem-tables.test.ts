@@ -15,7 +15,7 @@ import {
 import {
   remCountiesTable,
   remZipCountiesTable,
-  withStation,
+  remCountyRow,
   type RemCountyRow,
 } from '../../transform/tables/rem/rem-tables.ts';
 
@@ -32,7 +32,7 @@ function contextOf(records: Record<string, unknown[]>, tables: Record<string, un
 
 /** One county per contiguous state (Suffolk's figures under the state's first FIPS code). */
 const countyPerState: RemCountyRow[] = Object.entries(CONTIGUOUS_STATE_FIPS).map(([state, fips]) => ({
-  ...withStation(suffolk),
+  ...remCountyRow(suffolk),
   state,
   county_fips: `${fips}001`,
 }));
@@ -44,7 +44,49 @@ describe('rem_counties', () => {
       ['25025', 'boston-ma'],
       ['27137', 'duluth-mn'],
     ]);
-    expect(rows[0]).toEqual({ ...suffolk, station_id: 'boston-ma' });
+    expect(rows[0]).toMatchObject({ ...suffolk, station_id: 'boston-ma' });
+  });
+
+  it("gives each county its heating-fuel shares: its own ACS row, its state's row, or the state table", async () => {
+    // Suffolk has its own row; Minnesota has only a statewide one (FIPS 27000); Kent County, RI, none.
+    const kent = { ...suffolk, county_fips: '44003', state: 'RI', name: 'Kent County' };
+    const rows = await remCountiesTable.build(
+      contextOf({
+        'rem.county': [stLouis, suffolk, kent],
+        'rem.county-heating-fuel': [
+          {
+            county_fips: '25025',
+            occupied_units: 300_000,
+            natural_gas: 0.5,
+            electricity: 0.3,
+            fuel_oil: 0.15,
+            other: 0.05,
+          },
+          {
+            county_fips: '27000',
+            occupied_units: 2_200_000,
+            natural_gas: 0.66,
+            electricity: 0.19,
+            fuel_oil: 0.01,
+            other: 0.14,
+          },
+        ],
+      }),
+    );
+    expect(rows.map((r) => [r.county_fips, r.heating_fuel_basis])).toEqual([
+      ['25025', 'county'],
+      ['27137', 'state'],
+      ['44003', 'state_table'],
+    ]);
+    // Suffolk: propane is 81 % of its 5 % "other" (MA's propane share), then single-family homes burn more gas
+    // and oil and apartments more electricity than the county as a whole (RECS 2020).
+    expect(rows[0]!.heating_fuel_shares.natural_gas).toBeCloseTo(0.537346, 6);
+    expect(rows[0]!.multi_family_heating_fuel_shares.electricity).toBeCloseTo(0.4844, 4);
+    for (const row of rows) {
+      for (const shares of [row.heating_fuel_shares, row.multi_family_heating_fuel_shares]) {
+        expect(Object.values(shares).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
+      }
+    }
   });
 
   it('passes a table with a county in every state, and names the states without one', () => {
@@ -65,8 +107,8 @@ describe('rem_counties', () => {
   it('flags a FIPS code of another state, a station far away and a station of another zone', () => {
     const wrong = [
       ...countyPerState,
-      { ...withStation(suffolk), county_fips: '27001' },
-      { ...withStation(suffolk), county_fips: '25027', station_id: 'miami-fl' },
+      { ...remCountyRow(suffolk), county_fips: '27001' },
+      { ...remCountyRow(suffolk), county_fips: '25027', station_id: 'miami-fl' },
     ];
     expect(auditRemCounties(wrong).map((f) => [f.check, f.severity, f.examples])).toEqual([
       ['fips_in_state', 'error', ['27001']],
@@ -101,7 +143,7 @@ describe('rem_zip_counties', () => {
   it('sorts ZIPs and accepts ZIPs of known counties, and ZIPs outside the contiguous US', async () => {
     const ctx = contextOf(
       { 'rem.zip-county': [anchorage, boston] },
-      { rem_counties: [...countyPerState, withStation(suffolk)] },
+      { rem_counties: [...countyPerState, remCountyRow(suffolk)] },
     );
     const rows = await remZipCountiesTable.build(ctx);
     expect(rows.map((r) => r.zip)).toEqual(['02116', '99501']);
@@ -109,7 +151,7 @@ describe('rem_zip_counties', () => {
   });
 
   it('reports a ZIP pointing at an unknown county, or at a county of another state', () => {
-    const counties = [withStation(suffolk)];
+    const counties = [remCountyRow(suffolk)];
     const findings = auditRemZipCounties(
       [
         { ...boston, county_fips: '25099' },

@@ -82,6 +82,7 @@ describe('sampleHomes', () => {
       stationId: 'duluth-mn',
       // 4.4 % of all units, 76.9 % of units are outside multi-unit buildings: 0.044 / 0.769.
       mobileHomeShare: expect.closeTo(0.0572, 4),
+      heatingFuelShares: null,
     });
     const homes = countySamples(county, 'natural_gas', 400, 5);
     expect(new Set(homes.map((s) => s.climate.id))).toEqual(new Set(['duluth-mn']));

@@ -13,7 +13,7 @@ import {
   type ZipCounty,
 } from '../../schemas/rem-data.ts';
 import type { Upgrade } from '../../schemas/rem.ts';
-import { remCountyRowSchema, withStation } from '../../transform/tables/rem/rem-tables.ts';
+import { remCountyRowSchema, remCountyRow } from '../../transform/tables/rem/rem-tables.ts';
 import type { ApiModule } from '../../serve/api-module.ts';
 import { ENERGY_UNITS } from '../../serve/rem/cluster-statistics-store.ts';
 import { createRemApi } from '../../serve/rem/rem-api.ts';
@@ -213,7 +213,7 @@ export function remFixtureTables(
   statistics: readonly ClusterStatisticRow[] = FIXTURE_STATISTICS,
 ): FixtureTable[] {
   return [
-    { name: 'rem_counties', row: remCountyRowSchema, rows: FIXTURE_COUNTIES.map(withStation) },
+    { name: 'rem_counties', row: remCountyRowSchema, rows: FIXTURE_COUNTIES.map((c) => remCountyRow(c)) },
     { name: 'rem_zip_counties', row: zipCountySchema, rows: FIXTURE_ZIPS },
     { name: 'rem_energy_rates', row: energyRateSchema, rows: FIXTURE_RATES },
     { name: 'rem_emission_factors', row: emissionFactorSchema, rows: FIXTURE_FACTORS },

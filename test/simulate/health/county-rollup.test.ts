@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
+  EMISSION_SECTORS,
   HEALTH_POLLUTANTS,
   HEALTH_UPGRADES,
-  type DamageFactor,
+  VALUE_OF_STATISTICAL_LIFE,
   type HealthBinDelta,
   type SqftBin,
 } from '../../../schemas/health-data.ts';
@@ -10,11 +11,13 @@ import type { EmissionFactor } from '../../../schemas/rem-data.ts';
 import {
   apportion,
   countyHealthCells,
-  healthFactorsFor,
-  householdsInScope,
+  emissionFactorsFor,
   quantizeDeaths,
+  singleFamilyHouseholds,
+  type HealthFactors,
   type HeatingFuelCluster,
 } from '../../../simulate/health/county-rollup.ts';
+import { multiFamilyRatio } from '../../../simulate/health/multi-family.ts';
 
 const emission = (
   fuel: EmissionFactor['fuel'],
@@ -31,21 +34,6 @@ const emission = (
   year: 2023,
   publisher: 'spec',
 });
-const damage = (
-  sector: DamageFactor['sector'],
-  pollutant: DamageFactor['pollutant'],
-  deaths_per_tonne: number,
-  region = 'US',
-): DamageFactor => ({
-  region,
-  sector,
-  pollutant,
-  deaths_per_tonne,
-  year: 2023,
-  publisher: 'spec',
-  method: 'spec',
-});
-
 // Round factors: PM2.5 and NOx on site, PM2.5 and SO2 at power plants; every other one is zero, so each
 // figure is worked by hand.
 const fossil = ['natural_gas', 'fuel_oil', 'propane'] as const;
@@ -63,9 +51,18 @@ const emissionFactors: EmissionFactor[] = [
   // Electricity has only state rows: RI's.
   ...HEALTH_POLLUTANTS.map((p) => emission('electricity', p, nonZero[`electricity ${p}`] ?? 0, 'RI')),
 ];
-const damageFactors: DamageFactor[] = (['residential_combustion', 'electricity_generation'] as const).flatMap(
-  (sector) => HEALTH_POLLUTANTS.map((p) => damage(sector, p, nonZero[`${sector} ${p}`] ?? 0)),
-);
+// The county's and the state's deaths per tonne; the low estimate is 40 % of the central one.
+const deathsPerTonne = Object.fromEntries(
+  EMISSION_SECTORS.map((sector) => [
+    sector,
+    Object.fromEntries(
+      HEALTH_POLLUTANTS.map((p) => {
+        const central = nonZero[`${sector} ${p}`] ?? 0;
+        return [p, { central, low: central * 0.4 }];
+      }),
+    ),
+  ]),
+) as HealthFactors['deathsPerTonne'];
 
 /** The same change per home in every upgrade, by bin: [bin, homes, Δ kWh, Δ therms]. */
 function cluster(
@@ -102,9 +99,14 @@ const versions = {
   factors_version: 'f',
   damage_factors_version: 'd',
 };
-// RI's shares give gas three times electricity's weight once the unsupported oil and propane clusters drop out.
-const shares = { electricity: 0.2, natural_gas: 0.6, fuel_oil: 0.1, propane: 0.1 };
-const { factors, missing } = healthFactorsFor('RI', emissionFactors, damageFactors);
+// Single-family shares give gas three times electricity's weight once the unsupported oil and propane
+// clusters drop out; in apartments, electricity and gas weigh the same.
+const shares = {
+  single_family: { electricity: 0.2, natural_gas: 0.6, fuel_oil: 0.1, propane: 0.1 },
+  multi_family: { electricity: 0.45, natural_gas: 0.45, fuel_oil: 0.1, propane: 0 },
+};
+const emissions = emissionFactorsFor('RI', emissionFactors);
+const factors: HealthFactors = { ...emissions.factors, deathsPerTonne };
 const cells = countyHealthCells(
   county,
   [
@@ -118,12 +120,15 @@ const cells = countyHealthCells(
   factors,
   versions,
 );
-const cellOf = (fuel: string, bin: string, upgrade = HEALTH_UPGRADES[0]) =>
-  cells.find((c) => c.heating_fuel === fuel && c.sqft_bin === bin && c.upgrade === upgrade)!;
+const cellOf = (fuel: string, bin: string, upgrade = HEALTH_UPGRADES[0], housing = 'single_family') =>
+  cells.find(
+    (c) =>
+      c.heating_fuel === fuel && c.sqft_bin === bin && c.upgrade === upgrade && c.housing_type === housing,
+  )!;
 
-describe('householdsInScope', () => {
+describe('singleFamilyHouseholds', () => {
   it('takes the multi-unit share out of the occupied units and rounds', () => {
-    expect(householdsInScope({ households: 22_523, multi_unit_share: 0.089 })).toBe(20_518);
+    expect(singleFamilyHouseholds({ households: 22_523, multi_unit_share: 0.089 })).toBe(20_518);
   });
 });
 
@@ -140,28 +145,45 @@ describe('apportion', () => {
   });
 });
 
-describe('healthFactorsFor', () => {
+describe('emissionFactorsFor', () => {
   it("prefers the state's factor, falls back to the US one, and names what neither has", () => {
     expect(factors.powerKgPerKwh.pm25).toBe(0.00002);
     expect(factors.onsiteKgPerUnit.natural_gas.nox).toBe(0.004);
-    expect(missing).toEqual([]);
-    const bare = healthFactorsFor('RI', [], damageFactors.slice(0, 1));
-    expect(healthFactorsFor('MA', emissionFactors, damageFactors).missing).toContain(
-      'electricity pm25 emission factor',
-    );
+    expect(emissions.missing).toEqual([]);
+    expect(emissionFactorsFor('MA', emissionFactors).missing).toContain('electricity pm25 emission factor');
+    const bare = emissionFactorsFor('RI', []);
     expect(bare.factors.onsiteKgPerUnit.propane.pm25).toBe(0);
     expect(bare.missing).toContain('propane pm25 emission factor');
-    expect(bare.missing).toContain('electricity_generation so2 damage factor');
   });
 });
 
 describe('countyHealthCells', () => {
-  it("splits the county's 800 in-scope households by supported heating fuel and the sample's bins", () => {
+  it("splits the county's 800 single-family households by supported heating fuel and the sample's bins", () => {
     expect(cellOf('electricity', '0-1499').households).toBe(200);
     expect(cellOf('natural_gas', '0-1499').households).toBe(450);
     expect(cellOf('natural_gas', '1500-2499').households).toBe(150);
+  });
+
+  it('puts its 200 multi-family households in the smallest bin, split by their own fuel shares', () => {
+    expect(cellOf('electricity', '0-1499', HEALTH_UPGRADES[0], 'multi_family').households).toBe(100);
+    expect(cellOf('natural_gas', '0-1499', HEALTH_UPGRADES[0], 'multi_family').households).toBe(100);
     // Empty bins and unsupported fuels have no cells; every upgrade repeats the households.
-    expect(cells).toHaveLength(3 * HEALTH_UPGRADES.length);
+    expect(cells).toHaveLength(5 * HEALTH_UPGRADES.length);
+    for (const upgrade of HEALTH_UPGRADES) {
+      const all = cells.filter((c) => c.upgrade === upgrade).reduce((sum, c) => sum + c.households, 0);
+      expect(all).toBe(1000);
+    }
+  });
+
+  it("gives an apartment the cluster's mean change over all its homes, times RECS's apartment ratio", () => {
+    for (const upgrade of HEALTH_UPGRADES) {
+      const apartment = cellOf('natural_gas', '0-1499', upgrade, 'multi_family');
+      const ratio = multiFamilyRatio(upgrade);
+      // (30 × −500 + 10 × −800) / 40 therms and (30 × 3000 + 10 × 4000) / 40 kWh.
+      expect(apartment.delta_natural_gas_therm).toBeCloseTo(-575 * ratio, 9);
+      expect(apartment.delta_electricity_kwh).toBeCloseTo(3250 * ratio, 9);
+      expect(apartment.sample_homes).toBe(40);
+    }
   });
 
   it('turns fuel changes into kg avoided on site and at power plants (positive = avoided)', () => {
@@ -178,18 +200,28 @@ describe('countyHealthCells', () => {
     expect(electric.power_pm25_kg_avoided).toBe(8); // 200 × 2000 × 0.00002
   });
 
-  it('turns tonnes into deaths by sector', () => {
+  it('turns tonnes into deaths by sector and estimate, and deaths into dollars', () => {
     const gas = cellOf('natural_gas', '0-1499');
     expect(gas.deaths_avoided_onsite).toBeCloseTo(0.00675, 9); // 0.0675 t × 0.1
     // −0.027 t × 0.05 − 0.135 t × 0.02
     expect(gas.deaths_avoided_power).toBeCloseTo(-0.00405, 9);
     expect(gas.deaths_avoided).toBe(gas.deaths_avoided_onsite + gas.deaths_avoided_power);
+    expect(gas.deaths_avoided_onsite_low).toBeCloseTo(0.0027, 9);
+    expect(gas.deaths_avoided_power_low).toBeCloseTo(-0.00162, 9);
+    expect(gas.deaths_avoided_low).toBe(gas.deaths_avoided_onsite_low + gas.deaths_avoided_power_low);
+    expect(gas.mortality_value_usd).toBeCloseTo(0.0027 * VALUE_OF_STATISTICAL_LIFE.usd, 2);
+    expect(gas.mortality_value_usd_low).toBeCloseTo(0.00108 * VALUE_OF_STATISTICAL_LIFE.usd, 2);
+    // $7.4 million (2006$) × CPI-U 313.689 / 201.6.
+    expect(VALUE_OF_STATISTICAL_LIFE).toEqual({ usd: (7_400_000 * 313.689) / 201.6, dollarYear: 2024 });
+    expect(Math.round(VALUE_OF_STATISTICAL_LIFE.usd)).toBe(11_514_378);
   });
 
   it('keeps kg and deaths on dyadic grids, so sums are exact in any order', () => {
     for (const c of cells) {
       expect(Number.isInteger(c.pm25_kg_avoided * 2 ** 20)).toBe(true);
       expect(Number.isInteger(c.deaths_avoided * 2 ** 30)).toBe(true);
+      expect(Number.isInteger(c.deaths_avoided_low * 2 ** 30)).toBe(true);
+      expect(Number.isInteger(c.mortality_value_usd * 2 ** 8)).toBe(true);
       expect(quantizeDeaths(c.deaths_avoided)).toBe(c.deaths_avoided);
     }
     const deaths = cells.map((c) => c.deaths_avoided);

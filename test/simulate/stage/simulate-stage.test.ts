@@ -70,16 +70,21 @@ describe('the simulate stage in a pipeline run (embedded log, worker threads)', 
     expect(heatPump.energy_mean).toBeLessThan(0);
     expect(heatPump.num_samples + heatPump.num_excluded_samples).toBe(40);
 
-    // Health rollup: every in-scope household of each county once per upgrade (Providence 250,000 × 0.5,
-    // Maricopa 1,700,000 × 0.7), from the drawn-water-heater clusters the county supports.
+    // Health rollup: every household of each county once per upgrade, single-family ones (Providence
+    // 250,000 × 0.5, Maricopa 1,700,000 × 0.7) and the rest in multi-family buildings, from the
+    // drawn-water-heater clusters the county supports.
     const { health } = await tables(run.snapshotId);
     for (const upgrade of HEALTH_UPGRADES) {
-      const households = (fips: string) =>
+      const households = (fips: string, type?: string) =>
         health
-          .filter((c) => c.county_fips === fips && c.upgrade === upgrade)
+          .filter(
+            (c) => c.county_fips === fips && c.upgrade === upgrade && (!type || c.housing_type === type),
+          )
           .reduce((sum, c) => sum + c.households, 0);
-      expect(households('44007')).toBe(125_000);
-      expect(households('04013')).toBe(1_190_000);
+      expect(households('44007')).toBe(250_000);
+      expect(households('44007', 'single_family')).toBe(125_000);
+      expect(households('04013')).toBe(1_700_000);
+      expect(households('04013', 'single_family')).toBe(1_190_000);
     }
     expect(health.some((c) => c.county_fips === '04013' && c.heating_fuel === 'fuel_oil')).toBe(false);
     const allElectricGas = health.filter(
@@ -171,7 +176,7 @@ describe('settings in the fingerprints', () => {
     expect(health.result.rebuild).toBe(
       'changed: setting HEALTH_STATES RI → all; rebuilding rem_clusters, rem_cluster_statistics, ' +
         'health_county_impacts (changed), rem_counties, rem_energy_rates, rem_emission_factors, ' +
-        'health_damage_factors (read by a changed table); reusing 1 table',
+        'health_damage_factors, health_place_damage_factors (read by a changed table); reusing 1 table',
     );
     expect(health.messages).toContain('simulate: 4 of 24 clusters to compute');
     expect(await keysOnLog(ri.lakeDir, REM_RESULTS_TOPIC)).toHaveLength(24);

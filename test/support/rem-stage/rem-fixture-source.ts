@@ -18,11 +18,17 @@ import {
   type DamageFactor,
 } from '../../../schemas/health-data.ts';
 import type { LakeTable } from '../../../transform/tables/lake-table.ts';
+import {
+  remCountyRow,
+  remCountyRowSchema,
+  type RemCountyRow,
+} from '../../../transform/tables/rem/rem-tables.ts';
 
 /**
- * A handful of REM source records (counties, rates, emission and damage factors) in one JSON file, round figures for
- * tests, not data, with stand-ins for the lake tables the stage reads. Rates and factors leave out year
- * and publisher in the file; the parser fills them with the fixture's own.
+ * A handful of REM and health source records (counties, rates, emission and damage factors, county population
+ * and area, power plants) in one JSON file, round figures for tests, not data, with stand-ins for the lake
+ * tables the stage reads. Rates and factors leave out year and publisher in the file; the parser fills them
+ * with the fixture's own. Counties take their state's heating-fuel shares.
  */
 
 const FIXTURE = { year: 2024, publisher: 'test fixture' };
@@ -33,6 +39,8 @@ const records = {
   rate: schemaNamed(REM_RECORDS.energyRate),
   factor: schemaNamed(REM_RECORDS.emissionFactor),
   damage: healthRecordSchemas.find((s) => s.name === HEALTH_RECORDS.damageFactor)!,
+  geography: healthRecordSchemas.find((s) => s.name === HEALTH_RECORDS.countyGeography)!,
+  plant: healthRecordSchemas.find((s) => s.name === HEALTH_RECORDS.powerPlant)!,
 };
 export const remFixtureRecordSchemas: RecordSchema[] = Object.values(records);
 
@@ -41,6 +49,8 @@ const fileSchema = z.object({
   rates: z.array(z.record(z.string(), z.unknown())),
   factors: z.array(z.record(z.string(), z.unknown())),
   damage_factors: z.array(z.record(z.string(), z.unknown())),
+  county_geography: z.array(z.record(z.string(), z.unknown())),
+  power_plants: z.array(z.record(z.string(), z.unknown())),
 });
 
 export const remFixtureParser: SourceParser = {
@@ -68,6 +78,12 @@ export const remFixtureParser: SourceParser = {
         key: `${String(d.region)}/${String(d.sector)}/${String(d.pollutant)}`,
         payload: { ...d, ...FIXTURE, method: 'fixture' },
       })),
+      ...file.county_geography.map((g) => ({
+        schema: records.geography.name,
+        key: String(g.county_fips),
+        payload: g,
+      })),
+      ...file.power_plants.map((p) => ({ schema: records.plant.name, key: String(p.plant_id), payload: p })),
     ];
   },
 };
@@ -89,7 +105,11 @@ function recordTable<Row extends Record<string, unknown>>(
 }
 
 export const remFixtureTables: LakeTable[] = [
-  recordTable<CountyProfile>('rem_counties', records.county, countyProfileSchema),
+  {
+    ...recordTable<CountyProfile>('rem_counties', records.county, countyProfileSchema),
+    row: remCountyRowSchema,
+    build: async (ctx) => (await ctx.records<CountyProfile>(records.county.name)).map((c) => remCountyRow(c)),
+  } as LakeTable<RemCountyRow>,
   recordTable<EnergyRate>('rem_energy_rates', records.rate, energyRateSchema),
   recordTable<EmissionFactor>('rem_emission_factors', records.factor, emissionFactorSchema),
   recordTable<DamageFactor>('health_damage_factors', records.damage, damageFactorSchema),

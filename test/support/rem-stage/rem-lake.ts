@@ -15,6 +15,7 @@ import type { PipelineCatalog } from '../../../transform/catalog.ts';
 import { runPipeline, type PipelineResult } from '../../../transform/pipeline/run-pipeline.ts';
 import { remStageTables, type RemStageTableOptions } from '../../../transform/tables/rem/rem-stage-tables.ts';
 import { healthImpactsTable } from '../../../transform/tables/health/health-impacts-table.ts';
+import { placeDamageFactorsTable } from '../../../transform/tables/health/place-damage-factors-table.ts';
 import { remFixtureParser, remFixtureRecordSchemas, remFixtureTables } from './rem-fixture-source.ts';
 
 export const REM_FIXTURE_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'data');
@@ -35,11 +36,17 @@ export function remCatalog(
         factors: 'rem_emission_factors',
         ...stage,
       }),
+      placeDamageFactorsTable({
+        counties: 'rem_counties',
+        damageFactors: 'health_damage_factors',
+        emissionFactors: 'rem_emission_factors',
+      }),
       healthImpactsTable({
         clusters: 'rem_clusters',
         counties: 'rem_counties',
         factors: 'rem_emission_factors',
         damageFactors: 'health_damage_factors',
+        placeFactors: 'health_place_damage_factors',
       }),
     ],
     sources: [{ name: 'rem-fixture', kind: remFixtureParser.kind, location }],

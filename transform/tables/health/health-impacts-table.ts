@@ -1,50 +1,64 @@
 import {
   HEALTH_IMPACTS_TABLE,
   HEALTH_POLLUTANTS,
+  PLACE_DAMAGE_FACTORS_TABLE,
   healthImpactCellSchema,
   type DamageFactor,
+  type EmissionSector,
   type HealthImpactCell,
+  type HealthPollutant,
+  type PlaceDamageFactor,
 } from '../../../schemas/health-data.ts';
 import type { AuditFinding } from '../../../schemas/lake.ts';
-import type { CountyProfile, EmissionFactor } from '../../../schemas/rem-data.ts';
+import type { EmissionFactor } from '../../../schemas/rem-data.ts';
 import type { RemClusterResult, RemClusterRow } from '../../../schemas/rem-stage.ts';
 import {
   countyHealthCells,
-  healthFactorsFor,
-  householdsInScope,
+  emissionFactorsFor,
+  type DeathsPerTonne,
   type HealthFactors,
   type HeatingFuelCluster,
 } from '../../../simulate/health/county-rollup.ts';
-import { heatingFuelShares } from '../../../simulate/sampler/sample-homes.ts';
 import { shortHash } from '../../../simulate/stage/work-units.ts';
 import { gatherResults } from '../../pipeline/simulate-stage.ts';
 import { offendersFinding } from '../audit-findings.ts';
 import type { BuildContext, LakeTable } from '../lake-table.ts';
+import type { RemCountyRow } from '../rem/rem-tables.ts';
 
 export interface HealthImpactsTableOptions {
-  /** The simulate stage's cluster table, county profiles, emission factors and damage factors. */
+  /** The simulate stage's cluster table, county rows, emission factors, damage factors and place factors. */
   clusters: string;
   counties: string;
   factors: string;
   damageFactors: string;
+  placeFactors: string;
 }
 
 /**
  * The health rollup (lake table `health_county_impacts`): built in the simulate stage from the per-bin fuel
  * changes the workers published with each cluster whose water-heater fuel is drawn, gathered from the event
- * log like the REM statistics, then rolled up per county (simulate/health/county-rollup.ts).
+ * log like the REM statistics, then rolled up per county (simulate/health/county-rollup.ts) with the
+ * county's heating-fuel shares and the deaths per tonne where its tonnes fall.
  */
 export function healthImpactsTable(options: HealthImpactsTableOptions): LakeTable<HealthImpactCell> {
   return {
     name: HEALTH_IMPACTS_TABLE,
-    schemaVersion: 1,
+    schemaVersion: 2,
     code: [import.meta.url],
     description:
-      'Health rollup per county × upgrade × heating fuel × floor-area bin: in-scope households, mean fuel ' +
-      'change per household, kg of each pollutant avoided on site and at power plants, and premature deaths ' +
-      'avoided per year by the damage factors (positive = avoided)',
+      'Health rollup per county × upgrade × housing type × heating fuel × floor-area bin: households, mean fuel ' +
+      'change per household, kg of each pollutant avoided on site and at power plants, premature deaths avoided ' +
+      'per year by the central (Pope et al. 2019) and low (Wu et al. 2020) estimates and their value (positive = avoided)',
     row: healthImpactCellSchema as unknown as LakeTable<HealthImpactCell>['row'],
-    inputs: { tables: [options.clusters, options.counties, options.factors, options.damageFactors] },
+    inputs: {
+      tables: [
+        options.clusters,
+        options.counties,
+        options.factors,
+        options.damageFactors,
+        options.placeFactors,
+      ],
+    },
     async build(ctx) {
       const clusters = (await ctx.table<RemClusterRow>(options.clusters)).filter(
         (c) => c.supported && c.water_heater_fuel === null,
@@ -57,7 +71,7 @@ export function healthImpactsTable(options: HealthImpactsTableOptions): LakeTabl
         (result) => void (result.health_bins && healthBins.set(result.cluster_id, result.health_bins)),
       );
       const counties = new Map(
-        (await ctx.table<CountyProfile>(options.counties)).map((c) => [c.county_fips, c]),
+        (await ctx.table<RemCountyRow>(options.counties)).map((c) => [c.county_fips, c]),
       );
       const { emissionFactors, damageFactors, factorsOf } = await readFactors(ctx, options);
       const versions = {
@@ -75,9 +89,12 @@ export function healthImpactsTable(options: HealthImpactsTableOptions): LakeTabl
       return [...byCounty.keys()].sort().flatMap((fips) => {
         const { clusters: fuelClusters, row } = byCounty.get(fips)!;
         const county = counties.get(fips);
-        const shares = county && heatingFuelShares(county.state);
-        if (!county || !shares) throw new Error(`county ${fips} of the clusters is not in the county table`);
-        return countyHealthCells(county, fuelClusters, shares, factorsOf(county.state), {
+        if (!county) throw new Error(`county ${fips} of the clusters is not in the county table`);
+        const shares = {
+          single_family: county.heating_fuel_shares,
+          multi_family: county.multi_family_heating_fuel_shares,
+        };
+        return countyHealthCells(county, fuelClusters, shares, factorsOf(county), {
           code_version: row.code_version,
           model_version: row.model_version,
           ...versions,
@@ -88,23 +105,44 @@ export function healthImpactsTable(options: HealthImpactsTableOptions): LakeTabl
   };
 }
 
-/** The health pollutants' emission factors and the damage factors, and each state's factors from them. */
+/** The health pollutants' emission factors, the damage factors, and each county's factors from them. */
 async function readFactors(ctx: BuildContext, options: HealthImpactsTableOptions) {
   const emissionFactors = (await ctx.table<EmissionFactor>(options.factors)).filter((f) =>
     (HEALTH_POLLUTANTS as readonly string[]).includes(f.pollutant),
   );
   const damageFactors = await ctx.table<DamageFactor>(options.damageFactors);
-  const byState = new Map<string, { factors: HealthFactors; missing: string[] }>();
-  const resolve = (state: string) => {
+  const places = new Map(
+    (await ctx.table<PlaceDamageFactor>(options.placeFactors)).map((f) => [
+      `${f.sector}/${f.county_fips ?? f.state}/${f.pollutant}`,
+      { central: f.deaths_per_tonne, low: f.deaths_per_tonne_low },
+    ]),
+  );
+  const byState = new Map<string, ReturnType<typeof emissionFactorsFor>>();
+  const emissionsOf = (state: string) => {
     let resolved = byState.get(state);
-    if (!resolved) byState.set(state, (resolved = healthFactorsFor(state, emissionFactors, damageFactors)));
+    if (!resolved) byState.set(state, (resolved = emissionFactorsFor(state, emissionFactors)));
     return resolved;
   };
+  const deathsAt = (sector: EmissionSector, place: string) =>
+    Object.fromEntries(
+      HEALTH_POLLUTANTS.map((p) => {
+        const factor = places.get(`${sector}/${place}/${p}`);
+        if (!factor)
+          throw new Error(`${PLACE_DAMAGE_FACTORS_TABLE} has no ${sector} ${p} factor for ${place}`);
+        return [p, factor];
+      }),
+    ) as Record<HealthPollutant, DeathsPerTonne>;
   return {
     emissionFactors,
     damageFactors,
-    factorsOf: (state: string) => resolve(state).factors,
-    missingOf: (state: string) => resolve(state).missing,
+    factorsOf: (county: Pick<RemCountyRow, 'county_fips' | 'state'>): HealthFactors => ({
+      ...emissionsOf(county.state).factors,
+      deathsPerTonne: {
+        residential_combustion: deathsAt('residential_combustion', county.county_fips),
+        electricity_generation: deathsAt('electricity_generation', county.state),
+      },
+    }),
+    missingOf: (state: string) => emissionsOf(state).missing,
   };
 }
 
@@ -112,7 +150,7 @@ function auditHealthImpacts(options: HealthImpactsTableOptions) {
   return async (rows: HealthImpactCell[], ctx: BuildContext): Promise<AuditFinding[]> => {
     const table = HEALTH_IMPACTS_TABLE;
     const counties = new Map(
-      (await ctx.table<CountyProfile>(options.counties)).map((c) => [c.county_fips, c]),
+      (await ctx.table<RemCountyRow>(options.counties)).map((c) => [c.county_fips, c]),
     );
     const households = new Map<string, number>();
     for (const r of rows) {
@@ -122,15 +160,15 @@ function auditHealthImpacts(options: HealthImpactsTableOptions) {
     const scopeMismatch = [...households]
       .filter(([key, sum]) => {
         const county = counties.get(key.slice(0, 5));
-        return !county || sum !== householdsInScope(county);
+        return !county || sum !== county.households;
       })
       .map(([key, sum]) => `${key}: ${sum}`);
     const notFinite = rows
       .filter((r) => Object.values(r).some((v) => typeof v === 'number' && !Number.isFinite(v)))
-      .map((r) => `${r.county_fips} ${r.upgrade} ${r.heating_fuel} ${r.sqft_bin}`);
+      .map((r) => `${r.county_fips} ${r.upgrade} ${r.housing_type} ${r.heating_fuel} ${r.sqft_bin}`);
     const moreOnsite = rows
       .filter((r) => HEALTH_POLLUTANTS.some((p) => r[`onsite_${p}_kg_avoided`] < 0))
-      .map((r) => `${r.county_fips} ${r.upgrade} ${r.heating_fuel} ${r.sqft_bin}`);
+      .map((r) => `${r.county_fips} ${r.upgrade} ${r.housing_type} ${r.heating_fuel} ${r.sqft_bin}`);
     const { missingOf } = await readFactors(ctx, options);
     const missing = [...new Set(rows.map((r) => r.state))]
       .sort()
@@ -140,7 +178,7 @@ function auditHealthImpacts(options: HealthImpactsTableOptions) {
         table,
         'households_sum_to_scope',
         'error',
-        "(county, upgrade) whose households do not sum to the county's in-scope households",
+        "(county, upgrade) whose households do not sum to the county's households",
         scopeMismatch,
       ),
       ...offendersFinding(table, 'finite', 'error', 'cells with a value that is not finite', notFinite),

@@ -3,14 +3,22 @@ import {
   REM_RECORDS,
   countyProfileSchema,
   emissionFactorSchema,
+  heatingFuelSharesSchema,
   energyRateSchema,
   zipCountySchema,
+  type CountyHeatingFuel,
   type CountyProfile,
   type EmissionFactor,
   type EnergyRate,
   type ZipCounty,
 } from '../../../schemas/rem-data.ts';
 import { assignStation } from '../../../simulate/climate/assign-station.ts';
+import {
+  countyFuelShares,
+  propaneShareOfOther,
+  sharesOfHousingType,
+  stateFuelShares,
+} from '../../../simulate/parameters/heating-fuel.ts';
 import type { LakeTable } from '../lake-table.ts';
 import {
   auditRemCounties,
@@ -21,9 +29,17 @@ import {
 
 /** The REM's location, rate and emission-factor tables, each declared once (the simulate stage and the REM routes read them). */
 
+/** Where a county's heating-fuel shares come from: its own ACS row, its state's ACS row, or the sampler's state table. */
+export const HEATING_FUEL_BASES = ['county', 'state', 'state_table'] as const;
+
 export const remCountyRowSchema = countyProfileSchema.extend({
   /** The weather station standing for the county's climate (simulate/climate/stations.ts). */
   station_id: z.string().regex(/^[a-z0-9-]+$/),
+  /** Main heating fuel of the county's single-family and mobile homes (the REM universe), over the four fuels. */
+  heating_fuel_shares: heatingFuelSharesSchema,
+  /** The same for its households in buildings of 2 or more units. */
+  multi_family_heating_fuel_shares: heatingFuelSharesSchema,
+  heating_fuel_basis: z.enum(HEATING_FUEL_BASES),
 });
 export type RemCountyRow = z.infer<typeof remCountyRowSchema>;
 
@@ -32,26 +48,102 @@ const byKey =
   (a: T, b: T) =>
     key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0;
 
-/** A county with the station of its climate: the nearest station of its IECC zone. */
-export function withStation(county: CountyProfile): RemCountyRow {
-  const station = assignStation({
+/** The station of a county's climate: the nearest station of its IECC zone. */
+export function stationOf(county: Pick<CountyProfile, 'climate_zone' | 'latitude' | 'longitude'>): string {
+  return assignStation({
     climateZone: county.climate_zone,
     latitude: county.latitude,
     longitude: county.longitude,
-  });
-  return { ...county, station_id: station.id };
+  }).id;
+}
+
+type CountyFuels = Pick<
+  RemCountyRow,
+  'heating_fuel_shares' | 'multi_family_heating_fuel_shares' | 'heating_fuel_basis'
+>;
+
+/**
+ * Each county's heating-fuel shares by housing type: from its own row of the heating-fuel source, else its
+ * state's row there (FIPS SS000), else the sampler's state table. Propane, which ACS B25040 lumps with
+ * wood and other fuels here, is that "other" times the state's propane fraction of it (propaneShareOfOther).
+ */
+export function heatingFuelsByCounty(
+  counties: readonly Pick<CountyProfile, 'county_fips' | 'state'>[],
+  sources: readonly CountyHeatingFuel[],
+): Map<string, CountyFuels> {
+  const byFips = new Map(sources.map((r) => [r.county_fips, r]));
+  const stateTotals = new Map<
+    string,
+    { units: number; natural_gas: number; electricity: number; fuel_oil: number; other: number }
+  >();
+  for (const r of sources) {
+    const state = r.county_fips.slice(0, 2);
+    const t = stateTotals.get(state) ?? { units: 0, natural_gas: 0, electricity: 0, fuel_oil: 0, other: 0 };
+    t.units += r.occupied_units;
+    t.natural_gas += r.natural_gas * r.occupied_units;
+    t.electricity += r.electricity * r.occupied_units;
+    t.fuel_oil += r.fuel_oil * r.occupied_units;
+    t.other += r.other * r.occupied_units;
+    stateTotals.set(state, t);
+  }
+  const out = new Map<string, CountyFuels>();
+  for (const county of counties) {
+    const stateFips = county.county_fips.slice(0, 2);
+    const own = byFips.get(county.county_fips);
+    const row = own ?? byFips.get(`${stateFips}000`);
+    let all = stateFuelShares(county.state);
+    let basis: CountyFuels['heating_fuel_basis'] = 'state_table';
+    const totals = stateTotals.get(stateFips);
+    if (row && totals) {
+      const fraction = propaneShareOfOther(county.state, {
+        natural_gas: totals.natural_gas / totals.units,
+        electricity: totals.electricity / totals.units,
+        fuel_oil: totals.fuel_oil / totals.units,
+        other: totals.other / totals.units,
+      });
+      all = countyFuelShares(row, fraction);
+      basis = own ? 'county' : 'state';
+    }
+    if (!all)
+      throw new Error(`county ${county.county_fips}: state ${county.state} has no heating-fuel shares`);
+    out.set(county.county_fips, {
+      heating_fuel_shares: sharesOfHousingType(all, 'single_family'),
+      multi_family_heating_fuel_shares: sharesOfHousingType(all, 'multi_family'),
+      heating_fuel_basis: basis,
+    });
+  }
+  return out;
+}
+
+/**
+ * A county as the REM sees it: its profile, its weather station and its heating-fuel shares (by default its
+ * state's, as for a county no heating-fuel source covers).
+ */
+export function remCountyRow(
+  county: CountyProfile,
+  fuels: CountyFuels = heatingFuelsByCounty([county], []).get(county.county_fips)!,
+): RemCountyRow {
+  return { ...county, station_id: stationOf(county), ...fuels };
 }
 
 export const remCountiesTable: LakeTable<RemCountyRow> = {
   name: 'rem_counties',
-  schemaVersion: 1,
+  schemaVersion: 2,
   code: [import.meta.url],
   description:
-    'Counties of the contiguous US and DC as the REM sampler sees them: households, housing mix, IECC zone, centroid and assigned weather station',
+    'Counties of the contiguous US and DC as the REM sampler sees them: households, housing mix, IECC zone, centroid, assigned weather station, and main heating fuel shares of single- and multi-family homes (ACS B25040 by county, split by housing type with RECS 2020)',
   row: remCountyRowSchema,
-  inputs: { records: [REM_RECORDS.county] },
-  build: async (ctx) =>
-    (await ctx.records<CountyProfile>(REM_RECORDS.county)).map(withStation).sort(byKey((r) => r.county_fips)),
+  inputs: { records: [REM_RECORDS.county, REM_RECORDS.countyHeatingFuel] },
+  build: async (ctx) => {
+    const counties = await ctx.records<CountyProfile>(REM_RECORDS.county);
+    const fuels = heatingFuelsByCounty(
+      counties,
+      await ctx.records<CountyHeatingFuel>(REM_RECORDS.countyHeatingFuel),
+    );
+    return counties
+      .map((county) => remCountyRow(county, fuels.get(county.county_fips)!))
+      .sort(byKey((r) => r.county_fips));
+  },
   audit: (rows) => auditRemCounties(rows),
 };
 
