@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RecordSchema } from './record-schema.ts';
+import { recordNames, recordSchema, type RecordSchema } from './record-schema.ts';
 import { fuelSchema, upgradeSchema } from './rem.ts';
 
 /**
@@ -134,27 +134,14 @@ export const powerPlantSchema = z
   .strict();
 export type PowerPlant = z.infer<typeof powerPlantSchema>;
 
-export const HEALTH_RECORDS = {
-  damageFactor: 'health.damage-factor',
-  countyGeography: 'health.county-geography',
-  powerPlant: 'health.power-plant',
-} as const;
-
-export const healthRecordSchemas: RecordSchema[] = [
-  {
-    name: HEALTH_RECORDS.damageFactor,
-    version: 2,
-    schema: damageFactorSchema,
-    topic: HEALTH_RECORDS.damageFactor,
-  },
-  {
-    name: HEALTH_RECORDS.countyGeography,
-    version: 1,
-    schema: countyGeographySchema,
-    topic: HEALTH_RECORDS.countyGeography,
-  },
-  { name: HEALTH_RECORDS.powerPlant, version: 1, schema: powerPlantSchema, topic: HEALTH_RECORDS.powerPlant },
-];
+/** The health model's source records on the event log, each on its own topic (named like the schema). */
+export const HEALTH_RECORD_SCHEMAS = {
+  damageFactor: recordSchema('health.damage-factor', damageFactorSchema, 2),
+  countyGeography: recordSchema('health.county-geography', countyGeographySchema),
+  powerPlant: recordSchema('health.power-plant', powerPlantSchema),
+};
+export const HEALTH_RECORDS = recordNames(HEALTH_RECORD_SCHEMAS);
+export const healthRecordSchemas: RecordSchema[] = Object.values(HEALTH_RECORD_SCHEMAS);
 
 /** The estimates of PM2.5 mortality every death figure comes in: central (Pope et al. 2019) and low (Wu et al. 2020). */
 export const MORTALITY_ESTIMATES = ['central', 'low'] as const;
@@ -204,8 +191,6 @@ export const placeDamageFactorSchema = z
   .strict();
 export type PlaceDamageFactor = z.infer<typeof placeDamageFactorSchema>;
 
-export const PLACE_DAMAGE_FACTORS_TABLE = 'health_place_damage_factors';
-
 /**
  * Who the rollup counts: `single_family` is the REM universe (single-family detached and attached homes and
  * mobile homes), drawn and simulated; `multi_family` is households in buildings of 2 or more units, whose
@@ -222,9 +207,6 @@ const kgBySectorAndPollutant = Object.fromEntries(
     [`${p}_kg_avoided`, z.number()],
   ]),
 ) as Record<`${'onsite_' | 'power_' | ''}${HealthPollutant}_kg_avoided`, z.ZodNumber>;
-
-/** The lake table of the county rollup, which the simulate stage writes and the health API reads. */
-export const HEALTH_IMPACTS_TABLE = 'health_county_impacts';
 
 /**
  * One cell of the county rollup (lake table `health_county_impacts`): the households of a county of one

@@ -17,7 +17,12 @@ export const manifestTableSchema = z.object({
   sha256: z.string(),
   schemaVersion: z.number().int().positive(),
   description: z.string(),
-  inputs: z.object({ records: z.array(z.string()), tables: z.array(z.string()) }),
+  /** What the table reads: record schemas, tables and (for tables computed through it) event-log topics. */
+  inputs: z.object({
+    records: z.array(z.string()),
+    tables: z.array(z.string()),
+    topics: z.array(z.string()).optional(),
+  }),
   /**
    * Hash of what the table is built from (inputs, settings, code, schema version): a later run reuses the
    * file while it is unchanged. Absent in snapshots published before fingerprints were per table.

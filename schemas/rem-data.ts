@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RecordSchema } from './record-schema.ts';
+import { recordNames, recordSchema, type RecordSchema } from './record-schema.ts';
 import { climateZoneSchema, fuelSchema, upgradeSchema } from './rem.ts';
 
 /**
@@ -149,12 +149,13 @@ export const SCENARIOS = ['baseline', 'upgrade', 'delta'] as const;
 export const scenarioSchema = z.enum(SCENARIOS);
 
 /** Mean, median, 20th and 80th percentile of one per-home distribution. */
-const statistics = (prefix: string) => ({
-  [`${prefix}_mean`]: z.number(),
-  [`${prefix}_median`]: z.number(),
-  [`${prefix}_p20`]: z.number(),
-  [`${prefix}_p80`]: z.number(),
-});
+const statistics = <Prefix extends string>(prefix: Prefix) =>
+  ({
+    [`${prefix}_mean`]: z.number(),
+    [`${prefix}_median`]: z.number(),
+    [`${prefix}_p20`]: z.number(),
+    [`${prefix}_p80`]: z.number(),
+  }) as Record<`${Prefix}_${'mean' | 'median' | 'p20' | 'p80'}`, z.ZodNumber>;
 
 /**
  * One line of a cluster's answer (lake table `rem_cluster_statistics`): for one upgrade, one fuel (or the
@@ -179,9 +180,7 @@ export const clusterStatisticRowSchema = z
     num_excluded_samples: z.number().int().nonnegative(),
   })
   .strict();
-export type ClusterStatisticRow = z.infer<typeof clusterStatisticRowSchema> & {
-  [K in `${'energy' | 'emissions' | 'cost'}_${'mean' | 'median' | 'p20' | 'p80'}`]: number;
-};
+export type ClusterStatisticRow = z.infer<typeof clusterStatisticRowSchema>;
 
 /**
  * Two-digit FIPS codes of the contiguous states and DC (U.S. Census Bureau, ANSI INCITS 38), the REM's
@@ -254,30 +253,13 @@ export const FUEL_UNITS = {
   propane: 'gallon',
 } as const;
 
-/** Names of the REM's source records on the event log (each on its own topic, named like it). */
-export const REM_RECORDS = {
-  county: 'rem.county',
-  zipCounty: 'rem.zip-county',
-  energyRate: 'rem.energy-rate',
-  emissionFactor: 'rem.emission-factor',
-  countyHeatingFuel: 'rem.county-heating-fuel',
-} as const;
-
-/** Every REM record schema, each on its own topic (named like the schema). */
-export const remRecordSchemas: RecordSchema[] = [
-  { name: REM_RECORDS.county, version: 1, schema: countyProfileSchema, topic: REM_RECORDS.county },
-  { name: REM_RECORDS.zipCounty, version: 1, schema: zipCountySchema, topic: REM_RECORDS.zipCounty },
-  { name: REM_RECORDS.energyRate, version: 1, schema: energyRateSchema, topic: REM_RECORDS.energyRate },
-  {
-    name: REM_RECORDS.emissionFactor,
-    version: 1,
-    schema: emissionFactorSchema,
-    topic: REM_RECORDS.emissionFactor,
-  },
-  {
-    name: REM_RECORDS.countyHeatingFuel,
-    version: 1,
-    schema: countyHeatingFuelSchema,
-    topic: REM_RECORDS.countyHeatingFuel,
-  },
-];
+/** The REM's source records on the event log, each on its own topic (named like the schema). */
+export const REM_RECORD_SCHEMAS = {
+  county: recordSchema('rem.county', countyProfileSchema),
+  zipCounty: recordSchema('rem.zip-county', zipCountySchema),
+  energyRate: recordSchema('rem.energy-rate', energyRateSchema),
+  emissionFactor: recordSchema('rem.emission-factor', emissionFactorSchema),
+  countyHeatingFuel: recordSchema('rem.county-heating-fuel', countyHeatingFuelSchema),
+};
+export const REM_RECORDS = recordNames(REM_RECORD_SCHEMAS);
+export const remRecordSchemas: RecordSchema[] = Object.values(REM_RECORD_SCHEMAS);

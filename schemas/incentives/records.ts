@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RecordSchema } from '../record-schema.ts';
+import { recordNames, recordSchema, type RecordSchema } from '../record-schema.ts';
 import {
   amountTypeSchema,
   amountUnitSchema,
@@ -305,49 +305,26 @@ export const evChargerTractRecordSchema = z.object({
 export type EvChargerTractRecord = z.infer<typeof evChargerTractRecordSchema>;
 
 /** Record schema names (also their topics). */
-export const INCENTIVE_RECORDS = {
-  incentive: 'incentives.incentive',
-  program: 'incentives.program',
-  authority: 'incentives.authority',
-  relationships: 'incentives.relationships',
-  geoGroup: 'incentives.geo-group',
-  lowIncomeThreshold: 'incentives.low-income-threshold',
-  povertyLevel: 'incentives.poverty-level',
-  taxBracket: 'incentives.tax-bracket',
-  dataPartner: 'incentives.data-partner',
-  loanProgram: 'incentives.loan-program',
-  zip: 'incentives.zip',
-  geography: 'incentives.geography',
-  zctaGeography: 'incentives.zcta-geography',
-  zipUtility: 'incentives.zip-utility',
-  amiZcta: 'incentives.ami-zcta',
-  amiTerritory: 'incentives.ami-territory',
-  evChargerZcta: 'incentives.ev-charger-zcta',
-  evChargerTract: 'incentives.ev-charger-tract',
-} as const;
-
-const schemasByName: Record<string, z.ZodType> = {
-  [INCENTIVE_RECORDS.incentive]: incentiveRecordSchema,
-  [INCENTIVE_RECORDS.program]: programRecordSchema,
-  [INCENTIVE_RECORDS.authority]: authorityRecordSchema,
-  [INCENTIVE_RECORDS.relationships]: relationshipsRecordSchema,
-  [INCENTIVE_RECORDS.geoGroup]: geoGroupRecordSchema,
-  [INCENTIVE_RECORDS.lowIncomeThreshold]: lowIncomeThresholdRecordSchema,
-  [INCENTIVE_RECORDS.povertyLevel]: povertyLevelRecordSchema,
-  [INCENTIVE_RECORDS.taxBracket]: taxBracketRecordSchema,
-  [INCENTIVE_RECORDS.dataPartner]: dataPartnerRecordSchema,
-  [INCENTIVE_RECORDS.loanProgram]: loanProgramRecordSchema,
-  [INCENTIVE_RECORDS.zip]: zipRecordSchema,
-  [INCENTIVE_RECORDS.geography]: geographyRecordSchema,
-  [INCENTIVE_RECORDS.zctaGeography]: zctaGeographyRecordSchema,
-  [INCENTIVE_RECORDS.zipUtility]: zipUtilityRecordSchema,
-  [INCENTIVE_RECORDS.amiZcta]: amiZctaRecordSchema,
-  [INCENTIVE_RECORDS.amiTerritory]: amiTerritoryRecordSchema,
-  [INCENTIVE_RECORDS.evChargerZcta]: evChargerZctaRecordSchema,
-  [INCENTIVE_RECORDS.evChargerTract]: evChargerTractRecordSchema,
-};
-
 /** Every incentives record schema, each on its own topic (named like the schema). */
-export const incentivesRecordSchemas: RecordSchema[] = Object.entries(schemasByName).map(
-  ([name, schema]) => ({ name, version: 1, schema, topic: name }),
-);
+export const INCENTIVE_RECORD_SCHEMAS = {
+  incentive: recordSchema('incentives.incentive', incentiveRecordSchema),
+  program: recordSchema('incentives.program', programRecordSchema),
+  authority: recordSchema('incentives.authority', authorityRecordSchema),
+  relationships: recordSchema('incentives.relationships', relationshipsRecordSchema),
+  geoGroup: recordSchema('incentives.geo-group', geoGroupRecordSchema),
+  lowIncomeThreshold: recordSchema('incentives.low-income-threshold', lowIncomeThresholdRecordSchema),
+  povertyLevel: recordSchema('incentives.poverty-level', povertyLevelRecordSchema),
+  taxBracket: recordSchema('incentives.tax-bracket', taxBracketRecordSchema),
+  dataPartner: recordSchema('incentives.data-partner', dataPartnerRecordSchema),
+  loanProgram: recordSchema('incentives.loan-program', loanProgramRecordSchema),
+  zip: recordSchema('incentives.zip', zipRecordSchema),
+  geography: recordSchema('incentives.geography', geographyRecordSchema),
+  zctaGeography: recordSchema('incentives.zcta-geography', zctaGeographyRecordSchema),
+  zipUtility: recordSchema('incentives.zip-utility', zipUtilityRecordSchema),
+  amiZcta: recordSchema('incentives.ami-zcta', amiZctaRecordSchema),
+  amiTerritory: recordSchema('incentives.ami-territory', amiTerritoryRecordSchema),
+  evChargerZcta: recordSchema('incentives.ev-charger-zcta', evChargerZctaRecordSchema),
+  evChargerTract: recordSchema('incentives.ev-charger-tract', evChargerTractRecordSchema),
+};
+export const INCENTIVE_RECORDS = recordNames(INCENTIVE_RECORD_SCHEMAS);
+export const incentivesRecordSchemas: RecordSchema[] = Object.values(INCENTIVE_RECORD_SCHEMAS);

@@ -2,7 +2,6 @@ import { readFile } from 'node:fs/promises';
 import { HEALTH_METRICS, HEALTH_METRIC_NAMES, type HealthModel } from '../../schemas/health-api.ts';
 import { HEALTH_ESTIMATES, HEALTH_STATEMENT } from '../../schemas/health-model.ts';
 import {
-  HEALTH_IMPACTS_TABLE,
   HEALTH_UPGRADES,
   HOUSING_TYPES,
   SQFT_BINS,
@@ -10,14 +9,14 @@ import {
   type HealthImpactCell,
 } from '../../schemas/health-data.ts';
 import type { Manifest } from '../../schemas/lake.ts';
+import { HEALTH_COUNTY_IMPACTS } from '../../schemas/tables/health.ts';
 import { CONTIGUOUS_STATE_FIPS } from '../../schemas/rem-data.ts';
 import type { SnapshotReader } from '../../transform/lake/snapshot-reader.ts';
 import { encodedFragment } from '../http/json-bytes.ts';
 import { readKeyedTexts } from '../snapshot/text-columns.ts';
 
 /**
- * The lake table the health-impacts route answers from: the simulate stage's rollup, declared in
- * transform/tables/health/health-impacts-table.ts (not imported: that module brings in the pipeline).
+ * The lake table the health-impacts route answers from: the simulate stage's rollup (HEALTH_COUNTY_IMPACTS).
  *
  * Per area (state or county) and upgrade, the sums of the cells are kept per floor-area bin × housing type
  * ("slots") and measure, and in one more slot their total, which an ungrouped row (most requests) reads as
@@ -170,11 +169,11 @@ const SUMS_SQL = `
     ${indexOf(HEALTH_UPGRADES, 'upgrade')} AS u, ${indexOf(SQFT_BINS, 'sqft_bin')} AS b,
     ${indexOf(HOUSING_TYPES, 'housing_type')} AS h,
     ${MEASURE_COLUMNS.map((column) => `sum(${column})`).join(', ')}
-  FROM ${HEALTH_IMPACTS_TABLE} GROUP BY ALL ORDER BY county, s, u, b, h`;
+  FROM ${HEALTH_COUNTY_IMPACTS.name} GROUP BY ALL ORDER BY county, s, u, b, h`;
 const KEY_COLUMNS = 5;
 const SUMS_COLUMNS = KEY_COLUMNS + MEASURES;
 
-const NAMES_SQL = `SELECT CAST(county_fips AS INTEGER) AS k, min(county_name) AS t FROM ${HEALTH_IMPACTS_TABLE} GROUP BY k`;
+const NAMES_SQL = `SELECT CAST(county_fips AS INTEGER) AS k, min(county_name) AS t FROM ${HEALTH_COUNTY_IMPACTS.name} GROUP BY k`;
 
 const VERSION_COLUMNS = {
   code: 'code_version',
@@ -185,7 +184,7 @@ const VERSION_COLUMNS = {
 const VERSIONS_SQL = Object.values(VERSION_COLUMNS)
   .map(
     (column, k) =>
-      `SELECT ${k} AS k, string_agg(DISTINCT ${column}, ', ' ORDER BY ${column}) AS t FROM ${HEALTH_IMPACTS_TABLE}`,
+      `SELECT ${k} AS k, string_agg(DISTINCT ${column}, ', ' ORDER BY ${column}) AS t FROM ${HEALTH_COUNTY_IMPACTS.name}`,
   )
   .join(' UNION ALL ');
 
@@ -196,7 +195,7 @@ const stateStart = (state: string) => `{"state_abbreviation":${JSON.stringify(st
  * ran) still loads, so the other routes keep serving: the health route then answers 503.
  */
 export async function loadHealthSnapshot(snapshot: SnapshotReader): Promise<HealthSnapshot> {
-  if (!(HEALTH_IMPACTS_TABLE in snapshot.manifest.tables)) return { data: null };
+  if (!(HEALTH_COUNTY_IMPACTS.name in snapshot.manifest.tables)) return { data: null };
   return { data: await loadHealthData(snapshot) };
 }
 
@@ -217,7 +216,7 @@ async function loadHealthData(snapshot: SnapshotReader): Promise<HealthData> {
     const state = STATES[lines[at + 1]!];
     if (state === undefined || CONTIGUOUS_STATE_FIPS[state] !== fips.slice(0, 2)) {
       throw new Error(
-        `${HEALTH_IMPACTS_TABLE}: county ${fips} has cells of state ${state ?? 'outside the contiguous US'}`,
+        `${HEALTH_COUNTY_IMPACTS.name}: county ${fips} has cells of state ${state ?? 'outside the contiguous US'}`,
       );
     }
     let county = countyIndex.get(fips);
@@ -235,7 +234,9 @@ async function loadHealthData(snapshot: SnapshotReader): Promise<HealthData> {
     }
     const [u, b, h] = [lines[at + 2]!, lines[at + 3]!, lines[at + 4]!];
     if (!(u >= 0 && b >= 0 && h >= 0))
-      throw new Error(`${HEALTH_IMPACTS_TABLE}: county ${fips} has an unknown upgrade, bin or housing type`);
+      throw new Error(
+        `${HEALTH_COUNTY_IMPACTS.name}: county ${fips} has an unknown upgrade, bin or housing type`,
+      );
     const slot = valueAt(county, u, b, h, 0);
     for (let m = 0; m < MEASURES; m++) counties[slot + m] = lines[at + KEY_COLUMNS + m]!;
   }
@@ -257,7 +258,7 @@ async function loadHealthData(snapshot: SnapshotReader): Promise<HealthData> {
     versions: Object.fromEntries(
       Object.keys(VERSION_COLUMNS).map((name, k) => [name, versions.get(k) ?? '']),
     ) as HealthModel['versions'],
-    sources: sourcesOf(snapshot.manifest, HEALTH_IMPACTS_TABLE),
+    sources: sourcesOf(snapshot.manifest, HEALTH_COUNTY_IMPACTS.name),
     estimates: HEALTH_ESTIMATES,
     valuation: {
       usd_per_death: Math.round(VALUE_OF_STATISTICAL_LIFE.usd),

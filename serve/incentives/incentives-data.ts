@@ -7,8 +7,8 @@ import type {
   Prerequisite,
   TaxBracketRecord,
 } from '../../schemas/incentives/records.ts';
-import type { ServingLocationRow } from '../../transform/tables/incentives/serving-locations.ts';
-import { FEDERAL_SCOPE, type ServingStateRow } from '../../transform/tables/incentives/serving-states.ts';
+import type { ServingLocationRow } from '../../schemas/tables/incentives.ts';
+import { FEDERAL_SCOPE, type ServingStateRow } from '../../schemas/tables/incentives.ts';
 import type { Candidate } from './eligibility/candidate.ts';
 import { lastDayOf } from './eligibility/dates.ts';
 import { tr } from './eligibility/localization.ts';

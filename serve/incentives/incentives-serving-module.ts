@@ -1,14 +1,15 @@
+import {
+  LOAN_PROGRAMS,
+  LOW_INCOME_THRESHOLDS,
+  POVERTY_LEVELS,
+  SERVING_LOCATIONS,
+  SERVING_STATES,
+  TAX_BRACKETS,
+} from '../../schemas/tables/incentives.ts';
+import { lowIncomeThresholdRecordSchema } from '../../schemas/incentives/records.ts';
+import { readTable } from '../../transform/lake/snapshot-reader.ts';
 import type { ServingModule } from '../snapshot/serving-module.ts';
-import { prepareIncentivesData, type IncentivesData, type IncentivesTables } from './incentives-data.ts';
-
-const TABLES = {
-  locations: 'incentives_serving_locations',
-  states: 'incentives_serving_states',
-  thresholds: 'low_income_thresholds',
-  povertyLevels: 'poverty_levels',
-  taxBrackets: 'tax_brackets',
-  loanPrograms: 'loan_programs',
-} as const;
+import { prepareIncentivesData, type IncentivesData } from './incentives-data.ts';
 
 /**
  * Loads the incentives serving tables of a snapshot into memory once; requests then only read maps.
@@ -17,10 +18,26 @@ const TABLES = {
  */
 export const incentivesServingModule: ServingModule<IncentivesData> = {
   name: 'incentives',
-  tables: Object.values(TABLES),
+  tables: [
+    SERVING_LOCATIONS,
+    SERVING_STATES,
+    LOW_INCOME_THRESHOLDS,
+    POVERTY_LEVELS,
+    TAX_BRACKETS,
+    LOAN_PROGRAMS,
+  ],
   async load(snapshot) {
-    const tables: Record<string, unknown[]> = {};
-    for (const [key, table] of Object.entries(TABLES)) tables[key] = await snapshot.rows(table);
-    return prepareIncentivesData(tables as unknown as IncentivesTables);
+    return prepareIncentivesData({
+      locations: await readTable(snapshot, SERVING_LOCATIONS),
+      states: await readTable(snapshot, SERVING_STATES),
+      // The lake keeps each threshold's type-specific figures as JSON: parsed by type here (a missing
+      // description comes back from Parquet as null).
+      thresholds: (await readTable(snapshot, LOW_INCOME_THRESHOLDS)).map((row) =>
+        lowIncomeThresholdRecordSchema.parse({ ...row, description: row.description ?? undefined }),
+      ),
+      povertyLevels: await readTable(snapshot, POVERTY_LEVELS),
+      taxBrackets: await readTable(snapshot, TAX_BRACKETS),
+      loanPrograms: await readTable(snapshot, LOAN_PROGRAMS),
+    });
   },
 };

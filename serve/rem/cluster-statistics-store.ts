@@ -9,6 +9,7 @@ import {
   type ClusterStatisticRow,
 } from '../../schemas/rem-data.ts';
 import type { SnapshotReader } from '../../transform/lake/snapshot-reader.ts';
+import { REM_CLUSTERS, REM_CLUSTER_STATISTICS } from '../../schemas/tables/rem.ts';
 
 /**
  * The precomputed REM answers of a snapshot (lake table `rem_cluster_statistics`) in a compact layout.
@@ -70,7 +71,7 @@ const KEYED_LINES = `
     ${indexOf(UPGRADES, 'upgrade')} AS u,
     ${indexOf(RESULT_FUELS, 'fuel')} AS f,
     ${indexOf(SCENARIOS, 'scenario')} AS s
-  FROM rem_cluster_statistics`;
+  FROM ${REM_CLUSTER_STATISTICS.name}`;
 
 const unitCase = `CASE fuel ${Object.entries(ENERGY_UNITS)
   .map(([fuel, unit]) => `WHEN '${fuel}' THEN '${unit}'`)
@@ -139,7 +140,7 @@ export class ClusterStatisticsStore {
       const incompleteUpgrades = directory[row + DIRECTORY_COLUMNS - 1]!;
       if (wrongUnits > 0 || incompleteUpgrades > 0) {
         throw new Error(
-          `rem_cluster_statistics: cluster ${clusterId(key)} has ${wrongUnits} lines in another energy unit ` +
+          `${REM_CLUSTER_STATISTICS.name}: cluster ${clusterId(key)} has ${wrongUnits} lines in another energy unit ` +
             `and ${incompleteUpgrades} upgrades with missing or repeated lines`,
         );
       }
@@ -148,7 +149,9 @@ export class ClusterStatisticsStore {
     // Checked before the slots are written: a table with a line out of place is refused, not laid out.
     const slotsFile = await snapshot.writeFloat64File('rem-cluster-slots', SLOTS_SQL);
     if (slotsFile.values !== clusters * UPGRADES.length * SLOT_VALUES) {
-      throw new Error(`rem_cluster_statistics: ${slotsFile.values} slot values for ${clusters} clusters`);
+      throw new Error(
+        `${REM_CLUSTER_STATISTICS.name}: ${slotsFile.values} slot values for ${clusters} clusters`,
+      );
     }
     const fd = await new Promise<number>((resolve, reject) =>
       open(slotsFile.path, 'r', (err, opened) => (err ? reject(err) : resolve(opened))),
@@ -188,7 +191,7 @@ export class ClusterStatisticsStore {
 export async function loadClusterSupport(snapshot: SnapshotReader): Promise<ReadonlyMap<string, boolean>> {
   const file = await snapshot.writeFloat64File(
     'rem-cluster-support',
-    `SELECT ${KEY_COLUMNS}, CASE WHEN supported THEN 1 ELSE 0 END FROM rem_clusters ORDER BY county, hf, whf`,
+    `SELECT ${KEY_COLUMNS}, CASE WHEN supported THEN 1 ELSE 0 END FROM ${REM_CLUSTERS.name} ORDER BY county, hf, whf`,
   );
   const numbers = await readAll(file.path, file.values);
   const support = new Map<string, boolean>();

@@ -10,7 +10,7 @@ import { fuelPricesFor } from '../../simulate/savings/fuel-prices.ts';
 import { simulateCluster } from '../../simulate/stage/run-work-unit.ts';
 import { clusterRun } from '../../simulate/stage/work-units.ts';
 import type { Predictor } from '../../simulate/surrogate/held-out.ts';
-import type { RemCountyRow } from '../../transform/tables/rem/rem-tables.ts';
+import type { RemCountyRow } from '../../schemas/tables/rem.ts';
 import { LruCache } from '../http/lru-cache.ts';
 import { SLOT_VALUES, answerOfLines, type ClusterAnswer } from './cluster-statistics-store.ts';
 

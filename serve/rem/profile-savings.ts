@@ -7,7 +7,7 @@ import { samplingCountyOf } from '../../simulate/sampler/sampling-county.ts';
 import { evaluateHomes } from '../../simulate/savings/evaluate-homes.ts';
 import { fuelPricesFor } from '../../simulate/savings/fuel-prices.ts';
 import type { Predictor } from '../../simulate/surrogate/held-out.ts';
-import type { RemCountyRow } from '../../transform/tables/rem/rem-tables.ts';
+import type { RemCountyRow } from '../../schemas/tables/rem.ts';
 import { answerOfLines, type ClusterAnswer } from './cluster-statistics-store.ts';
 import { profileMatcher } from './profile-features.ts';
 

@@ -15,7 +15,7 @@ import { RecentKeys } from '../http/recent-keys.ts';
 import { parseQueryString, rawQuery } from '../incentives/query-string.ts';
 import { validateQuery } from '../incentives/query-validation.ts';
 import type { ServingModule } from '../snapshot/serving-module.ts';
-import type { RemCountyRow } from '../../transform/tables/rem/rem-tables.ts';
+import type { RemCountyRow } from '../../schemas/tables/rem.ts';
 import type { ClusterAnswer } from './cluster-statistics-store.ts';
 import { committedSurrogate } from './committed-surrogate.ts';
 import { remMessages, type RemMessages } from './messages.ts';

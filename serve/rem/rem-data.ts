@@ -3,31 +3,34 @@ import path from 'node:path';
 import { REPOSITORY_ROOT } from '../../lib/repository-root.ts';
 import { FUELS, type Fuel } from '../../schemas/rem.ts';
 import type { RemModelInfo, RemServerVersion } from '../../schemas/rem-api.ts';
-import type { EmissionFactor, EnergyRate, ZipCounty } from '../../schemas/rem-data.ts';
+import { CONTIGUOUS_STATE_FIPS, type EmissionFactor, type EnergyRate } from '../../schemas/rem-data.ts';
 import { modelCardSchema } from '../../simulate/surrogate/model-card.ts';
-import type { SnapshotReader } from '../../transform/lake/snapshot-reader.ts';
-import type { RemCountyRow } from '../../transform/tables/rem/rem-tables.ts';
+import { readTable, type SnapshotReader } from '../../transform/lake/snapshot-reader.ts';
+import {
+  REM_CLUSTERS,
+  REM_CLUSTER_STATISTICS,
+  REM_COUNTIES,
+  REM_EMISSION_FACTORS,
+  REM_ENERGY_RATES,
+  REM_ZIP_COUNTIES,
+  type RemCountyRow,
+} from '../../schemas/tables/rem.ts';
 import { ClusterStatisticsStore, loadClusterSupport } from './cluster-statistics-store.ts';
 import { OnDemandClusters } from './on-demand-clusters.ts';
 import { encodedFragment } from '../http/json-bytes.ts';
 
 /** The lake tables the REM routes answer from. */
-export const REM_TABLES = {
-  clusters: 'rem_clusters',
-  statistics: 'rem_cluster_statistics',
-  zipCounties: 'rem_zip_counties',
-  counties: 'rem_counties',
-  rates: 'rem_energy_rates',
-  emissionFactors: 'rem_emission_factors',
-} as const;
+export const REM_TABLES = [
+  REM_CLUSTERS,
+  REM_CLUSTER_STATISTICS,
+  REM_ZIP_COUNTIES,
+  REM_COUNTIES,
+  REM_ENERGY_RATES,
+  REM_EMISSION_FACTORS,
+] as const;
 
 /** The 48 contiguous states and DC: the REM's universe, as the reference's. */
-export const CONTIGUOUS_STATES: ReadonlySet<string> = new Set(
-  (
-    'AL AZ AR CA CO CT DE DC FL GA ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR ' +
-    'PA RI SC SD TN TX UT VT VA WA WV WI WY'
-  ).split(' '),
-);
+export const CONTIGUOUS_STATES: ReadonlySet<string> = new Set(Object.keys(CONTIGUOUS_STATE_FIPS));
 
 /** What every REM answer says about itself (one paragraph; the model card has the details). */
 export const REM_STATEMENT =
@@ -128,7 +131,7 @@ export async function loadRemSnapshot(snapshot: SnapshotReader): Promise<RemSnap
     sampler_version: REM_MODEL.sampler_version,
     code_version: snapshot.manifest.codeVersion,
   };
-  const tables = Object.values(REM_TABLES);
+  const tables = REM_TABLES.map((t) => t.name);
   const complete = tables.every((table) => table in snapshot.manifest.tables);
   return {
     data: complete ? await loadRemData(snapshot) : null,
@@ -137,15 +140,15 @@ export async function loadRemSnapshot(snapshot: SnapshotReader): Promise<RemSnap
 }
 
 export function snapshotSamples(snapshot: Pick<SnapshotReader, 'manifest'>): number | null {
-  const samples = snapshot.manifest.tables[REM_TABLES.clusters]?.settings?.REM_SAMPLES;
+  const samples = snapshot.manifest.tables[REM_CLUSTERS.name]?.settings?.REM_SAMPLES;
   return typeof samples === 'number' ? samples : null;
 }
 
 async function loadRemData(snapshot: SnapshotReader): Promise<RemData> {
-  const counties = await snapshot.rows<RemCountyRow>(REM_TABLES.counties);
-  const zips = await snapshot.rows<ZipCounty>(REM_TABLES.zipCounties);
-  const rates = await snapshot.rows<EnergyRate>(REM_TABLES.rates);
-  const factors = await snapshot.rows<EmissionFactor>(REM_TABLES.emissionFactors);
+  const counties = await readTable(snapshot, REM_COUNTIES);
+  const zips = await readTable(snapshot, REM_ZIP_COUNTIES);
+  const rates = await readTable(snapshot, REM_ENERGY_RATES);
+  const factors = await readTable(snapshot, REM_EMISSION_FACTORS);
   const clusterSupport = await loadClusterSupport(snapshot);
   const statistics = await ClusterStatisticsStore.load(snapshot);
   const states = new Set(counties.map((c) => c.state));

@@ -1,3 +1,4 @@
+import type { TableRef } from '../../schemas/tables/table-ref.ts';
 import type { SnapshotReader } from '../../transform/lake/snapshot-reader.ts';
 
 /**
@@ -7,6 +8,6 @@ import type { SnapshotReader } from '../../transform/lake/snapshot-reader.ts';
 export interface ServingModule<T> {
   name: string;
   /** Tables the module reads; a snapshot missing one is refused before anything is swapped. */
-  tables: string[];
+  tables: readonly TableRef[];
   load(snapshot: SnapshotReader): Promise<T>;
 }

@@ -35,7 +35,7 @@ export async function loadSnapshot(
   modules: readonly ServingModule<unknown>[],
 ): Promise<LoadedSnapshot> {
   const missing = modules.flatMap((m) =>
-    m.tables.filter((t) => !(t in reader.manifest.tables)).map((t) => `${m.name} needs table ${t}`),
+    m.tables.filter((t) => !(t.name in reader.manifest.tables)).map((t) => `${m.name} needs table ${t.name}`),
   );
   if (missing.length > 0) throw new Error(`snapshot ${reader.id} is incomplete: ${missing.join('; ')}`);
   const loaded = await Promise.all(modules.map(async (m) => [m.name, await m.load(reader)] as const));

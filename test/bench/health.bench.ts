@@ -13,7 +13,7 @@ import {
 import { CONTIGUOUS_STATE_FIPS } from '../../schemas/rem-data.ts';
 import { FUELS } from '../../schemas/rem.ts';
 import { healthAnswerJson } from '../../serve/health/health-answer.ts';
-import { HEALTH_IMPACTS_TABLE } from '../../schemas/health-data.ts';
+import { HEALTH_COUNTY_IMPACTS } from '../../schemas/tables/health.ts';
 import { loadHealthSnapshot } from '../../serve/health/health-data.ts';
 import { resolveAreas, validateHealthRequest } from '../../serve/health/health-request.ts';
 import { healthMessages } from '../../serve/health/messages.ts';
@@ -82,7 +82,7 @@ const GROUPS = [
 
 async function createSyntheticCells(db: DuckDBConnection): Promise<void> {
   const columns = Object.keys(healthImpactCellSchema.shape).map(syntheticColumn);
-  await db.run(`CREATE TABLE ${HEALTH_IMPACTS_TABLE} AS
+  await db.run(`CREATE TABLE ${HEALTH_COUNTY_IMPACTS.name} AS
     SELECT ${columns.join(', ')}
     FROM (SELECT county_fips, state, name FROM rem_counties
           WHERE state IN (${Object.keys(CONTIGUOUS_STATE_FIPS).map(quoteLiteral).join(', ')})),
@@ -97,13 +97,13 @@ async function publishWithHealth(lakeDir: string): Promise<{ synthetic: boolean;
     {
       snapshotId: SNAPSHOT,
       fingerprintSuffix: 'health-bench',
-      tables: [HEALTH_IMPACTS_TABLE],
-      lacks: (manifest) => (manifest.tables[HEALTH_IMPACTS_TABLE]?.rows ?? 0) === 0,
+      tables: [HEALTH_COUNTY_IMPACTS.name],
+      lacks: (manifest) => (manifest.tables[HEALTH_COUNTY_IMPACTS.name]?.rows ?? 0) === 0,
       create: createSyntheticCells,
     },
     async (db) => ({
       cells: Number(
-        (await db.runAndReadAll(`SELECT count(*) FROM ${HEALTH_IMPACTS_TABLE}`)).getColumns()[0]![0],
+        (await db.runAndReadAll(`SELECT count(*) FROM ${HEALTH_COUNTY_IMPACTS.name}`)).getColumns()[0]![0],
       ),
     }),
   );

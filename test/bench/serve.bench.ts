@@ -3,7 +3,13 @@ import { z } from 'zod';
 import { buildApp } from '../../serve/app.ts';
 import type { ApiModule } from '../../serve/api-module.ts';
 import { SnapshotHolder } from '../../serve/snapshot/snapshot-holder.ts';
-import { MemorySnapshotSource, memoryReader, silentLogger, testConfig } from '../support/serve-fixtures.ts';
+import {
+  MemorySnapshotSource,
+  PROGRAMS,
+  memoryReader,
+  silentLogger,
+  testConfig,
+} from '../support/serve-fixtures.ts';
 import type { Bench, BenchResult } from './bench.ts';
 import { measureLoad, measureStaticBaseline, type LoadFigures } from './static-baseline.ts';
 
@@ -26,7 +32,7 @@ function sampleBody(): string {
 /** Serves a pre-serialised body from the pinned snapshot, so the measured difference is the shell alone. */
 function staticBodyModule(body: string): ApiModule<string> {
   return {
-    serving: { name: 'static-body', tables: ['programs'], load: async () => body },
+    serving: { name: 'static-body', tables: [PROGRAMS], load: async () => body },
     register(app, ctx) {
       app.get('/v1/static', { schema: { querystring: z.object({}) } }, (request, reply) => {
         reply.type('application/json; charset=utf-8').send(ctx.data(request));

@@ -22,11 +22,8 @@ import { simulateCluster } from '../../simulate/stage/run-work-unit.ts';
 import { clusterRun } from '../../simulate/stage/work-units.ts';
 import { readModelFiles } from '../../simulate/surrogate/committed-model.ts';
 import { OnnxSurrogate } from '../../simulate/surrogate/onnx-surrogate.ts';
-import {
-  heatingFuelsByCounty,
-  remCountyRow,
-  type RemCountyRow,
-} from '../../transform/tables/rem/rem-tables.ts';
+import { heatingFuelsByCounty, remCountyRow } from '../../transform/tables/rem/rem-tables.ts';
+import { type RemCountyRow } from '../../schemas/tables/rem.ts';
 import { defaultSourceRecords } from '../support/default-source-records.ts';
 
 /*

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildIncentiveTablesInProcess } from '../conformance/in-process-lake.ts';
-import type { ServingLocationRow } from '../../transform/tables/incentives/serving-locations.ts';
+import type { ServingLocationRow } from '../../schemas/tables/incentives.ts';
 import { fixtureRecords } from './support/fixture-records.ts';
 
 async function locations(): Promise<Map<string, ServingLocationRow>> {

@@ -13,9 +13,12 @@ import { demoPriceRecordSchema } from '../support/demo-source/demo-records.ts';
 import { z } from 'zod';
 import { IngestError } from '../../ingest/ingest-job.ts';
 import { sqlOffendersFinding } from '../../transform/tables/audit-findings.ts';
-import type { ChunkedLakeTable, LakeTable } from '../../transform/tables/lake-table.ts';
+import type { BuildContext, ChunkedLakeTable, LakeTable } from '../../transform/tables/lake-table.ts';
+import { recordSchema } from '../../schemas/record-schema.ts';
+import { tableRef } from '../../schemas/tables/table-ref.ts';
 import { demoCatalog } from '../support/demo-source/demo-catalog.ts';
 import { createDemoLake, type DemoLake } from '../support/demo-source/demo-lake.ts';
+import { DEMO_PRICES } from '../support/demo-source/demo-tables.ts';
 
 let lake: DemoLake;
 beforeEach(async () => {
@@ -298,6 +301,34 @@ describe('runPipeline over the demo source', () => {
     expect(new Set(outcomes.map((o) => o.snapshotId)).size).toBe(1);
   });
 
+  it('refuses a build that reads a table, a record schema or the event log it does not declare', async () => {
+    const reading = (name: string, read: (ctx: BuildContext<never>) => Promise<unknown>): LakeTable => ({
+      ...tableRef(name, z.object({ id: z.string() })),
+      schemaVersion: 1,
+      code: [import.meta.url],
+      description: name,
+      inputs: { records: [demoPriceRecordSchema] },
+      build: async (ctx) => {
+        await read(ctx);
+        return [];
+      },
+    });
+    const catalog = demoCatalog(lake.sourceDir);
+    const runWith = (table: LakeTable) =>
+      lake.run({ catalog: { ...catalog, tables: [...catalog.tables, table] } });
+    await expect(runWith(reading('peeks_table', (ctx) => ctx.table(DEMO_PRICES)))).rejects.toThrow(
+      'table peeks_table: build failed: table peeks_table: reads table "demo_prices" without declaring it in inputs.tables',
+    );
+    const other = recordSchema('other-price', z.object({}));
+    await expect(runWith(reading('peeks_records', (ctx) => ctx.records(other)))).rejects.toThrow(
+      'reads record schema "other-price" without declaring it in inputs.records',
+    );
+    await expect(runWith(reading('peeks_log', (ctx) => ctx.eventLog()))).rejects.toThrow(
+      'table peeks_log: opens the event log without declaring inputs.topics',
+    );
+    expect(await readCurrent(lake.lakeDir)).toBeNull();
+  });
+
   it('fails without publishing when a source cannot be read, and when a table build throws', async () => {
     const first = await lake.run();
     await lake.writePrices(['heat-pump,CA,14000']);
@@ -307,7 +338,7 @@ describe('runPipeline over the demo source', () => {
       code: [import.meta.url],
       description: 'always fails',
       row: z.object({ id: z.string() }),
-      inputs: { records: ['demo-price'] },
+      inputs: { records: [demoPriceRecordSchema] },
       build: async () => {
         throw new Error('upstream lookup missing');
       },
@@ -330,9 +361,9 @@ describe('runPipeline over the demo source', () => {
       code: [import.meta.url],
       description: 'prices with a wrong type',
       row: z.object({ item: z.string(), cents: z.int() }),
-      inputs: { records: ['demo-price'] },
+      inputs: { records: [demoPriceRecordSchema] },
       build: async (ctx) =>
-        (await ctx.records<{ item: string; priceUsd: number }>('demo-price')).map((p) => ({
+        (await ctx.records(demoPriceRecordSchema)).map((p) => ({
           item: p.item,
           cents: p.priceUsd,
         })),
@@ -361,18 +392,17 @@ describe('runPipeline over the demo source', () => {
   });
 
   describe('a table built in chunks', () => {
-    type Quote = { item: string; region: string; priceUsd: number };
     const quotes = (overrides: Partial<ChunkedLakeTable> = {}): ChunkedLakeTable => ({
       name: 'quotes_in_cents',
       schemaVersion: 1,
       code: [import.meta.url],
       description: 'price quotes in cents, written one quote per chunk',
       row: z.object({ item: z.string(), region: z.string(), cents: z.int() }),
-      inputs: { records: ['demo-price'], tables: ['demo_prices'] },
+      inputs: { records: [demoPriceRecordSchema], tables: [DEMO_PRICES] },
       chunked: true,
       orderBy: 'region, item',
       async build(ctx, write) {
-        for (const q of (await ctx.records<Quote>('demo-price')).reverse())
+        for (const q of (await ctx.records(demoPriceRecordSchema)).reverse())
           await write([{ item: q.item, region: q.region, cents: Math.round(q.priceUsd * 100) }]);
       },
       audit: (ctx) =>

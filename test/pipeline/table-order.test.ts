@@ -1,16 +1,21 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { CatalogError, orderTables } from '../../transform/pipeline/table-order.ts';
+import { recordSchema } from '../../schemas/record-schema.ts';
+import { tableRef } from '../../schemas/tables/table-ref.ts';
 import type { LakeTable } from '../../transform/tables/lake-table.ts';
 
-function table(name: string, inputs: LakeTable['inputs']): LakeTable {
+/** A table that reads the tables and record schemas named. */
+function table(name: string, inputs: { tables?: string[]; records?: string[] }): LakeTable {
   return {
-    name,
+    ...tableRef(name, z.object({})),
     schemaVersion: 1,
     code: [import.meta.url],
     description: name,
-    row: z.object({}),
-    inputs,
+    inputs: {
+      tables: (inputs.tables ?? []).map((input) => tableRef(input, z.object({}))),
+      records: (inputs.records ?? []).map((input) => recordSchema(input, z.object({}))),
+    },
     build: async () => [],
   };
 }

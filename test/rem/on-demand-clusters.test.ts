@@ -9,7 +9,7 @@ import { encodedFragment } from '../../serve/http/json-bytes.ts';
 import { savingsBody } from '../../serve/rem/savings-body.ts';
 import { clusterKeysOf } from '../../simulate/stage/work-units.ts';
 import { openSnapshot } from '../../transform/lake/snapshot-reader.ts';
-import type { RemCountyRow } from '../../transform/tables/rem/rem-tables.ts';
+import type { RemCountyRow } from '../../schemas/tables/rem.ts';
 import { createRemLake, type RemLake } from '../support/rem-stage/rem-lake.ts';
 
 const PROVIDENCE = '44007';

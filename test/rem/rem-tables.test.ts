@@ -16,8 +16,8 @@ import {
   remCountiesTable,
   remZipCountiesTable,
   remCountyRow,
-  type RemCountyRow,
 } from '../../transform/tables/rem/rem-tables.ts';
+import { type RemCountyRow } from '../../schemas/tables/rem.ts';
 
 const suffolk = SUFFOLK_MA;
 const stLouis = ST_LOUIS_MN;

@@ -7,7 +7,13 @@ import { JsonBytesWriter, isLent } from '../../serve/http/json-bytes.ts';
 import type { LruLimits } from '../../serve/http/lru-cache.ts';
 import { SnapshotResponseCache } from '../../serve/http/response-cache.ts';
 import { SnapshotHolder } from '../../serve/snapshot/snapshot-holder.ts';
-import { MemorySnapshotSource, memoryReader, silentLogger, testConfig } from '../support/serve-fixtures.ts';
+import {
+  MemorySnapshotSource,
+  PROGRAMS,
+  memoryReader,
+  silentLogger,
+  testConfig,
+} from '../support/serve-fixtures.ts';
 
 const KEY = 'response-cache-test-key-0123456789';
 const auth = { authorization: `Bearer ${KEY}` };
@@ -26,7 +32,7 @@ function answerModule(calls: string[], named: string[]): ApiModule<AnswerData> {
   return {
     serving: {
       name: 'answers',
-      tables: ['programs'],
+      tables: [PROGRAMS],
       load: async (snapshot) => ({ snapshot: snapshot.id }),
     },
     register(app, ctx) {

@@ -7,18 +7,21 @@ import {
   MemorySnapshotSource,
   memoryReader,
   programRows,
+  COUNTIES,
+  PROGRAMS,
   type ProgramRow,
 } from '../support/serve-fixtures.ts';
+import { readTable } from '../../transform/lake/snapshot-reader.ts';
 
 const programs: ServingModule<ProgramRow[]> = {
   name: 'programs',
-  tables: ['programs'],
-  load: (s) => s.rows<ProgramRow>('programs'),
+  tables: [PROGRAMS],
+  load: (s) => readTable(s, PROGRAMS),
 };
 const counties: ServingModule<number> = {
   name: 'counties',
-  tables: ['counties'],
-  load: async (s) => (await s.rows('counties')).length,
+  tables: [COUNTIES],
+  load: async (s) => (await readTable(s, COUNTIES)).length,
 };
 
 function capturingLogger() {

@@ -12,7 +12,7 @@ import type { Manifest } from '../../schemas/lake.ts';
 import { FUELS } from '../../schemas/rem.ts';
 import type { ApiModule } from '../../serve/api-module.ts';
 import { createHealthApi } from '../../serve/health/health-api.ts';
-import { HEALTH_IMPACTS_TABLE } from '../../schemas/health-data.ts';
+import { HEALTH_COUNTY_IMPACTS } from '../../schemas/tables/health.ts';
 import { lakeServerForSpecs, type FixtureTable } from './serve-lake-fixture.ts';
 
 /*
@@ -186,8 +186,7 @@ function source(kind: string, version: string, records: Record<string, number>) 
 export const healthFixtureTable = (
   cells: readonly HealthImpactCell[] = healthFixtureCells(),
 ): FixtureTable => ({
-  name: HEALTH_IMPACTS_TABLE,
-  row: healthImpactCellSchema,
+  ...HEALTH_COUNTY_IMPACTS,
   rows: cells,
   inputs: { records: ['health.damage-factor', 'rem.emission-factor'], tables: [] },
 });

@@ -1,6 +1,9 @@
 import { loadConfig } from '../../lib/config.ts';
 import { createLogger } from '../../lib/log.ts';
 import { createProgress } from '../../lib/progress.ts';
+import type { z } from 'zod';
+import type { RecordSchema } from '../../schemas/record-schema.ts';
+import type { TableRef } from '../../schemas/tables/table-ref.ts';
 import type { BuildContext, RowSetting } from '../../transform/tables/lake-table.ts';
 
 /**
@@ -14,8 +17,9 @@ export function inMemoryBuildContext(
   const logger = createLogger('silent');
   return {
     db: undefined as never,
-    records: async <T>(schema: string) => records(schema) as T[],
-    table: async <T>(name: string) => tables(name) as T[],
+    // The spec hands in rows of the types the references name.
+    records: async <S extends z.ZodType>(schema: RecordSchema<S>) => records(schema.name) as z.output<S>[],
+    table: async <Row extends Record<string, unknown>>(ref: TableRef<Row>) => tables(ref.name) as Row[],
     eventLog: () => Promise.reject(new Error('an in-memory build context has no event log')),
     settings: loadConfig({}),
     runtime: loadConfig({}),

@@ -13,7 +13,8 @@ import {
   type ZipCounty,
 } from '../../schemas/rem-data.ts';
 import type { Upgrade } from '../../schemas/rem.ts';
-import { remCountyRowSchema, remCountyRow } from '../../transform/tables/rem/rem-tables.ts';
+import { remCountyRow } from '../../transform/tables/rem/rem-tables.ts';
+import { remCountyRowSchema } from '../../schemas/tables/rem.ts';
 import type { ApiModule } from '../../serve/api-module.ts';
 import { ENERGY_UNITS } from '../../serve/rem/cluster-statistics-store.ts';
 import { createRemApi } from '../../serve/rem/rem-api.ts';

@@ -5,7 +5,8 @@ import type { Config } from '../../schemas/config.ts';
 import type { Manifest } from '../../schemas/lake.ts';
 import type { ApiModule } from '../../serve/api-module.ts';
 import type { SnapshotSource } from '../../serve/snapshot/snapshot-holder.ts';
-import type { SnapshotReader } from '../../transform/lake/snapshot-reader.ts';
+import { readTable, type SnapshotReader } from '../../transform/lake/snapshot-reader.ts';
+import { tableRef, type RowOf } from '../../schemas/tables/table-ref.ts';
 
 export const silentLogger = () => pino({ level: 'silent' });
 
@@ -14,11 +15,13 @@ export function testConfig(env: Record<string, string> = {}): Config {
 }
 
 /** A row of the fixture `programs` table; every row carries the id of the snapshot it was written to. */
-export interface ProgramRow {
-  snapshot: string;
-  program: string;
-  amountUsd: number;
-}
+export const PROGRAMS = tableRef(
+  'programs',
+  z.object({ snapshot: z.string(), program: z.string(), amountUsd: z.number() }),
+);
+export type ProgramRow = RowOf<typeof PROGRAMS>;
+/** A second fixture table, of counties (any row). */
+export const COUNTIES = tableRef('counties', z.record(z.string(), z.unknown()));
 
 export function manifestFor(id: string, tables: Record<string, unknown[]>, createdAt: string): Manifest {
   return {
@@ -117,8 +120,8 @@ export function programsModule(options: { handlerDelayMs?: number } = {}): ApiMo
   return {
     serving: {
       name: 'programs',
-      tables: ['programs'],
-      load: async (snapshot) => ({ programs: await snapshot.rows<ProgramRow>('programs') }),
+      tables: [PROGRAMS],
+      load: async (snapshot) => ({ programs: await readTable(snapshot, PROGRAMS) }),
     },
     register(app, ctx) {
       app.get(

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll } from 'vitest';
-import { z, type ZodType } from 'zod';
+import type { ZodType } from 'zod';
 import type { Manifest } from '../../schemas/lake.ts';
 import { columnsOfRow } from '../../transform/lake/column-types.ts';
 import { writeCurrent } from '../../transform/lake/current-pointer.ts';
@@ -14,7 +14,7 @@ import type { ApiModule } from '../../serve/api-module.ts';
 import { buildApp } from '../../serve/app.ts';
 import { lakeSnapshotSource } from '../../serve/snapshot/lake-snapshot-source.ts';
 import { SnapshotHolder } from '../../serve/snapshot/snapshot-holder.ts';
-import { programRows, programsModule, silentLogger } from './serve-fixtures.ts';
+import { PROGRAMS, programRows, programsModule, silentLogger } from './serve-fixtures.ts';
 
 export interface FixtureTable {
   name: string;
@@ -65,9 +65,8 @@ export async function writeTablesSnapshot(
 
 /** The fixture `programs` table the stand-in module serves. */
 export const programsTable = (snapshot: string, count = 3): FixtureTable => ({
-  name: 'programs',
-  row: z.object({ snapshot: z.string(), program: z.string(), amountUsd: z.number() }),
-  rows: programRows(snapshot, count) as unknown as Record<string, unknown>[],
+  ...PROGRAMS,
+  rows: programRows(snapshot, count),
 });
 
 /**

@@ -3,6 +3,7 @@ import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { DuckDBInstance, DuckDBTypeId, type DuckDBConnection, type DuckDBType } from '@duckdb/node-api';
 import type { Manifest } from '../../schemas/lake.ts';
+import type { TableRef } from '../../schemas/tables/table-ref.ts';
 import { readCurrent } from './current-pointer.ts';
 import { TEMP_MARKER } from './durable-file.ts';
 import { lakePaths, snapshotDir } from './lake-paths.ts';
@@ -33,6 +34,15 @@ export interface Float64File {
   /** Numbers in the file: rows × columns. */
   values: number;
 }
+
+/**
+ * The rows of a table of a snapshot, by its reference: typed by its row schema, which validated every row
+ * before it was written.
+ */
+export const readTable = <Row extends Record<string, unknown>>(
+  snapshot: Pick<SnapshotReader, 'rows'>,
+  table: TableRef<Row>,
+): Promise<Row[]> => snapshot.rows<Row>(table.name);
 
 /** Opens a snapshot of the lake by id; its manifest is read and validated now, its tables on demand. */
 export async function openSnapshot(lakeDir: string, id: string): Promise<SnapshotReader> {

@@ -1,4 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
+import type { z } from 'zod';
+import type { RecordSchema } from '../../schemas/record-schema.ts';
+import type { TableRef } from '../../schemas/tables/table-ref.ts';
 import type { EventLog } from '../../ingest/eventlog/event-log.ts';
 import type { Logger } from '../../lib/log.ts';
 import type { Progress } from '../../lib/progress.ts';
@@ -9,6 +12,7 @@ import { quoteIdentifier } from '../lake/sql-quote.ts';
 import { loadTable, openTableLoader } from '../lake/table-loader.ts';
 import {
   declaredSettings,
+  inputNames,
   isChunked,
   type AnyLakeTable,
   type BuildContext,
@@ -144,8 +148,7 @@ function contextFor(
   options: BuildOptions,
   built: ReadonlyMap<string, Record<string, unknown>[]>,
 ): BuildContext<RowSetting> {
-  const records = table.inputs.records ?? [];
-  const tables = table.inputs.tables ?? [];
+  const { records, tables, topics } = inputNames(table);
   return {
     db: options.db,
     settings: declaredSettings(table, options.config),
@@ -155,24 +158,33 @@ function contextFor(
     },
     logger: options.logger,
     progress: options.progress,
-    eventLog: options.eventLog,
-    records: async <T>(schema: string) => {
-      if (!records.includes(schema)) {
+    eventLog: () => {
+      if (topics.length === 0)
+        throw new TableBuildError(table.name, 'opens the event log without declaring inputs.topics');
+      return options.eventLog();
+    },
+    // The rows were validated with the schema their reference names when they were staged or built, so
+    // they are of its type.
+    records: async <S extends z.ZodType>(schema: RecordSchema<S>) => {
+      if (!records.includes(schema.name)) {
         throw new TableBuildError(
           table.name,
-          `reads record schema "${schema}" without declaring it in inputs.records`,
+          `reads record schema "${schema.name}" without declaring it in inputs.records`,
         );
       }
-      return (await options.records(schema)) as T[];
+      return (await options.records(schema.name)) as z.output<S>[];
     },
-    table: async <T>(name: string) => {
-      if (!tables.includes(name)) {
-        throw new TableBuildError(table.name, `reads table "${name}" without declaring it in inputs.tables`);
+    table: async <Row extends Record<string, unknown>>(ref: TableRef<Row>) => {
+      if (!tables.includes(ref.name)) {
+        throw new TableBuildError(
+          table.name,
+          `reads table "${ref.name}" without declaring it in inputs.tables`,
+        );
       }
-      const rows = built.get(name);
+      const rows = built.get(ref.name);
       if (!rows)
-        throw new TableBuildError(table.name, `table "${name}" is built in chunks: read it with SQL`);
-      return rows as T[];
+        throw new TableBuildError(table.name, `table "${ref.name}" is built in chunks: read it with SQL`);
+      return rows as Row[];
     },
   };
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { codeFingerprint } from '../../lib/code-fingerprint.ts';
 import type { Config } from '../../schemas/config.ts';
 import type { Manifest } from '../../schemas/lake.ts';
-import { declaredSettings, type AnyLakeTable } from '../tables/lake-table.ts';
+import { declaredSettings, inputNames, type AnyLakeTable } from '../tables/lake-table.ts';
 import type { UsableVersion } from './select-source-versions.ts';
 
 /**
@@ -44,14 +44,15 @@ export function runLineage(
   for (const table of tables) {
     const settings = declaredSettings(table, config) as Record<string, unknown>;
     const code = codeOf(table.code);
-    const records = (table.inputs.records ?? []).map((schema) => [
+    const names = inputNames(table);
+    const records = names.records.map((schema) => [
       schema,
       chosen
         .filter((v) => schema in v.event.recordCounts)
         .map((v) => [v.source, v.version, v.event.contentHash])
         .sort(),
     ]);
-    const inputs = (table.inputs.tables ?? []).map((name) => {
+    const inputs = names.tables.map((name) => {
       const input = lineage.get(name);
       if (!input) throw new Error(`table ${table.name} reads ${name}, which is not built before it`);
       return [name, input.fingerprint];
@@ -95,7 +96,7 @@ export function planRebuild(
     .map((t) => t.name);
   const build = new Set(changed);
   for (const table of [...tables].reverse()) {
-    if (build.has(table.name)) for (const input of table.inputs.tables ?? []) build.add(input);
+    if (build.has(table.name)) for (const input of inputNames(table).tables) build.add(input);
   }
   const reuse = new Set(tables.map((t) => t.name).filter((name) => !build.has(name)));
   return { changed, build, reuse };

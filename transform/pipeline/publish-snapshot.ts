@@ -10,7 +10,7 @@ import { writeCurrent } from '../lake/current-pointer.ts';
 import { lakePaths, snapshotDir } from '../lake/lake-paths.ts';
 import { promotePartialSnapshot, writePartialSnapshot } from '../lake/snapshot-writer.ts';
 import type { StagingStore } from '../lake/staging-store.ts';
-import type { AnyLakeTable } from '../tables/lake-table.ts';
+import { inputNames, type AnyLakeTable } from '../tables/lake-table.ts';
 import { AuditFailedError } from './audit-failed-error.ts';
 import { buildTables } from './build-tables.ts';
 import type { RebuildPlan, RunLineage } from './lineage.ts';
@@ -114,7 +114,7 @@ export async function buildAndPublish(inputs: PublishInputs): Promise<Manifest> 
             rows: reuse ? reuse.rows : rowsBuilt.get(table.name)!,
             schemaVersion: table.schemaVersion,
             description: table.description,
-            inputs: { records: table.inputs.records ?? [], tables: table.inputs.tables ?? [] },
+            inputs: manifestInputs(table),
             fingerprint,
             code,
             settings,
@@ -140,6 +140,12 @@ export async function buildAndPublish(inputs: PublishInputs): Promise<Manifest> 
     instance.closeSync();
     await rm(spill, { recursive: true, force: true });
   }
+}
+
+/** What the manifest says a table reads (topics only for the tables computed through the event log). */
+function manifestInputs(table: AnyLakeTable): Manifest['tables'][string]['inputs'] {
+  const { records, tables, topics } = inputNames(table);
+  return { records, tables, ...(topics.length > 0 ? { topics } : {}) };
 }
 
 /** The published snapshot's files of the tables the plan reuses, with their row counts and checksums. */

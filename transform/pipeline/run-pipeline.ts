@@ -106,7 +106,7 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
     const codeVersion = options.codeVersion ?? (await resolveCodeVersion());
     const quarantine = quarantineTable(
       () => stagedQuarantineRows(staging, chosen),
-      catalog.recordSchemas.map((schema) => schema.name).sort(),
+      [...catalog.recordSchemas].sort((a, b) => compare(a.name, b.name)),
     );
     const allTables: AnyLakeTable[] = [...tables, quarantine];
     const lineage = runLineage(allTables, chosen, config);

@@ -1,4 +1,4 @@
-import type { AnyLakeTable } from '../tables/lake-table.ts';
+import { inputNames, type AnyLakeTable } from '../tables/lake-table.ts';
 
 export class CatalogError extends Error {
   constructor(message: string) {
@@ -33,12 +33,13 @@ export function orderTables<Table extends AnyLakeTable>(
   }
   const knownRecords = new Set(recordSchemas);
   for (const table of tables) {
-    for (const input of table.inputs.tables ?? []) {
+    const inputs = inputNames(table);
+    for (const input of inputs.tables) {
       if (!byName.has(input)) {
         throw new CatalogError(`table "${table.name}" reads table "${input}", which is not in the catalog`);
       }
     }
-    for (const input of table.inputs.records ?? []) {
+    for (const input of inputs.records) {
       if (!knownRecords.has(input)) {
         throw new CatalogError(
           `table "${table.name}" reads record schema "${input}", which is not registered`,
@@ -51,7 +52,7 @@ export function orderTables<Table extends AnyLakeTable>(
   const placed = new Set<string>();
   while (ordered.length < tables.length) {
     const next = tables.find(
-      (t) => !placed.has(t.name) && (t.inputs.tables ?? []).every((input) => placed.has(input)),
+      (t) => !placed.has(t.name) && inputNames(t).tables.every((input) => placed.has(input)),
     );
     if (next === undefined) {
       throw new CatalogError(`tables read each other in a cycle: ${findCycle(tables, placed).join(' → ')}`);
@@ -64,7 +65,7 @@ export function orderTables<Table extends AnyLakeTable>(
 
 /** One cycle among the tables not yet placed, as names with the first repeated at the end. */
 function findCycle(tables: readonly AnyLakeTable[], placed: ReadonlySet<string>): string[] {
-  const inputs = new Map(tables.map((t) => [t.name, (t.inputs.tables ?? []).filter((i) => !placed.has(i))]));
+  const inputs = new Map(tables.map((t) => [t.name, inputNames(t).tables.filter((i) => !placed.has(i))]));
   let current = tables.find((t) => !placed.has(t.name))!.name;
   const path: string[] = [];
   while (!path.includes(current)) {

@@ -4,6 +4,8 @@ import type { EventLog } from '../../ingest/eventlog/event-log.ts';
 import type { Logger } from '../../lib/log.ts';
 import type { Progress } from '../../lib/progress.ts';
 import type { Config } from '../../schemas/config.ts';
+import type { RecordSchema } from '../../schemas/record-schema.ts';
+import type { TableRef } from '../../schemas/tables/table-ref.ts';
 import type { AuditFinding } from '../../schemas/lake.ts';
 
 /**
@@ -18,14 +20,20 @@ export type RowSetting = Exclude<keyof Config, keyof RuntimeSettings>;
 export interface BuildContext<Setting extends RowSetting = never> {
   /** The run's DuckDB connection; every table built so far in this run is a DuckDB table of that name. */
   db: DuckDBConnection;
-  /** Accepted payloads of one record schema, from the latest complete version of its source. */
-  records<T = unknown>(schema: string): Promise<T[]>;
+  /**
+   * Accepted payloads of one record schema (one of the declaration's `inputs.records`), from the latest
+   * complete version of its source.
+   */
+  records<S extends z.ZodType>(schema: RecordSchema<S>): Promise<z.output<S>[]>;
   /**
    * Rows of a table already built in this run (one of the declaration's `inputs.tables`). A chunked
    * table's rows are never held: read those with SQL through `db`.
    */
-  table<T = unknown>(name: string): Promise<T[]>;
-  /** The run's event log, opened on first use: for tables a stage computes through the log (REM simulate). */
+  table<Row extends Record<string, unknown>>(ref: TableRef<Row>): Promise<Row[]>;
+  /**
+   * The run's event log, opened on first use, for a table that declares the topics it reads or writes
+   * (`inputs.topics`): tables a stage computes through the log (REM simulate).
+   */
   eventLog(): Promise<EventLog>;
   /** The values of the settings the table declares. */
   settings: Readonly<Pick<Config, Setting>>;
@@ -35,8 +43,10 @@ export interface BuildContext<Setting extends RowSetting = never> {
 }
 
 /** What every table of the lake declares, however it is built. */
-interface TableDeclaration<Row extends Record<string, unknown>, Setting extends RowSetting> {
-  name: string;
+interface TableDeclaration<
+  Row extends Record<string, unknown>,
+  Setting extends RowSetting,
+> extends TableRef<Row> {
   /** Bump when the row shape or meaning changes. */
   schemaVersion: number;
   /**
@@ -49,11 +59,30 @@ interface TableDeclaration<Row extends Record<string, unknown>, Setting extends 
   settings?: readonly Setting[];
   description: string;
   /**
-   * The row's zod object. Scalars map to Parquet columns of the same type; arrays and objects are stored
-   * as JSON text. Every built row is validated with it before it is written.
+   * What the build reads, declared so the manifest's lineage is complete and the build can read nothing
+   * else: record schemas, tables built before it (by reference: scalars of their row schema are Parquet
+   * columns, arrays and objects JSON text), and event-log topics.
    */
-  row: z.ZodType<Row>;
-  inputs: { records?: string[]; tables?: string[] };
+  inputs: TableInputs;
+}
+
+export interface TableInputs {
+  records?: readonly RecordSchema[];
+  tables?: readonly TableRef[];
+  topics?: readonly string[];
+}
+
+/** The names of what a table reads, as the manifest records them. */
+export function inputNames(table: { inputs: TableInputs }): {
+  records: string[];
+  tables: string[];
+  topics: string[];
+} {
+  return {
+    records: (table.inputs.records ?? []).map((r) => r.name),
+    tables: (table.inputs.tables ?? []).map((t) => t.name),
+    topics: [...(table.inputs.topics ?? [])],
+  };
 }
 
 /**

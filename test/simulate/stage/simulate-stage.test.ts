@@ -181,6 +181,13 @@ describe('settings in the fingerprints', () => {
     expect(health.messages).toContain('simulate: 4 of 24 clusters to compute');
     expect(await keysOnLog(ri.lakeDir, REM_RESULTS_TOPIC)).toHaveLength(24);
     const { manifest } = await tables(health.result.snapshotId, ri.lakeDir);
+    // The stage's tables name the event-log topics they are computed through.
+    expect(manifest.tables.rem_clusters!.inputs).toEqual({
+      records: [],
+      tables: ['rem_counties', 'rem_energy_rates', 'rem_emission_factors'],
+      topics: ['rem-work-units', 'rem-cluster-results'],
+    });
+    expect(manifest.tables.health_county_impacts!.inputs.topics).toEqual(['rem-cluster-results']);
     expect(manifest.tables.rem_clusters!.settings).toEqual({
       REM_STATES: ['RI'],
       HEALTH_STATES: 'all',

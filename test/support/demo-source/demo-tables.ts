@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { LakeTable } from '../../../transform/tables/lake-table.ts';
-import type { DemoPrice } from './demo-records.ts';
+import { tableRef } from '../../../schemas/tables/table-ref.ts';
+import { demoPriceRecordSchema } from './demo-records.ts';
 
 const priceRow = z.object({
   item: z.string(),
@@ -13,15 +14,16 @@ const priceRow = z.object({
 type PriceRow = z.infer<typeof priceRow>;
 
 /** Every accepted price, one row each, with integer cents and a JSON column for the item's words. */
+export const DEMO_PRICES = tableRef('demo_prices', priceRow);
+
 export const demoPricesTable: LakeTable<PriceRow> = {
-  name: 'demo_prices',
+  ...DEMO_PRICES,
   schemaVersion: 1,
   code: [import.meta.url],
   description: 'Appliance price quotes of the demo source',
-  row: priceRow,
-  inputs: { records: ['demo-price'] },
+  inputs: { records: [demoPriceRecordSchema] },
   async build(ctx) {
-    const prices = await ctx.records<DemoPrice>('demo-price');
+    const prices = await ctx.records(demoPriceRecordSchema);
     return prices.map((p) => ({
       item: p.item,
       region: p.region,
@@ -45,14 +47,13 @@ export const PRICE_CEILING_USD = 100_000;
 
 /** Average price per region, read from demo_prices; its audit blocks implausible averages. */
 export const demoRegionSummaryTable: LakeTable<SummaryRow> = {
-  name: 'demo_region_summary',
+  ...tableRef('demo_region_summary', summaryRow),
   schemaVersion: 1,
   code: [import.meta.url],
   description: 'Average demo appliance price per region',
-  row: summaryRow,
-  inputs: { tables: ['demo_prices'] },
+  inputs: { tables: [DEMO_PRICES] },
   async build(ctx) {
-    const prices = await ctx.table<PriceRow>('demo_prices');
+    const prices = await ctx.table(DEMO_PRICES);
     const byRegion = new Map<string, number[]>();
     for (const p of prices) {
       const list = byRegion.get(p.region) ?? [];

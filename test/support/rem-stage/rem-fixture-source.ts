@@ -1,28 +1,18 @@
 import { z } from 'zod';
 import type { SourceParser } from '../../../ingest/source.ts';
+import { HEALTH_RECORD_SCHEMAS } from '../../../schemas/health-data.ts';
 import type { RecordSchema } from '../../../schemas/record-schema.ts';
+import { REM_RECORD_SCHEMAS } from '../../../schemas/rem-data.ts';
+import { HEALTH_DAMAGE_FACTORS } from '../../../schemas/tables/health.ts';
 import {
-  REM_RECORDS,
-  remRecordSchemas,
-  countyProfileSchema,
-  emissionFactorSchema,
-  energyRateSchema,
-  type CountyProfile,
-  type EmissionFactor,
-  type EnergyRate,
-} from '../../../schemas/rem-data.ts';
-import {
-  damageFactorSchema,
-  HEALTH_RECORDS,
-  healthRecordSchemas,
-  type DamageFactor,
-} from '../../../schemas/health-data.ts';
-import type { LakeTable } from '../../../transform/tables/lake-table.ts';
-import {
-  remCountyRow,
-  remCountyRowSchema,
+  REM_COUNTIES,
+  REM_EMISSION_FACTORS,
+  REM_ENERGY_RATES,
   type RemCountyRow,
-} from '../../../transform/tables/rem/rem-tables.ts';
+} from '../../../schemas/tables/rem.ts';
+import type { TableRef } from '../../../schemas/tables/table-ref.ts';
+import type { AnyLakeTable, LakeTable } from '../../../transform/tables/lake-table.ts';
+import { remCountyRow } from '../../../transform/tables/rem/rem-tables.ts';
 
 /**
  * A handful of REM and health source records (counties, rates, emission and damage factors, county population
@@ -33,14 +23,13 @@ import {
 
 const FIXTURE = { year: 2024, publisher: 'test fixture' };
 
-const schemaNamed = (name: string): RecordSchema => remRecordSchemas.find((s) => s.name === name)!;
 const records = {
-  county: schemaNamed(REM_RECORDS.county),
-  rate: schemaNamed(REM_RECORDS.energyRate),
-  factor: schemaNamed(REM_RECORDS.emissionFactor),
-  damage: healthRecordSchemas.find((s) => s.name === HEALTH_RECORDS.damageFactor)!,
-  geography: healthRecordSchemas.find((s) => s.name === HEALTH_RECORDS.countyGeography)!,
-  plant: healthRecordSchemas.find((s) => s.name === HEALTH_RECORDS.powerPlant)!,
+  county: REM_RECORD_SCHEMAS.county,
+  rate: REM_RECORD_SCHEMAS.energyRate,
+  factor: REM_RECORD_SCHEMAS.emissionFactor,
+  damage: HEALTH_RECORD_SCHEMAS.damageFactor,
+  geography: HEALTH_RECORD_SCHEMAS.countyGeography,
+  plant: HEALTH_RECORD_SCHEMAS.powerPlant,
 };
 export const remFixtureRecordSchemas: RecordSchema[] = Object.values(records);
 
@@ -89,28 +78,29 @@ export const remFixtureParser: SourceParser = {
 };
 
 function recordTable<Row extends Record<string, unknown>>(
-  name: string,
-  schema: RecordSchema,
-  row: z.ZodType<Row>,
+  ref: TableRef<Row>,
+  schema: RecordSchema<z.ZodType<Row>>,
 ): LakeTable<Row> {
   return {
-    name,
+    ...ref,
     schemaVersion: 1,
     code: [import.meta.url],
-    description: `REM fixture ${name}`,
-    row,
-    inputs: { records: [schema.name] },
-    build: (ctx) => ctx.records<Row>(schema.name),
+    description: `REM fixture ${ref.name}`,
+    inputs: { records: [schema] },
+    build: (ctx) => ctx.records(schema),
   };
 }
 
-export const remFixtureTables: LakeTable[] = [
+export const remFixtureTables: AnyLakeTable[] = [
   {
-    ...recordTable<CountyProfile>('rem_counties', records.county, countyProfileSchema),
-    row: remCountyRowSchema,
-    build: async (ctx) => (await ctx.records<CountyProfile>(records.county.name)).map((c) => remCountyRow(c)),
-  } as LakeTable<RemCountyRow>,
-  recordTable<EnergyRate>('rem_energy_rates', records.rate, energyRateSchema),
-  recordTable<EmissionFactor>('rem_emission_factors', records.factor, emissionFactorSchema),
-  recordTable<DamageFactor>('health_damage_factors', records.damage, damageFactorSchema),
-] as LakeTable[];
+    ...REM_COUNTIES,
+    schemaVersion: 1,
+    code: [import.meta.url],
+    description: "REM fixture rem_counties, with their state's heating-fuel shares",
+    inputs: { records: [REM_RECORD_SCHEMAS.county] },
+    build: async (ctx) => (await ctx.records(REM_RECORD_SCHEMAS.county)).map((c) => remCountyRow(c)),
+  } satisfies LakeTable<RemCountyRow>,
+  recordTable(REM_ENERGY_RATES, REM_RECORD_SCHEMAS.energyRate),
+  recordTable(REM_EMISSION_FACTORS, REM_RECORD_SCHEMAS.emissionFactor),
+  recordTable(HEALTH_DAMAGE_FACTORS, HEALTH_RECORD_SCHEMAS.damageFactor),
+];

@@ -28,27 +28,7 @@ export function remCatalog(
   return {
     parsers: [remFixtureParser],
     recordSchemas: remFixtureRecordSchemas,
-    tables: [
-      ...remFixtureTables,
-      ...remStageTables({
-        counties: 'rem_counties',
-        rates: 'rem_energy_rates',
-        factors: 'rem_emission_factors',
-        ...stage,
-      }),
-      placeDamageFactorsTable({
-        counties: 'rem_counties',
-        damageFactors: 'health_damage_factors',
-        emissionFactors: 'rem_emission_factors',
-      }),
-      healthImpactsTable({
-        clusters: 'rem_clusters',
-        counties: 'rem_counties',
-        factors: 'rem_emission_factors',
-        damageFactors: 'health_damage_factors',
-        placeFactors: 'health_place_damage_factors',
-      }),
-    ],
+    tables: [...remFixtureTables, ...remStageTables(stage), placeDamageFactorsTable, healthImpactsTable],
     sources: [{ name: 'rem-fixture', kind: remFixtureParser.kind, location }],
   };
 }

@@ -1,25 +1,15 @@
 import {
-  HEALTH_RECORDS,
-  PLACE_DAMAGE_FACTORS_TABLE,
+  HEALTH_RECORD_SCHEMAS as S,
   damageFactorFor,
-  placeDamageFactorSchema,
-  type CountyGeography,
   type DamageFactor,
   type PlaceDamageFactor,
-  type PowerPlant,
 } from '../../../schemas/health-data.ts';
 import type { AuditFinding } from '../../../schemas/lake.ts';
-import type { EmissionFactor } from '../../../schemas/rem-data.ts';
+import { HEALTH_DAMAGE_FACTORS, HEALTH_PLACE_DAMAGE_FACTORS } from '../../../schemas/tables/health.ts';
+import { REM_COUNTIES, REM_EMISSION_FACTORS, type RemCountyRow } from '../../../schemas/tables/rem.ts';
 import { placeDamageFactors } from '../../../simulate/health/place-damage-factors.ts';
 import { offendersFinding } from '../audit-findings.ts';
 import type { LakeTable } from '../lake-table.ts';
-import type { RemCountyRow } from '../rem/rem-tables.ts';
-
-export interface PlaceDamageFactorsTableOptions {
-  counties: string;
-  damageFactors: string;
-  emissionFactors: string;
-}
 
 /** The national mean of each spread figure holds to this fraction (it holds exactly up to rounding). */
 export const MEAN_TOLERANCE = 0.001;
@@ -29,42 +19,37 @@ export const MEAN_TOLERANCE = 0.001;
  * (simulate/health/place-damage-factors.ts), from the damage factors, the counties, their population and land
  * area, and the fossil power plants.
  */
-export function placeDamageFactorsTable(
-  options: PlaceDamageFactorsTableOptions,
-): LakeTable<PlaceDamageFactor> {
-  return {
-    name: PLACE_DAMAGE_FACTORS_TABLE,
-    schemaVersion: 1,
-    code: [import.meta.url],
-    description:
-      'Premature deaths per tonne (central and low estimate) where a tonne is emitted: per county for home combustion, ' +
-      "by the county's population exposure (local density and population within a few hundred km), per state for " +
-      'power plants, by where its fossil generation is; each spread of an EPA figure keeps its emissions-weighted mean',
-    row: placeDamageFactorSchema,
-    inputs: {
-      records: [HEALTH_RECORDS.countyGeography, HEALTH_RECORDS.powerPlant],
-      tables: [options.counties, options.damageFactors, options.emissionFactors],
-    },
-    async build(ctx) {
-      const rows = placeDamageFactors({
-        counties: await ctx.table<RemCountyRow>(options.counties),
-        geography: await ctx.records<CountyGeography>(HEALTH_RECORDS.countyGeography),
-        plants: await ctx.records<PowerPlant>(HEALTH_RECORDS.powerPlant),
-        damageFactors: await ctx.table<DamageFactor>(options.damageFactors),
-        emissionFactors: await ctx.table<EmissionFactor>(options.emissionFactors),
-      });
-      const order = (r: PlaceDamageFactor) => `${r.sector}/${r.county_fips ?? r.state}/${r.pollutant}`;
-      return rows.sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0));
-    },
-    async audit(rows, ctx) {
-      return auditPlaceDamageFactors(
-        rows,
-        await ctx.table<RemCountyRow>(options.counties),
-        await ctx.table<DamageFactor>(options.damageFactors),
-      );
-    },
-  };
-}
+export const placeDamageFactorsTable: LakeTable<PlaceDamageFactor> = {
+  ...HEALTH_PLACE_DAMAGE_FACTORS,
+  schemaVersion: 1,
+  code: [import.meta.url],
+  description:
+    'Premature deaths per tonne (central and low estimate) where a tonne is emitted: per county for home combustion, ' +
+    "by the county's population exposure (local density and population within a few hundred km), per state for " +
+    'power plants, by where its fossil generation is; each spread of an EPA figure keeps its emissions-weighted mean',
+  inputs: {
+    records: [S.countyGeography, S.powerPlant],
+    tables: [REM_COUNTIES, HEALTH_DAMAGE_FACTORS, REM_EMISSION_FACTORS],
+  },
+  async build(ctx) {
+    const rows = placeDamageFactors({
+      counties: await ctx.table(REM_COUNTIES),
+      geography: await ctx.records(S.countyGeography),
+      plants: await ctx.records(S.powerPlant),
+      damageFactors: await ctx.table(HEALTH_DAMAGE_FACTORS),
+      emissionFactors: await ctx.table(REM_EMISSION_FACTORS),
+    });
+    const order = (r: PlaceDamageFactor) => `${r.sector}/${r.county_fips ?? r.state}/${r.pollutant}`;
+    return rows.sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0));
+  },
+  async audit(rows, ctx) {
+    return auditPlaceDamageFactors(
+      rows,
+      await ctx.table(REM_COUNTIES),
+      await ctx.table(HEALTH_DAMAGE_FACTORS),
+    );
+  },
+};
 
 /**
  * Every county has a home-combustion factor and every state a power-sector one for every pollutant (an
@@ -77,7 +62,7 @@ export function auditPlaceDamageFactors(
   counties: readonly Pick<RemCountyRow, 'county_fips' | 'state'>[],
   damageFactors: readonly DamageFactor[],
 ): AuditFinding[] {
-  const table = PLACE_DAMAGE_FACTORS_TABLE;
+  const table = HEALTH_PLACE_DAMAGE_FACTORS.name;
   const have = new Set(rows.map((r) => `${r.sector}/${r.county_fips ?? r.state}/${r.pollutant}`));
   const pollutantsOf = (sector: string) => [
     ...new Set(damageFactors.filter((f) => f.sector === sector).map((f) => f.pollutant)),

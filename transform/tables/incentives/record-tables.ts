@@ -1,24 +1,27 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import type { RecordSchema } from '../../../schemas/record-schema.ts';
+import { INCENTIVE_RECORD_SCHEMAS as S } from '../../../schemas/incentives/records.ts';
 import {
-  INCENTIVE_RECORDS as R,
-  amiTerritoryRecordSchema,
-  amiZctaRecordSchema,
-  authorityRecordSchema,
-  dataPartnerRecordSchema,
-  evChargerTractRecordSchema,
-  evChargerZctaRecordSchema,
-  geoGroupRecordSchema,
-  geographyRecordSchema,
-  incentiveRecordSchema,
-  loanProgramRecordSchema,
-  povertyLevelRecordSchema,
-  programRecordSchema,
-  taxBracketRecordSchema,
-  zctaGeographyRecordSchema,
-  zipRecordSchema,
-  zipUtilityRecordSchema,
-  type ProgramRecord,
-} from '../../../schemas/incentives/records.ts';
+  AMI_TERRITORY,
+  AMI_ZCTA,
+  DATA_PARTNERS,
+  EV_CHARGER_TRACT,
+  EV_CHARGER_ZCTA,
+  GEOGRAPHIES,
+  GEO_GROUPS,
+  INCENTIVES,
+  INCENTIVE_AUTHORITIES,
+  INCENTIVE_PROGRAMS,
+  INCENTIVE_RELATIONSHIPS,
+  LOAN_PROGRAMS,
+  LOW_INCOME_THRESHOLDS,
+  POVERTY_LEVELS,
+  TAX_BRACKETS,
+  UTILITY_ZIPS,
+  ZCTA_GEOGRAPHIES,
+  ZIPS,
+} from '../../../schemas/tables/incentives.ts';
+import type { RowOf, TableRef } from '../../../schemas/tables/table-ref.ts';
 import type { LakeTable } from '../lake-table.ts';
 import { FEDERAL_PROGRAMS } from './federal-programs.ts';
 
@@ -35,20 +38,18 @@ function ordered<T extends Row>(rows: T[], key: (row: T) => string | number): T[
 
 /** A normalized table holding one record schema's accepted records as they are. */
 function recordTable<T extends Row>(spec: {
-  name: string;
+  ref: TableRef<T>;
   description: string;
-  record: string;
-  row: z.ZodType<T>;
+  record: RecordSchema<z.ZodType<T>>;
   orderBy: (row: T) => string | number;
 }): LakeTable<T> {
   return {
-    name: spec.name,
+    ...spec.ref,
     schemaVersion: 1,
     code: [import.meta.url],
     description: spec.description,
-    row: spec.row,
     inputs: { records: [spec.record] },
-    build: async (ctx) => ordered(await ctx.records<T>(spec.record), spec.orderBy),
+    build: async (ctx) => ordered(await ctx.records(spec.record), spec.orderBy),
   };
 }
 
@@ -56,169 +57,135 @@ const byStateAndPosition = (row: { state: string | null; position: number }) =>
   `${row.state ?? ''}/${String(row.position).padStart(6, '0')}`;
 
 export const incentivesTable = recordTable({
-  name: 'incentives',
+  ref: INCENTIVES,
   description:
     'Every incentive (federal ones have state null), as published upstream, in file order per state',
-  record: R.incentive,
-  row: incentiveRecordSchema,
+  record: S.incentive,
   orderBy: byStateAndPosition,
 });
 
-const programRowSchema = programRecordSchema.extend({ state: programRecordSchema.shape.state.nullable() });
-type ProgramRow = z.infer<typeof programRowSchema>;
-
-export const incentiveProgramsTable: LakeTable<ProgramRow> = {
-  name: 'incentive_programs',
+export const incentiveProgramsTable: LakeTable<RowOf<typeof INCENTIVE_PROGRAMS>> = {
+  ...INCENTIVE_PROGRAMS,
   schemaVersion: 1,
   code: [import.meta.url],
   description: 'Programs incentives belong to, per state, plus the federal (IRA) programs (state null)',
-  row: programRowSchema,
-  inputs: { records: [R.program] },
+  inputs: { records: [S.program] },
   build: async (ctx) => [
     ...FEDERAL_PROGRAMS.map((program) => ({ ...program, state: null })),
-    ...ordered(await ctx.records<ProgramRecord>(R.program), byStateAndPosition),
+    ...ordered(await ctx.records(S.program), byStateAndPosition),
   ],
 };
 
 export const incentiveAuthoritiesTable = recordTable({
-  name: 'incentive_authorities',
+  ref: INCENTIVE_AUTHORITIES,
   description: 'Bodies that offer programs (state, utility, city...), with the geographies they serve',
-  record: R.authority,
-  row: authorityRecordSchema,
+  record: S.authority,
   orderBy: (row) => `${row.state}/${row.authority_type}/${row.id}`,
 });
 
 export const incentiveRelationshipsTable = recordTable({
-  name: 'incentive_relationships',
+  ref: INCENTIVE_RELATIONSHIPS,
   description: 'Per state: prerequisites, exclusions and combined maximums between incentives',
-  record: R.relationships,
-  // Prerequisites nest recursively; the column holds them as JSON.
-  row: z.object({
-    state: z.string(),
-    prerequisites: z.record(z.string(), z.unknown()).optional(),
-    exclusions: z.record(z.string(), z.unknown()).optional(),
-    combinations: z.array(z.unknown()).optional(),
-  }),
+  record: S.relationships,
   orderBy: (row) => row.state,
 });
 
 export const geoGroupsTable = recordTable({
-  name: 'geo_groups',
+  ref: GEO_GROUPS,
   description: 'Named groups of geographies an incentive can be limited to (e.g. Mass Save member utilities)',
-  record: R.geoGroup,
-  row: geoGroupRecordSchema,
+  record: S.geoGroup,
   orderBy: (row) => `${row.state}/${row.id}`,
 });
 
 export const lowIncomeThresholdsTable = recordTable({
-  name: 'low_income_thresholds',
+  ref: LOW_INCOME_THRESHOLDS,
   description:
     'Income limits incentives refer to by id: by household size, county, filing status, % AMI or % FPL',
-  record: R.lowIncomeThreshold,
-  // One column holds the type-specific thresholds as JSON.
-  row: z.object({
-    id: z.string(),
-    type: z.enum(['hhsize', 'county-hhsize', 'filing-status', 'ami-percentage', 'fpl-percentage']),
-    source_url: z.string(),
-    description: z.string().optional(),
-    thresholds: z.record(z.string(), z.unknown()),
-  }),
+  record: S.lowIncomeThreshold,
   orderBy: (row) => row.id,
 });
 
 export const povertyLevelsTable = recordTable({
-  name: 'poverty_levels',
+  ref: POVERTY_LEVELS,
   description: 'Federal poverty guidelines by household size (AK, HI, and every other state)',
-  record: R.povertyLevel,
-  row: povertyLevelRecordSchema,
+  record: S.povertyLevel,
   orderBy: (row) => row.table,
 });
 
 export const taxBracketsTable = recordTable({
-  name: 'tax_brackets',
+  ref: TAX_BRACKETS,
   description: 'Federal income tax brackets and standard deductions by filing status',
-  record: R.taxBracket,
-  row: taxBracketRecordSchema,
+  record: S.taxBracket,
   orderBy: (row) => `${row.filing_status}/${String(row.income_min).padStart(12, '0')}`,
 });
 
 export const dataPartnersTable = recordTable({
-  name: 'data_partners',
+  ref: DATA_PARTNERS,
   description: 'Organisations credited for a state’s incentive data',
-  record: R.dataPartner,
-  row: dataPartnerRecordSchema,
+  record: S.dataPartner,
   orderBy: (row) => `${row.state}/${row.id}`,
 });
 
 export const loanProgramsTable = recordTable({
-  name: 'loan_programs',
+  ref: LOAN_PROGRAMS,
   description: 'Energy loan programs with their lender and terms, in catalogue order',
-  record: R.loanProgram,
-  row: loanProgramRecordSchema,
+  record: S.loanProgram,
   orderBy: (row) => row.position,
 });
 
 export const zipsTable = recordTable({
-  name: 'zips',
+  ref: ZIPS,
   description: 'ZIP codes with city, state, county and the ZCTA they belong to',
-  record: R.zip,
-  row: zipRecordSchema,
+  record: S.zip,
   orderBy: (row) => row.zip,
 });
 
 export const geographiesTable = recordTable({
-  name: 'geographies',
+  ref: GEOGRAPHIES,
   description: 'States, counties, custom areas (with GeoJSON) and electric/gas utility territories',
-  record: R.geography,
-  row: geographyRecordSchema,
+  record: S.geography,
   orderBy: (row) => row.id,
 });
 
 export const zctaGeographiesTable = recordTable({
-  name: 'zcta_geographies',
+  ref: ZCTA_GEOGRAPHIES,
   description: 'Share of each ZCTA’s area inside each state, county and custom geography',
-  record: R.zctaGeography,
-  row: zctaGeographyRecordSchema,
+  record: S.zctaGeography,
   orderBy: (row) => row.position,
 });
 
 export const utilityZipsTable = recordTable({
-  name: 'utility_zips',
+  ref: UTILITY_ZIPS,
   description: 'Electric and gas utility territories serving each ZIP (approximate), and which predominates',
-  record: R.zipUtility,
-  row: zipUtilityRecordSchema,
+  record: S.zipUtility,
   orderBy: (row) => row.position,
 });
 
 export const amiZctaTable = recordTable({
-  name: 'ami_zcta',
+  ref: AMI_ZCTA,
   description: 'HUD income limits (4-person) by ZCTA: the minimum over the areas each ZCTA overlaps',
-  record: R.amiZcta,
-  row: amiZctaRecordSchema,
+  record: S.amiZcta,
   orderBy: (row) => row.zcta,
 });
 
 export const amiTerritoryTable = recordTable({
-  name: 'ami_territory',
+  ref: AMI_TERRITORY,
   description: 'HUD income limits (4-person) for AS, GU and MP (by territory) and VI (by ZIP)',
-  record: R.amiTerritory,
-  row: amiTerritoryRecordSchema,
+  record: S.amiTerritory,
   orderBy: (row) => `${row.state}/${row.zip ?? ''}`,
 });
 
 export const evChargerZctaTable = recordTable({
-  name: 'ev_charger_zcta',
+  ref: EV_CHARGER_ZCTA,
   description: 'Federal EV charger credit (30C) eligibility by ZCTA (eligible only if all its tracts are)',
-  record: R.evChargerZcta,
-  row: evChargerZctaRecordSchema,
+  record: S.evChargerZcta,
   orderBy: (row) => row.zcta,
 });
 
 export const evChargerTractTable = recordTable({
-  name: 'ev_charger_tract',
+  ref: EV_CHARGER_TRACT,
   description:
     'Federal EV charger credit (30C) eligibility by census tract (low-income community or non-urban)',
-  record: R.evChargerTract,
-  row: evChargerTractRecordSchema,
+  record: S.evChargerTract,
   orderBy: (row) => row.tract_geoid,
 });

@@ -1,7 +1,6 @@
-import { z } from 'zod';
-import { TERRITORIES, geographyTypeSchema } from '../../../schemas/incentives/enums.ts';
+import { TERRITORIES } from '../../../schemas/incentives/enums.ts';
 import {
-  INCENTIVE_RECORDS as R,
+  INCENTIVE_RECORD_SCHEMAS as S,
   type AmiTerritoryRecord,
   type AmiZctaRecord,
   type EvChargerZctaRecord,
@@ -11,35 +10,8 @@ import {
   type ZipUtilityRecord,
 } from '../../../schemas/incentives/records.ts';
 import { amiBySize } from '../../../schemas/incentives/ami.ts';
+import { SERVING_LOCATIONS, type ServingLocationRow } from '../../../schemas/tables/incentives.ts';
 import type { LakeTable } from '../lake-table.ts';
-
-export const servingLocationRowSchema = z.object({
-  zip: z.string(),
-  /** The ZCTA the ZIP is (or belongs to): geographies, AMI and 30C are by ZCTA. */
-  zcta: z.string(),
-  /** The state with the largest share of the ZCTA. */
-  state: z.string(),
-  city: z.string(),
-  county_fips: z.string().nullable(),
-  /** Every state, county and custom geography overlapping the ZCTA, largest share first. */
-  geographies: z.array(
-    z.object({
-      id: z.number().int(),
-      type: geographyTypeSchema,
-      county_fips: z.string().nullable(),
-      proportion: z.number(),
-    }),
-  ),
-  /** 80% and 150% of area median income for household sizes 1–8; null when no AMI data covers it. */
-  ami_80: z.array(z.number()).nullable(),
-  ami_150: z.array(z.number()).nullable(),
-  /** Federal EV charger credit (30C) eligibility; null when no 30C data covers it. */
-  ev_charger_eligible: z.boolean().nullable(),
-  /** Keys of the electric / gas utility territories serving the ZCTA in its state, predominant first. */
-  electric_utilities: z.array(z.string()),
-  gas_utilities: z.array(z.string()),
-});
-export type ServingLocationRow = z.infer<typeof servingLocationRowSchema>;
 
 export interface LocationInputs {
   zips: ZipRecord[];
@@ -144,22 +116,21 @@ function amiFor(
 }
 
 export const servingLocationsTable: LakeTable<ServingLocationRow> = {
-  name: 'incentives_serving_locations',
+  ...SERVING_LOCATIONS,
   schemaVersion: 1,
   code: [import.meta.url],
   description: 'Per ZIP, everything the incentives API needs about the location, precomputed for serving',
-  row: servingLocationRowSchema,
   inputs: {
-    records: [R.zip, R.geography, R.zctaGeography, R.zipUtility, R.amiZcta, R.amiTerritory, R.evChargerZcta],
+    records: [S.zip, S.geography, S.zctaGeography, S.zipUtility, S.amiZcta, S.amiTerritory, S.evChargerZcta],
   },
   build: async (ctx) =>
     buildServingLocations({
-      zips: await ctx.records(R.zip),
-      geographies: await ctx.records(R.geography),
-      zctaGeographies: await ctx.records(R.zctaGeography),
-      zipUtilities: await ctx.records(R.zipUtility),
-      amiZcta: await ctx.records(R.amiZcta),
-      amiTerritory: await ctx.records(R.amiTerritory),
-      evChargerZcta: await ctx.records(R.evChargerZcta),
+      zips: await ctx.records(S.zip),
+      geographies: await ctx.records(S.geography),
+      zctaGeographies: await ctx.records(S.zctaGeography),
+      zipUtilities: await ctx.records(S.zipUtility),
+      amiZcta: await ctx.records(S.amiZcta),
+      amiTerritory: await ctx.records(S.amiTerritory),
+      evChargerZcta: await ctx.records(S.evChargerZcta),
     }),
 };

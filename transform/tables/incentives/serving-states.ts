@@ -1,8 +1,5 @@
-import { z } from 'zod';
-import { authorityTypeSchema } from '../../../schemas/incentives/enums.ts';
 import {
-  INCENTIVE_RECORDS as R,
-  incentiveRecordSchema,
+  INCENTIVE_RECORD_SCHEMAS as S,
   type AuthorityRecord,
   type DataPartnerRecord,
   type GeoGroupRecord,
@@ -11,59 +8,11 @@ import {
   type ProgramRecord,
   type RelationshipsRecord,
 } from '../../../schemas/incentives/records.ts';
+import { FEDERAL_SCOPE, SERVING_STATES, type ServingStateRow } from '../../../schemas/tables/incentives.ts';
 import type { LakeTable } from '../lake-table.ts';
 import { FEDERAL_PROGRAMS } from './federal-programs.ts';
 import { auditIncentiveCatalog } from './catalog-audits.ts';
 import { polygonsOf } from './geojson-polygons.ts';
-
-/** The catalogue row of the federal incentives; state rows use their two-letter code. */
-export const FEDERAL_SCOPE = 'US';
-
-const localized = z.object({ en: z.string(), es: z.string().optional() });
-const logo = z.object({ src: z.string(), width: z.number(), height: z.number() });
-
-export const servingProgramSchema = z.object({
-  name: localized,
-  url: localized,
-  authority: z.string().nullable(),
-  authority_type: authorityTypeSchema,
-  description: z.string().optional(),
-  items: z.array(z.string()).optional(),
-});
-export const servingAuthoritySchema = z.object({
-  name: z.string(),
-  geography_ids: z.array(z.number().int()),
-  logo: logo.optional(),
-});
-const servingIncentiveSchema = incentiveRecordSchema.omit({ state: true, position: true });
-
-export const servingStateRowSchema = z.object({
-  state: z.string(),
-  /** Candidates in file order. */
-  incentives: z.array(servingIncentiveSchema),
-  programs: z.record(z.string(), servingProgramSchema),
-  /** Authority type → authority id → authority. */
-  authorities: z.record(z.string(), z.record(z.string(), servingAuthoritySchema)),
-  /** Utility territory key → its geography id and name, for the state's electric and gas utilities. */
-  electric_utilities: z.record(z.string(), z.object({ id: z.number().int(), name: z.string() })),
-  gas_utilities: z.record(z.string(), z.object({ id: z.number().int(), name: z.string() })),
-  /** Geo group id → geography ids. */
-  geo_groups: z.record(z.string(), z.array(z.number().int())),
-  prerequisites: z.record(z.string(), z.unknown()),
-  /** Superseding incentive id → the ids it excludes. */
-  exclusions: z.record(z.string(), z.array(z.string())),
-  data_partners: z.record(z.string(), z.object({ name: z.string(), logo: logo.optional() })),
-  /** Whether a gas utility can change which incentives apply (MA, or any gas utility program). */
-  gas_utility_affects_incentives: z.boolean(),
-  /** The state's custom geographies (towns, districts) as polygons, to place a geocoded address. */
-  custom_areas: z.array(
-    z.object({
-      id: z.number().int(),
-      polygons: z.array(z.array(z.array(z.tuple([z.number(), z.number()])))),
-    }),
-  ),
-});
-export type ServingStateRow = z.infer<typeof servingStateRowSchema>;
 
 export interface CatalogInputs {
   incentives: IncentiveRecord[];
@@ -162,38 +111,37 @@ export function buildServingStates(input: CatalogInputs): ServingStateRow[] {
 }
 
 const catalogRecords = [
-  R.incentive,
-  R.program,
-  R.authority,
-  R.relationships,
-  R.geoGroup,
-  R.dataPartner,
-  R.geography,
+  S.incentive,
+  S.program,
+  S.authority,
+  S.relationships,
+  S.geoGroup,
+  S.dataPartner,
+  S.geography,
 ];
 
 async function readCatalog(ctx: Parameters<LakeTable['build']>[0]): Promise<CatalogInputs> {
   return {
-    incentives: await ctx.records(R.incentive),
-    programs: await ctx.records(R.program),
-    authorities: await ctx.records(R.authority),
-    relationships: await ctx.records(R.relationships),
-    geoGroups: await ctx.records(R.geoGroup),
-    dataPartners: await ctx.records(R.dataPartner),
-    geographies: await ctx.records(R.geography),
+    incentives: await ctx.records(S.incentive),
+    programs: await ctx.records(S.program),
+    authorities: await ctx.records(S.authority),
+    relationships: await ctx.records(S.relationships),
+    geoGroups: await ctx.records(S.geoGroup),
+    dataPartners: await ctx.records(S.dataPartner),
+    geographies: await ctx.records(S.geography),
   };
 }
 
 export const servingStatesTable: LakeTable<ServingStateRow> = {
-  name: 'incentives_serving_states',
+  ...SERVING_STATES,
   schemaVersion: 1,
   code: [import.meta.url],
   description: 'Per state (US = federal), the incentive catalogue the API evaluates, precomputed for serving',
-  row: servingStateRowSchema,
-  inputs: { records: [...catalogRecords, R.lowIncomeThreshold] },
+  inputs: { records: [...catalogRecords, S.lowIncomeThreshold] },
   build: async (ctx) => buildServingStates(await readCatalog(ctx)),
   audit: async (_rows, ctx) =>
     auditIncentiveCatalog({
       ...(await readCatalog(ctx)),
-      thresholds: await ctx.records(R.lowIncomeThreshold),
+      thresholds: await ctx.records(S.lowIncomeThreshold),
     }),
 };

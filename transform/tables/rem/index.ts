@@ -16,9 +16,5 @@ export const remLakeTables: AnyLakeTable[] = [
   remZipCountiesTable,
   remEnergyRatesTable,
   remEmissionFactorsTable,
-  ...remStageTables({
-    counties: remCountiesTable.name,
-    rates: remEnergyRatesTable.name,
-    factors: remEmissionFactorsTable.name,
-  }),
+  ...remStageTables(),
 ] as AnyLakeTable[];

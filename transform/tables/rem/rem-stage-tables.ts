@@ -1,11 +1,12 @@
-import type {
-  ClusterStatisticRow,
-  CountyProfile,
-  EmissionFactor,
-  EnergyRate,
-} from '../../../schemas/rem-data.ts';
-import { clusterStatisticRowSchema } from '../../../schemas/rem-data.ts';
-import { remClusterRowSchema, type RemClusterRow } from '../../../schemas/rem-stage.ts';
+import type { ClusterStatisticRow } from '../../../schemas/rem-data.ts';
+import { REM_RESULTS_TOPIC, REM_WORK_UNITS_TOPIC, type RemClusterRow } from '../../../schemas/rem-stage.ts';
+import {
+  REM_CLUSTERS,
+  REM_CLUSTER_STATISTICS,
+  REM_COUNTIES,
+  REM_EMISSION_FACTORS,
+  REM_ENERGY_RATES,
+} from '../../../schemas/tables/rem.ts';
 import { gatherResults, runSimulateStage } from '../../pipeline/simulate-stage.ts';
 import { decodeStatistics } from '../../../simulate/stage/statistics-arrow.ts';
 import { defaultWorkerCount, WorkerPool } from '../../../simulate/stage/worker-pool.ts';
@@ -15,14 +16,7 @@ import { readModelFiles } from '../../../simulate/surrogate/committed-model.ts';
 import type { AnyLakeTable, ChunkedLakeTable, LakeTable } from '../lake-table.ts';
 import { auditClusters, auditClusterStatistics, statisticsLineOrder } from './rem-stage-audits.ts';
 
-export const REM_CLUSTERS_TABLE = 'rem_clusters';
-export const REM_CLUSTER_STATISTICS_TABLE = 'rem_cluster_statistics';
-
 export interface RemStageTableOptions {
-  /** The lake tables the stage reads: county profiles, energy rates and emission factors. */
-  counties: string;
-  rates: string;
-  factors: string;
   /** Called after each group of results is on the log (the crash test stops a run there). */
   afterResults?: () => Promise<void> | void;
   /** The simulate code's hash (default: this checkout's, simulateCodeHash); specs stand in other code. */
@@ -34,27 +28,29 @@ export interface RemStageTableOptions {
  * units out, results back, only the units whose inputs changed); `rem_cluster_statistics` gathers the
  * statistics of those same results from the log.
  */
-export function remStageTables(options: RemStageTableOptions): AnyLakeTable[] {
+export function remStageTables(options: RemStageTableOptions = {}): AnyLakeTable[] {
   const clusters: LakeTable<RemClusterRow, 'REM_STATES' | 'HEALTH_STATES' | 'REM_SAMPLES'> = {
-    name: REM_CLUSTERS_TABLE,
+    ...REM_CLUSTERS,
     schemaVersion: 2,
     code: [import.meta.url, ...SIMULATE_CODE],
     settings: ['REM_STATES', 'HEALTH_STATES', 'REM_SAMPLES'],
     description:
       'REM clusters (county × heating fuel × water-heater fuel): supported or why not, sample homes, homes ' +
       'excluded per upgrade, seed, and the simulate code, model, rates and factors versions of their statistics',
-    row: remClusterRowSchema,
-    inputs: { tables: [options.counties, options.rates, options.factors] },
+    inputs: {
+      tables: [REM_COUNTIES, REM_ENERGY_RATES, REM_EMISSION_FACTORS],
+      topics: [REM_WORK_UNITS_TOPIC, REM_RESULTS_TOPIC],
+    },
     async build(ctx) {
       // Every cluster of the REM_STATES counties; of the HEALTH_STATES counties, the clusters with a drawn
       // water-heater fuel, which the health rollup reads.
       const selects = (states: 'all' | string[], state: string) => states === 'all' || states.includes(state);
       const { REM_STATES, HEALTH_STATES, REM_SAMPLES } = ctx.settings;
-      const counties = (await ctx.table<CountyProfile & Record<string, unknown>>(options.counties)).filter(
+      const counties = (await ctx.table(REM_COUNTIES)).filter(
         (county) => selects(REM_STATES, county.state) || selects(HEALTH_STATES, county.state),
       );
-      const rates = await ctx.table<EnergyRate>(options.rates);
-      const factors = await ctx.table<EmissionFactor>(options.factors);
+      const rates = await ctx.table(REM_ENERGY_RATES);
+      const factors = await ctx.table(REM_EMISSION_FACTORS);
       const model = await readModelFiles();
       const units = planWorkUnits(counties, rates, factors, {
         samples: REM_SAMPLES,
@@ -101,18 +97,17 @@ export function remStageTables(options: RemStageTableOptions): AnyLakeTable[] {
   };
 
   const statistics: ChunkedLakeTable<ClusterStatisticRow> = {
-    name: REM_CLUSTER_STATISTICS_TABLE,
+    ...REM_CLUSTER_STATISTICS,
     schemaVersion: 1,
     code: [import.meta.url],
     description:
       'REM statistics per supported cluster, upgrade, fuel (and total) and scenario (baseline, upgrade, ' +
       'delta): mean, median, p20 and p80 of annual energy (energy_unit), emissions (kgCO2e) and cost ($)',
-    row: clusterStatisticRowSchema as unknown as ChunkedLakeTable<ClusterStatisticRow>['row'],
-    inputs: { tables: [REM_CLUSTERS_TABLE] },
+    inputs: { tables: [REM_CLUSTERS], topics: [REM_RESULTS_TOPIC] },
     chunked: true,
     // Nationally ~5M lines: written one cluster at a time as the results are read back from the log.
     async build(ctx, write) {
-      const supported = (await ctx.table<RemClusterRow>(REM_CLUSTERS_TABLE)).filter((c) => c.supported);
+      const supported = (await ctx.table(REM_CLUSTERS)).filter((c) => c.supported);
       const byId = new Map(supported.map((c) => [c.cluster_id, c]));
       const task = ctx.progress.start('gather statistics', { total: supported.length, unit: 'clusters' });
       const gathered = await gatherResults(

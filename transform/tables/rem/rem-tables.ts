@@ -1,17 +1,18 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import type { RecordSchema } from '../../../schemas/record-schema.ts';
 import {
-  REM_RECORDS,
-  countyProfileSchema,
-  emissionFactorSchema,
-  heatingFuelSharesSchema,
-  energyRateSchema,
-  zipCountySchema,
+  REM_RECORD_SCHEMAS as S,
   type CountyHeatingFuel,
   type CountyProfile,
-  type EmissionFactor,
-  type EnergyRate,
-  type ZipCounty,
 } from '../../../schemas/rem-data.ts';
+import {
+  REM_COUNTIES,
+  REM_EMISSION_FACTORS,
+  REM_ENERGY_RATES,
+  REM_ZIP_COUNTIES,
+  type RemCountyRow,
+} from '../../../schemas/tables/rem.ts';
+import type { TableRef } from '../../../schemas/tables/table-ref.ts';
 import { assignStation } from '../../../simulate/climate/assign-station.ts';
 import {
   countyFuelShares,
@@ -28,20 +29,6 @@ import {
 } from './rem-audits.ts';
 
 /** The REM's location, rate and emission-factor tables, each declared once (the simulate stage and the REM routes read them). */
-
-/** Where a county's heating-fuel shares come from: its own ACS row, its state's ACS row, or the sampler's state table. */
-export const HEATING_FUEL_BASES = ['county', 'state', 'state_table'] as const;
-
-export const remCountyRowSchema = countyProfileSchema.extend({
-  /** The weather station standing for the county's climate (simulate/climate/stations.ts). */
-  station_id: z.string().regex(/^[a-z0-9-]+$/),
-  /** Main heating fuel of the county's single-family and mobile homes (the REM universe), over the four fuels. */
-  heating_fuel_shares: heatingFuelSharesSchema,
-  /** The same for its households in buildings of 2 or more units. */
-  multi_family_heating_fuel_shares: heatingFuelSharesSchema,
-  heating_fuel_basis: z.enum(HEATING_FUEL_BASES),
-});
-export type RemCountyRow = z.infer<typeof remCountyRowSchema>;
 
 const byKey =
   <T>(key: (row: T) => string) =>
@@ -127,19 +114,15 @@ export function remCountyRow(
 }
 
 export const remCountiesTable: LakeTable<RemCountyRow> = {
-  name: 'rem_counties',
+  ...REM_COUNTIES,
   schemaVersion: 2,
   code: [import.meta.url],
   description:
     'Counties of the contiguous US and DC as the REM sampler sees them: households, housing mix, IECC zone, centroid, assigned weather station, and main heating fuel shares of single- and multi-family homes (ACS B25040 by county, split by housing type with RECS 2020)',
-  row: remCountyRowSchema,
-  inputs: { records: [REM_RECORDS.county, REM_RECORDS.countyHeatingFuel] },
+  inputs: { records: [S.county, S.countyHeatingFuel] },
   build: async (ctx) => {
-    const counties = await ctx.records<CountyProfile>(REM_RECORDS.county);
-    const fuels = heatingFuelsByCounty(
-      counties,
-      await ctx.records<CountyHeatingFuel>(REM_RECORDS.countyHeatingFuel),
-    );
+    const counties = await ctx.records(S.county);
+    const fuels = heatingFuelsByCounty(counties, await ctx.records(S.countyHeatingFuel));
     return counties
       .map((county) => remCountyRow(county, fuels.get(county.county_fips)!))
       .sort(byKey((r) => r.county_fips));
@@ -149,57 +132,52 @@ export const remCountiesTable: LakeTable<RemCountyRow> = {
 
 /** A table holding one record schema's accepted records, sorted by a key, with its audit. */
 export function sortedRecordTable<Row extends Record<string, unknown>>(spec: {
-  name: string;
+  ref: TableRef<Row>;
   description: string;
-  record: string;
-  row: z.ZodType<Row>;
+  record: RecordSchema<z.ZodType<Row>>;
   key: (row: Row) => string;
-  tables?: string[];
+  tables?: readonly TableRef[];
   audit: LakeTable<Row>['audit'];
   /** The declaring module (`import.meta.url`), whose audit is part of the table's code. */
   code: string;
 }): LakeTable<Row> {
   return {
-    name: spec.name,
+    ...spec.ref,
     schemaVersion: 1,
     code: [import.meta.url, spec.code],
     description: spec.description,
-    row: spec.row,
     inputs: { records: [spec.record], ...(spec.tables ? { tables: spec.tables } : {}) },
-    build: async (ctx) => (await ctx.records<Row>(spec.record)).sort(byKey(spec.key)),
+    build: async (ctx) => (await ctx.records(spec.record)).sort(byKey(spec.key)),
     audit: spec.audit,
   };
 }
 
-export const remZipCountiesTable = sortedRecordTable<ZipCounty>({
-  name: 'rem_zip_counties',
+export const remZipCountiesTable = sortedRecordTable({
+  ref: REM_ZIP_COUNTIES,
   description:
     'Every US ZIP with a county: its state, county FIPS and coordinates (GeoNames postal codes, CC BY 4.0)',
-  record: REM_RECORDS.zipCounty,
-  row: zipCountySchema,
+  record: S.zipCounty,
   key: (r) => r.zip,
-  tables: ['rem_counties'],
-  audit: async (rows, ctx) => auditRemZipCounties(rows, await ctx.table<RemCountyRow>('rem_counties')),
+  tables: [REM_COUNTIES],
+  audit: async (rows, ctx) => auditRemZipCounties(rows, await ctx.table(REM_COUNTIES)),
   code: import.meta.url,
 });
 
-export const remEnergyRatesTable = sortedRecordTable<EnergyRate>({
-  name: 'rem_energy_rates',
+export const remEnergyRatesTable = sortedRecordTable({
+  ref: REM_ENERGY_RATES,
   description:
     'Residential energy rates per state and fuel: volumetric ($/kWh, $/therm, $/gallon) and fixed ($/month), with year, publisher and how they were derived',
-  record: REM_RECORDS.energyRate,
-  row: energyRateSchema,
+  record: S.energyRate,
   key: (r) => `${r.state}/${r.fuel}`,
   audit: (rows) => auditRemEnergyRates(rows),
   code: import.meta.url,
 });
 
-export const remEmissionFactorsTable = sortedRecordTable<EmissionFactor>({
-  name: 'rem_emission_factors',
+export const remEmissionFactorsTable = sortedRecordTable({
+  ref: REM_EMISSION_FACTORS,
   description:
     'Emission factors per region, fuel and pollutant, per delivered unit; basis says on-site combustion or a grid average / marginal rate',
-  record: REM_RECORDS.emissionFactor,
-  row: emissionFactorSchema,
+  record: S.emissionFactor,
   key: (r) => `${r.region}/${r.fuel}/${r.pollutant}`,
   audit: (rows) => auditRemEmissionFactors(rows),
   code: import.meta.url,
