@@ -87,10 +87,9 @@ export const configSchema = z.object({
   REM_SAMPLES: z.coerce.number().int().min(10).max(10_000).default(400),
   /**
    * Worker threads computing POST /rem/profile (started on the first one). Each holds its own surrogate
-   * session and sampler tables: measured ~65 MB of RSS for the first and ~40 MB for each further one from
-   * dist/ (~90 and ~65 from the sources, where every thread loads tsx). Two by default: the REM bench
-   * (national incentives and REM, from dist/) peaks at ~392 MB with two, under the 400 MB budget, and four
-   * concurrent profiles then wait for two, not four (p99 46 ms against 53 with one).
+   * session and sampler tables, so each costs tens of MB of RSS. Two by default: the most the REM bench's
+   * memory budget allows (`npm run bench -- rem` prints the peak), and concurrent profiles then wait for
+   * two threads, not four.
    */
   REM_PROFILE_WORKERS: z.coerce.number().int().min(1).max(64).default(2),
   /** Profiles that may wait for a thread; beyond them the route answers 503 with Retry-After. */

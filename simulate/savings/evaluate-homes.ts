@@ -31,8 +31,8 @@ export interface Evaluation {
 /**
  * Feature buffers kept from one evaluation for the next. A cluster's batch (~1.5 MB of float32s, outside
  * V8's heap) is an evaluation's largest allocation, and external memory's growth counts toward V8 starting
- * full collections, whose work lands on its helper threads beside the other worker (the simulate bench's
- * 2-worker CPU per cluster went from 14.6 to 13.3 ms with reuse). Evaluations can overlap (the API's
+ * full collections, whose work lands on its helper threads beside the other worker (`npm run bench --
+ * simulate` shows the CPU per cluster). Evaluations can overlap (the API's
  * on-demand clusters wait for the surrogate), so each takes a buffer of its own and gives it back; every
  * feature of every row used is written before it is read.
  */

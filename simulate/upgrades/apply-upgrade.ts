@@ -26,8 +26,6 @@ const SEALED_DUCT_LEAKAGE = 0.1;
 const SEALED_DUCT_R = 8;
 /** Drill-and-fill dense-pack insulation for uninsulated wood-stud walls. */
 const DRILL_AND_FILL_R = 13;
-/** Heat pump dryer combined energy factor of the whole-home package, lb/kWh (REM notes §1.2). */
-export const HEAT_PUMP_DRYER_CEF = 5.2;
 
 // Each measure changes the copy of the home that upgradeInto writes, in place, reading what the measures
 // before it left: a combination is one copy of the home, not one per measure (a cluster applies 7 upgrades

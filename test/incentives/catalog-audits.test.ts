@@ -90,4 +90,30 @@ describe('incentive catalogue audits', () => {
       ['short-description-length', 'warning', ['RI/RI-2']],
     ]);
   });
+
+  it('warns of a custom area whose GeoJSON cannot be read, instead of dropping it silently', async () => {
+    const geography = (id: number, geometry: string) => ({
+      schema: 'incentives.geography',
+      key: String(id),
+      payload: {
+        id,
+        key: null,
+        type: 'custom',
+        name: `Area ${id}`,
+        state: 'RI',
+        county_fips: null,
+        geometry,
+      },
+    });
+    const square = '{"type":"Polygon","coordinates":[[[-71.5,41.8],[-71.4,41.8],[-71.4,41.9],[-71.5,41.8]]]}';
+    const findings = await audit([
+      ...fixtureRecords(),
+      geography(9001, square),
+      geography(9002, '{"type":"Polygon","coordinates":'),
+      geography(9003, '{"type":"Point","coordinates":[-71.5,41.8]}'),
+    ]);
+    expect(findings.map((f) => [f.check, f.severity, f.examples])).toEqual([
+      ['custom-area-geometry', 'warning', ['RI/9002', 'RI/9003']],
+    ]);
+  });
 });

@@ -43,8 +43,8 @@ export interface PublishInputs {
 
 /**
  * What the run's DuckDB may hold in memory before it spills to LAKE_DIR/cache/build-spill. The national REM
- * statistics take ≈ 1.3 GB in DuckDB and twice that (and more) while being sorted into their stored order;
- * with this limit the run stays near it whatever the table's size, at the cost of some disk I/O.
+ * statistics take more than this in DuckDB, and more again while being sorted into their stored order; with
+ * this limit the run stays near it whatever the table's size, at the cost of some disk I/O.
  */
 const BUILD_MEMORY_LIMIT = '1GB';
 

@@ -9,6 +9,7 @@ import { LAUNCHED_STATES } from '../../../schemas/incentives/launched-states.ts'
 import { offendersFinding } from '../audit-findings.ts';
 import { FEDERAL_PROGRAMS } from './federal-programs.ts';
 import type { CatalogInputs } from './serving-states.ts';
+import { polygonsOfText } from './geojson-polygons.ts';
 
 const TABLE = 'incentives_serving_states';
 
@@ -178,6 +179,14 @@ export function auditIncentiveCatalog(
       input.incentives
         .filter((i) => i.short_description.en.length > 150 || (i.short_description.es?.length ?? 0) > 400)
         .map(label),
+    ),
+    ...finding(
+      'custom-area-geometry',
+      'warning',
+      "Custom geographies whose GeoJSON has no readable polygon: addresses there fall back to their ZIP's overlaps",
+      input.geographies
+        .filter((g) => g.type === 'custom' && g.geometry !== null && polygonsOfText(g.geometry) === null)
+        .map((g) => `${g.state}/${g.id}`),
     ),
     ...finding(
       'launched-payment-methods-known',

@@ -12,7 +12,7 @@ import { FEDERAL_SCOPE, SERVING_STATES, type ServingStateRow } from '../../../sc
 import type { LakeTable } from '../lake-table.ts';
 import { FEDERAL_PROGRAMS } from './federal-programs.ts';
 import { auditIncentiveCatalog } from './catalog-audits.ts';
-import { polygonsOf } from './geojson-polygons.ts';
+import { polygonsOfText } from './geojson-polygons.ts';
 
 export interface CatalogInputs {
   incentives: IncentiveRecord[];
@@ -22,15 +22,6 @@ export interface CatalogInputs {
   geoGroups: GeoGroupRecord[];
   dataPartners: DataPartnerRecord[];
   geographies: GeographyRecord[];
-}
-
-/** Unreadable GeoJSON gives no polygons: an address there then falls back to its ZIP's overlaps. */
-function polygonsOfText(geojson: string): ReturnType<typeof polygonsOf> {
-  try {
-    return polygonsOf(JSON.parse(geojson));
-  } catch {
-    return [];
-  }
 }
 
 const withoutUndefined = <T extends object>(value: T): T =>
@@ -104,7 +95,8 @@ export function buildServingStates(input: CatalogInputs): ServingStateRow[] {
         incentives.some((i) => programById.get(i.program)?.authority_type === 'gas_utility'),
       custom_areas: input.geographies
         .filter((g) => g.state === state && g.type === 'custom' && g.geometry !== null)
-        .map((g) => ({ id: g.id, polygons: polygonsOfText(g.geometry!) })),
+        // Unreadable GeoJSON gives no polygons (the audit lists it): an address there falls back to its ZIP.
+        .map((g) => ({ id: g.id, polygons: polygonsOfText(g.geometry!) ?? [] })),
     };
   };
   return [FEDERAL_SCOPE, ...[...states].sort()].map(row);
