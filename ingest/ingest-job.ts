@@ -8,7 +8,7 @@ import {
 } from '../schemas/envelope.ts';
 import { contentHash, sha256Hex } from './connectors/content-hash.ts';
 import { openReader } from './connectors/open-reader.ts';
-import type { EventLog, OutgoingRecord } from './eventlog/event-log.ts';
+import type { EventLog, OutgoingRecord } from '../lib/eventlog/event-log.ts';
 import type { RecordSchema } from '../schemas/record-schema.ts';
 import type { SourceDeclaration, SourceParser, SourceReader, SourceRecord } from './source.ts';
 

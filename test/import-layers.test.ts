@@ -7,7 +7,7 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'
 
 /**
  * What each top-level folder may import, besides itself: schemas ← lib ← stage code ← serve. Among the
- * stages, transform drives ingest (it runs the ingest job and drains its log) and builds tables from
+ * stages, transform drives ingest (it runs the ingest job) and builds tables from
  * simulate's models; ingest and simulate import no other stage.
  */
 const MAY_IMPORT: Record<string, readonly string[]> = {

@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { EmbeddedEventLog } from '../../ingest/eventlog/embedded-log.ts';
-import type { OutgoingRecord } from '../../ingest/eventlog/event-log.ts';
+import { EmbeddedEventLog } from '../../lib/eventlog/embedded-log.ts';
+import type { OutgoingRecord } from '../../lib/eventlog/event-log.ts';
 import type { Bench, BenchResult } from './bench.ts';
 
 const RECORDS = 200_000;

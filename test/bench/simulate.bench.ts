@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { EmbeddedEventLog } from '../../ingest/eventlog/embedded-log.ts';
+import { EmbeddedEventLog } from '../../lib/eventlog/embedded-log.ts';
 import { loadConfig } from '../../lib/config.ts';
 import { createFileReader } from '../../ingest/connectors/file-reader.ts';
 import { eiaSedsResidentialPricesParser } from '../../ingest/parsers/eia-seds-residential-prices.ts';
@@ -18,7 +18,7 @@ import {
 } from '../../schemas/rem-data.ts';
 import type { RemWorkUnit } from '../../schemas/rem-stage.ts';
 import { UPGRADES } from '../../schemas/rem.ts';
-import { gatherResults, runSimulateStage } from '../../transform/pipeline/simulate-stage.ts';
+import { gatherResults, runSimulateStage } from '../../simulate/stage/simulate-stage.ts';
 import { WorkerPool } from '../../simulate/stage/worker-pool.ts';
 import { simulateCodeHash } from '../../simulate/stage/simulate-code.ts';
 import { planWorkUnits } from '../../simulate/stage/work-units.ts';

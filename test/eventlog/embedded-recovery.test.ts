@@ -6,10 +6,10 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DirectoryLockedError } from '../../ingest/eventlog/directory-lock.ts';
-import { EmbeddedEventLog } from '../../ingest/eventlog/embedded-log.ts';
-import type { ConsumedRecord } from '../../ingest/eventlog/event-log.ts';
-import { encodeFrames } from '../../ingest/eventlog/record-frame.ts';
+import { DirectoryLockedError } from '../../lib/eventlog/directory-lock.ts';
+import { EmbeddedEventLog } from '../../lib/eventlog/embedded-log.ts';
+import type { ConsumedRecord } from '../../lib/eventlog/event-log.ts';
+import { encodeFrames } from '../../lib/eventlog/record-frame.ts';
 import { interleavedRecords, programRecord, sequenceOf } from './envelopes.ts';
 
 const childScript = fileURLToPath(new URL('./fixtures/drain-without-committing.ts', import.meta.url));

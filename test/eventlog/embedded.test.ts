@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { EmbeddedEventLog } from '../../ingest/eventlog/embedded-log.ts';
+import { EmbeddedEventLog } from '../../lib/eventlog/embedded-log.ts';
 import { describeEventLogContract } from './event-log-contract.ts';
 import { interleavedRecords } from './envelopes.ts';
 

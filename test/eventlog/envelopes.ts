@@ -1,5 +1,5 @@
 import type { EventEnvelope } from '../../schemas/envelope.ts';
-import type { ConsumedRecord, OutgoingRecord } from '../../ingest/eventlog/event-log.ts';
+import type { ConsumedRecord, OutgoingRecord } from '../../lib/eventlog/event-log.ts';
 
 /** A realistic incentive-program record as ingest would publish it; `sequence` orders records of one key. */
 export function programRecord(key: string, sequence: number): OutgoingRecord {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ConsumedRecord, EventLog } from '../../ingest/eventlog/event-log.ts';
-import { partitionForKey } from '../../ingest/eventlog/partition-for-key.ts';
+import type { ConsumedRecord, EventLog } from '../../lib/eventlog/event-log.ts';
+import { partitionForKey } from '../../lib/eventlog/partition-for-key.ts';
 import type { EventEnvelope } from '../../schemas/envelope.ts';
 import { byPosition, interleavedRecords, programRecord, sequenceOf } from './envelopes.ts';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe } from 'vitest';
-import { KafkaEventLog } from '../../ingest/eventlog/kafka-log.ts';
+import { KafkaEventLog } from '../../lib/eventlog/kafka-log.ts';
 import { buildMockBroker, RdkafkaMockBroker } from '../support/rdkafka-mock/rdkafka-mock-broker.ts';
 import { describeEventLogContract } from './event-log-contract.ts';
 

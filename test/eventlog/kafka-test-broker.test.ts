@@ -1,7 +1,7 @@
 import { setTimeout } from 'node:timers/promises';
 import { Kafka, logLevel, type Consumer } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KafkaEventLog } from '../../ingest/eventlog/kafka-log.ts';
+import { KafkaEventLog } from '../../lib/eventlog/kafka-log.ts';
 import { KafkaTestBroker } from '../support/kafka-broker/kafka-broker.ts';
 import { interleavedRecords } from './envelopes.ts';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect } from 'vitest';
-import { KafkaEventLog } from '../../ingest/eventlog/kafka-log.ts';
+import { KafkaEventLog } from '../../lib/eventlog/kafka-log.ts';
 import { KafkaTestBroker } from '../support/kafka-broker/kafka-broker.ts';
 import { describeEventLogContract } from './event-log-contract.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { murmur2, partitionForKey } from '../../ingest/eventlog/partition-for-key.ts';
+import { murmur2, partitionForKey } from '../../lib/eventlog/partition-for-key.ts';
 
 describe('murmur2', () => {
   // Expected values from Apache Kafka's UtilsTest.testMurmur2 (clients/src/test/java/.../UtilsTest.java).

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { UsageError } from '../../transform/cli/cli-main.ts';
+import { UsageError } from '../../lib/cli-main.ts';
 import { lakeCommand } from '../../transform/cli/lake-command.ts';
 import { readCurrent } from '../../transform/lake/current-pointer.ts';
 import { acquireLakeLock, LakeBusyError } from '../../transform/lake/lake-lock.ts';

@@ -1,7 +1,7 @@
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EmbeddedEventLog } from '../../ingest/eventlog/embedded-log.ts';
+import { EmbeddedEventLog } from '../../lib/eventlog/embedded-log.ts';
 import { readCurrent } from '../../transform/lake/current-pointer.ts';
 import { LakeBusyError } from '../../transform/lake/lake-lock.ts';
 import { sha256OfFile } from '../../transform/lake/parquet-file.ts';

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { acquireLakeLock } from '../lake/lake-lock.ts';
 import { collectGarbage, listSnapshots, rollbackTo, showSnapshot } from '../lake/snapshot-store.ts';
 import { readCurrent } from '../lake/current-pointer.ts';
-import { UsageError } from './cli-main.ts';
+import { UsageError } from '../../lib/cli-main.ts';
 import { formatTable } from './format-table.ts';
 
 export interface CommandOutput {

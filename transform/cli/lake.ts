@@ -1,5 +1,5 @@
 import { loadConfig } from '../../lib/config.ts';
-import { runMain } from './cli-main.ts';
+import { runMain } from '../../lib/cli-main.ts';
 import { lakeCommand } from './lake-command.ts';
 
 // npm run lake -- list | show <id> | rollback <id> | gc --keep <n>

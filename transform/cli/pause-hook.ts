@@ -1,5 +1,5 @@
 import { PIPELINE_STEPS, type PipelineStep } from '../pipeline/pipeline-step.ts';
-import { UsageError } from './cli-main.ts';
+import { UsageError } from '../../lib/cli-main.ts';
 
 /** Printed on stderr when a run pauses, so a test driving the process knows where it stopped. */
 export const PAUSED_MARKER = 'PIPELINE_PAUSED';

@@ -1,7 +1,7 @@
 import { loadConfig } from '../../lib/config.ts';
 import { createLogger } from '../../lib/log.ts';
 import { defaultCatalog } from '../catalog.ts';
-import { runMain } from './cli-main.ts';
+import { runMain } from '../../lib/cli-main.ts';
 import { pauseHookFromEnv } from './pause-hook.ts';
 import { pipelineCommand } from './pipeline-command.ts';
 

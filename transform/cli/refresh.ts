@@ -3,7 +3,7 @@ import cron from 'node-cron';
 import { loadConfig } from '../../lib/config.ts';
 import { createLogger } from '../../lib/log.ts';
 import { defaultCatalog } from '../catalog.ts';
-import { runMain, UsageError } from './cli-main.ts';
+import { runMain, UsageError } from '../../lib/cli-main.ts';
 import { pipelineCommand } from './pipeline-command.ts';
 
 const USAGE =

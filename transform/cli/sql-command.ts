@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { text } from 'node:stream/consumers';
-import { UsageError } from './cli-main.ts';
+import { UsageError } from '../../lib/cli-main.ts';
 import { formatTable } from './format-table.ts';
 import { runRepl } from './sql-repl.ts';
 import { openSqlSession } from './sql-session.ts';

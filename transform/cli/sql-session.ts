@@ -4,7 +4,7 @@ import { readCurrent } from '../lake/current-pointer.ts';
 import { snapshotDir } from '../lake/lake-paths.ts';
 import { readManifest } from '../lake/manifest-file.ts';
 import { quoteIdentifier, quoteLiteral } from '../lake/sql-quote.ts';
-import { UsageError } from './cli-main.ts';
+import { UsageError } from '../../lib/cli-main.ts';
 
 export interface QueryResult {
   columns: string[];

@@ -1,5 +1,5 @@
 import { loadConfig } from '../../lib/config.ts';
-import { runMain } from './cli-main.ts';
+import { runMain } from '../../lib/cli-main.ts';
 import { sqlCommand } from './sql-command.ts';
 
 // npm run sql [-- --snapshot <id>] [-- -c "<SQL>"]

@@ -2,7 +2,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { z } from 'zod';
 import type { RecordSchema } from '../../schemas/record-schema.ts';
 import type { TableRef } from '../../schemas/tables/table-ref.ts';
-import type { EventLog } from '../../ingest/eventlog/event-log.ts';
+import type { EventLog } from '../../lib/eventlog/event-log.ts';
 import type { Logger } from '../../lib/log.ts';
 import type { Progress } from '../../lib/progress.ts';
 import type { Config } from '../../schemas/config.ts';

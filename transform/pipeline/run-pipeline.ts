@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { EventLog } from '../../ingest/eventlog/event-log.ts';
-import { openEventLog } from '../../ingest/eventlog/open-event-log.ts';
+import type { EventLog } from '../../lib/eventlog/event-log.ts';
+import { openEventLog } from '../../lib/eventlog/open-event-log.ts';
 import { ingestSources } from '../../ingest/ingest-job.ts';
 import type { Logger } from '../../lib/log.ts';
 import { createProgress, type Progress } from '../../lib/progress.ts';

@@ -1,4 +1,4 @@
-import type { EventLog, ConsumedRecord } from '../../ingest/eventlog/event-log.ts';
+import type { EventLog, ConsumedRecord } from '../../lib/eventlog/event-log.ts';
 import { SOURCE_VERSIONS_TOPIC } from '../../ingest/ingest-job.ts';
 import type { RecordSchema } from '../../schemas/record-schema.ts';
 import type { Logger } from '../../lib/log.ts';

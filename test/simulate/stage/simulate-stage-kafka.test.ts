@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KafkaEventLog } from '../../../ingest/eventlog/kafka-log.ts';
+import { KafkaEventLog } from '../../../lib/eventlog/kafka-log.ts';
 import { createLogger } from '../../../lib/log.ts';
 import { createProgress } from '../../../lib/progress.ts';
 import type { RemClusterResult } from '../../../schemas/rem-stage.ts';
-import { gatherResults, runSimulateStage } from '../../../transform/pipeline/simulate-stage.ts';
+import { gatherResults, runSimulateStage } from '../../../simulate/stage/simulate-stage.ts';
 import { WorkerPool } from '../../../simulate/stage/worker-pool.ts';
 import { readModelFiles } from '../../../simulate/surrogate/committed-model.ts';
 import { KafkaTestBroker } from '../../support/kafka-broker/kafka-broker.ts';

@@ -4,7 +4,7 @@ import { createProgress } from '../../../lib/progress.ts';
 import type { RemWorkUnit } from '../../../schemas/rem-stage.ts';
 import type { UnitRunner } from '../../../simulate/stage/worker-pool.ts';
 import { readModelFiles } from '../../../simulate/surrogate/committed-model.ts';
-import { runSimulateStage } from '../../../transform/pipeline/simulate-stage.ts';
+import { runSimulateStage } from '../../../simulate/stage/simulate-stage.ts';
 import { MemoryEventLog } from '../../support/memory-event-log.ts';
 import { planFixtureUnits } from '../../support/rem-stage/rem-lake.ts';
 

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { KafkaEventLog } from '../../../ingest/eventlog/kafka-log.ts';
+import { KafkaEventLog } from '../../../lib/eventlog/kafka-log.ts';
 import { createLogger } from '../../../lib/log.ts';
 import { createProgress } from '../../../lib/progress.ts';
 import { REM_RESULTS_TOPIC, REM_WORK_UNITS_TOPIC } from '../../../schemas/rem-stage.ts';
@@ -12,11 +12,11 @@ import {
   runSimulateStage,
   SIMULATE_GROUP,
   workUnitRecord,
-} from '../../../transform/pipeline/simulate-stage.ts';
+} from '../../../simulate/stage/simulate-stage.ts';
 import { KafkaTestBroker } from '../../support/kafka-broker/kafka-broker.ts';
 import { planFixtureUnits } from '../../support/rem-stage/rem-lake.ts';
 
-const workerCli = fileURLToPath(new URL('../../../transform/cli/simulate-worker.ts', import.meta.url));
+const workerCli = fileURLToPath(new URL('../../../simulate/cli/simulate-worker.ts', import.meta.url));
 
 let broker: KafkaTestBroker;
 let model: ModelFiles;

@@ -1,6 +1,6 @@
 import { loadConfig } from '../../../lib/config.ts';
 import { createLogger } from '../../../lib/log.ts';
-import { runMain, UsageError } from '../../../transform/cli/cli-main.ts';
+import { runMain, UsageError } from '../../../lib/cli-main.ts';
 import { pauseHookFromEnv } from '../../../transform/cli/pause-hook.ts';
 import { pipelineCommand } from '../../../transform/cli/pipeline-command.ts';
 import { demoCatalog } from './demo-catalog.ts';

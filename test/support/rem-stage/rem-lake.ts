@@ -2,7 +2,7 @@ import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { EmbeddedEventLog } from '../../../ingest/eventlog/embedded-log.ts';
+import { EmbeddedEventLog } from '../../../lib/eventlog/embedded-log.ts';
 import { loadConfig } from '../../../lib/config.ts';
 import { createLogger, type Logger } from '../../../lib/log.ts';
 import type { Config } from '../../../schemas/config.ts';

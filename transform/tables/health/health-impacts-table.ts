@@ -25,7 +25,7 @@ import {
   type HeatingFuelCluster,
 } from '../../../simulate/health/county-rollup.ts';
 import { shortHash } from '../../../simulate/stage/work-units.ts';
-import { gatherResults } from '../../pipeline/simulate-stage.ts';
+import { gatherResults } from '../../../simulate/stage/simulate-stage.ts';
 import { offendersFinding } from '../audit-findings.ts';
 import type { BuildContext, LakeTable } from '../lake-table.ts';
 

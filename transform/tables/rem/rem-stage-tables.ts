@@ -7,7 +7,7 @@ import {
   REM_EMISSION_FACTORS,
   REM_ENERGY_RATES,
 } from '../../../schemas/tables/rem.ts';
-import { gatherResults, runSimulateStage } from '../../pipeline/simulate-stage.ts';
+import { gatherResults, runSimulateStage } from '../../../simulate/stage/simulate-stage.ts';
 import { decodeStatistics } from '../../../simulate/stage/statistics-arrow.ts';
 import { defaultWorkerCount, WorkerPool } from '../../../simulate/stage/worker-pool.ts';
 import { SIMULATE_CODE, simulateCodeHash } from '../../../simulate/stage/simulate-code.ts';

@@ -1,6 +1,6 @@
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Logger } from '../../lib/log.ts';
+import type { Logger } from '../log.ts';
 import type { EventEnvelope } from '../../schemas/envelope.ts';
 import { fsyncDirectory, writeFileAtomic } from './atomic-write.ts';
 import { lockDirectory, type DirectoryLock } from './directory-lock.ts';

@@ -8,7 +8,7 @@ import {
   type Message,
   type Producer,
 } from 'kafkajs';
-import type { Logger } from '../../lib/log.ts';
+import type { Logger } from '../log.ts';
 import type { EventEnvelope } from '../../schemas/envelope.ts';
 import { DEFAULT_PARTITIONS } from './embedded-log.ts';
 import type { ConsumedRecord, ConsumeOptions, DrainOptions, EventLog, OutgoingRecord } from './event-log.ts';

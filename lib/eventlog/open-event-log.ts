@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Logger } from '../../lib/log.ts';
+import type { Logger } from '../log.ts';
 import type { Config } from '../../schemas/config.ts';
 import { EmbeddedEventLog } from './embedded-log.ts';
 import type { EventLog } from './event-log.ts';

@@ -1,4 +1,4 @@
-import type { ConsumedRecord, EventLog, OutgoingRecord } from '../../ingest/eventlog/event-log.ts';
+import type { ConsumedRecord, EventLog, OutgoingRecord } from '../../lib/eventlog/event-log.ts';
 import type { Logger } from '../../lib/log.ts';
 import type { Progress } from '../../lib/progress.ts';
 import {
@@ -14,7 +14,7 @@ import {
   type RemInputVersions,
   type RemWorkUnit,
 } from '../../schemas/rem-stage.ts';
-import type { UnitRunner } from '../../simulate/stage/worker-pool.ts';
+import type { UnitRunner } from './worker-pool.ts';
 
 /**
  * The simulate stage on the event log. Work units go to one topic and results come back on another, both

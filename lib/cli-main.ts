@@ -1,4 +1,4 @@
-import { ConfigError } from '../../lib/config.ts';
+import { ConfigError } from './config.ts';
 
 /** Exit code of a command that could not start because its arguments or settings are wrong. */
 export const EXIT_USAGE = 2;

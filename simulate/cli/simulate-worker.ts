@@ -1,11 +1,11 @@
-import { openEventLog } from '../../ingest/eventlog/open-event-log.ts';
+import { openEventLog } from '../../lib/eventlog/open-event-log.ts';
 import { loadConfig } from '../../lib/config.ts';
 import { createLogger } from '../../lib/log.ts';
-import { codeVersionOf, simulateCodeHash } from '../../simulate/stage/simulate-code.ts';
-import { defaultWorkerCount, WorkerPool } from '../../simulate/stage/worker-pool.ts';
-import { readModelFiles } from '../../simulate/surrogate/committed-model.ts';
-import { runSimulateWorker } from '../pipeline/simulate-stage.ts';
-import { runMain, UsageError } from './cli-main.ts';
+import { codeVersionOf, simulateCodeHash } from '../stage/simulate-code.ts';
+import { defaultWorkerCount, WorkerPool } from '../stage/worker-pool.ts';
+import { readModelFiles } from '../surrogate/committed-model.ts';
+import { runSimulateWorker } from '../stage/simulate-stage.ts';
+import { runMain, UsageError } from '../../lib/cli-main.ts';
 
 // npm run simulate:worker: one more member of the simulate stage's consumer group, on any machine that reaches
 // the Kafka brokers (see README, "Simulate stage"). SIGINT or SIGTERM: finish the units in hand, then leave.
