@@ -1,10 +1,12 @@
+import { readlinkSync } from 'node:fs';
 import { parentPort, Worker, type ResourceLimits } from 'node:worker_threads';
 
 /**
- * A fixed number of worker threads answering jobs one at a time each, for CPU work that must not hold up
- * the event loop. Jobs wait in a bounded queue (beyond it: ThreadPoolFull, at once); a thread that dies or
- * overruns its deadline fails only its own job and is replaced when the next job needs it, so a caller
- * always gets an answer or an error, never a wait without end.
+ * A fixed number of worker threads answering jobs, for CPU work that must not hold up the event loop: the
+ * serving process's REM profiles and the simulate stage's clusters both run on it. Jobs wait in a queue
+ * (bounded if asked: beyond it ThreadPoolFull, at once) and go to the least busy thread with room; a thread
+ * that dies or overruns a job's deadline fails only its own jobs and is replaced when the next job needs
+ * it, so a caller always gets an answer or an error, never a wait without end.
  */
 
 /**
@@ -19,15 +21,44 @@ export function threadBootstrap(callerUrl: string, name: string): string {
     : `import(${file})`;
 }
 
-/** In a thread's module: answers the pool's jobs with `handle`; a thrown error fails only that job. */
-export function serveThreadJobs<In, Out>(handle: (input: In) => Promise<Out>): void {
+type ToThread<In> = { id: number; input: In };
+type FromThread<Out> =
+  { ready: true; systemThreadId: number | null } | { id: number; output?: Out; error?: string };
+
+/**
+ * In a thread's module: answers the pool's jobs with `handle` (a thrown error fails only that job), once
+ * `ready` has resolved (what the thread loads before it can answer, e.g. a model).
+ */
+export function serveThreadJobs<In, Out>(
+  handle: (input: In) => Promise<Out>,
+  ready: Promise<unknown> = Promise.resolve(),
+): void {
   const port = parentPort!;
-  port.on('message', (input: In) => {
-    handle(input).then(
-      (output) => port.postMessage({ output }),
-      (error: unknown) => port.postMessage({ error: String((error as Error)?.message ?? error) }),
-    );
+  port.on('message', ({ id, input }: ToThread<In>) => {
+    ready
+      .then(() => handle(input))
+      .then(
+        (output) => port.postMessage({ id, output } satisfies FromThread<Out>),
+        (error: unknown) =>
+          port.postMessage({
+            id,
+            error: String((error as Error)?.message ?? error),
+          } satisfies FromThread<Out>),
+      );
   });
+  void ready.then(() => port.postMessage({ ready: true, systemThreadId: systemThreadId() }));
+}
+
+/**
+ * The thread's id in the operating system (Linux: /proc/thread-self → <pid>/task/<tid>), so the pool's
+ * owner can read each thread's CPU time from /proc (the simulate bench's per-thread breakdown).
+ */
+function systemThreadId(): number | null {
+  try {
+    return Number(readlinkSync('/proc/thread-self').split('/').pop());
+  } catch {
+    return null;
+  }
 }
 
 /** The queue is full: the caller should answer "busy, retry" rather than wait. */
@@ -42,10 +73,17 @@ export interface ThreadPoolOptions {
   /** What each Worker evaluates (see threadBootstrap). */
   bootstrap: string;
   threads: number;
-  /** Jobs that may wait for a thread; one more is refused with ThreadPoolFull. */
-  maxQueued: number;
-  /** A job not answered in this time fails and its thread is terminated (and replaced). */
-  timeoutMs: number;
+  /** Handed to each thread as its `workerData` (e.g. a model's bytes). */
+  workerData?: unknown;
+  /**
+   * Jobs a thread holds at once (default 1). Two keep the next job in a busy thread's port, so it never
+   * waits for a round trip between jobs, while the rest wait here rather than in the thread's memory.
+   */
+  jobsPerThread?: number;
+  /** Jobs that may wait for a thread; one more is refused with ThreadPoolFull (default: no bound). */
+  maxQueued?: number;
+  /** A job not answered in this time fails and its thread is terminated (and replaced) (default: no limit). */
+  timeoutMs?: number;
   /** Each thread's heap sizes (a thread that runs out fails like one that crashes). */
   resourceLimits?: ResourceLimits;
 }
@@ -56,32 +94,57 @@ interface Job<In, Out> {
   reject(error: Error): void;
 }
 
-interface Thread<In, Out> {
+interface Thread<Out> {
   worker: Worker;
-  job?: Job<In, Out> & { timer: NodeJS.Timeout };
+  jobs: Map<number, Pick<Job<unknown, Out>, 'resolve' | 'reject'> & { timer?: NodeJS.Timeout }>;
+  systemThreadId: number | null;
+  ready: Promise<void>;
+  isReady: boolean;
 }
 
 export class ThreadPool<In, Out> {
-  private readonly threads = new Set<Thread<In, Out>>();
-  private readonly idle: Thread<In, Out>[] = [];
-  private readonly queue: Job<In, Out>[] = [];
+  private readonly threads = new Set<Thread<Out>>();
+  /** Waiting jobs from `head` on: a national stage queues tens of thousands, and shifting would copy them. */
+  private queue: Job<In, Out>[] = [];
+  private head = 0;
+  private nextId = 0;
   private closed = false;
+  private readonly jobsPerThread: number;
 
   constructor(private readonly options: ThreadPoolOptions) {
     if (!Number.isInteger(options.threads) || options.threads < 1)
       throw new RangeError(`threads must be ≥ 1, got ${options.threads}`);
+    this.jobsPerThread = options.jobsPerThread ?? 1;
   }
 
-  /** Threads alive now (started on the first jobs, replaced after a failure when a job needs one). */
+  /** Threads alive now (started on the first jobs, or by `start`, and replaced after a failure when needed). */
   get size(): number {
     return this.threads.size;
   }
 
+  get concurrency(): number {
+    return this.options.threads;
+  }
+
+  /** Each live thread's id in the operating system (Linux), null where it cannot be read. */
+  get systemThreadIds(): (number | null)[] {
+    return [...this.threads].map((thread) => thread.systemThreadId);
+  }
+
+  /**
+   * Starts every thread now and resolves once each has loaded what it needs (instead of on the first jobs);
+   * rejects with the error of a thread that could not start.
+   */
+  async start(): Promise<void> {
+    while (this.threads.size < this.options.threads) this.startThread();
+    await Promise.all([...this.threads].map((thread) => thread.ready));
+  }
+
   run(input: In): Promise<Out> {
     if (this.closed) return Promise.reject(new Error('the thread pool is closed'));
-    const busy = this.idle.length === 0 && this.threads.size >= this.options.threads;
-    if (busy && this.queue.length >= this.options.maxQueued)
-      return Promise.reject(new ThreadPoolFull(this.queue.length));
+    const waiting = this.queue.length - this.head;
+    if (this.options.maxQueued !== undefined && waiting >= this.options.maxQueued && !this.hasRoom())
+      return Promise.reject(new ThreadPoolFull(waiting));
     return new Promise<Out>((resolve, reject) => {
       this.queue.push({ input, resolve, reject });
       this.dispatch();
@@ -91,65 +154,112 @@ export class ThreadPool<In, Out> {
   async close(): Promise<void> {
     this.closed = true;
     const error = new Error('the thread pool is closed');
-    for (const job of this.queue.splice(0)) job.reject(error);
+    for (const job of this.takeQueued()) job.reject(error);
     const threads = [...this.threads];
     for (const thread of threads) this.fail(thread, error);
     await Promise.all(threads.map((thread) => thread.worker.terminate()));
   }
 
-  /**
-   * Starts the missing threads (all of them at once, so a burst does not wait for one start after
-   * another) and gives each idle one the next job. Only while jobs wait: a thread that cannot start fails
-   * the jobs given to it, one each, instead of being restarted for ever.
-   */
-  private dispatch(): void {
-    if (this.queue.length === 0) return;
-    while (this.threads.size < this.options.threads) this.idle.push(this.start());
-    while (this.queue.length > 0 && this.idle.length > 0) {
-      const thread = this.idle.shift()!;
-      const job = this.queue.shift()!;
-      const timer = setTimeout(() => {
-        this.fail(thread, new Error(`no answer from the worker thread within ${this.options.timeoutMs} ms`));
-        void thread.worker.terminate();
-      }, this.options.timeoutMs);
-      thread.job = { ...job, timer };
-      thread.worker.postMessage(job.input);
-    }
+  private hasRoom(): boolean {
+    if (this.threads.size < this.options.threads) return true;
+    for (const thread of this.threads) if (thread.jobs.size < this.jobsPerThread) return true;
+    return false;
   }
 
-  private start(): Thread<In, Out> {
+  /**
+   * Starts the missing threads (all at once, so a burst does not wait for one start after another) and
+   * gives the waiting jobs to the least busy threads while one has room. Only while jobs wait: a thread that
+   * cannot start fails the jobs given to it, instead of being restarted for ever.
+   */
+  private dispatch(): void {
+    if (this.head === this.queue.length) return;
+    while (this.threads.size < this.options.threads) this.startThread();
+    while (this.head < this.queue.length) {
+      let thread: Thread<Out> | undefined;
+      for (const candidate of this.threads)
+        if (!thread || candidate.jobs.size < thread.jobs.size) thread = candidate;
+      if (!thread || thread.jobs.size >= this.jobsPerThread) return;
+      const job = this.queue[this.head++]!;
+      const id = this.nextId++;
+      const held: Thread<Out>['jobs'] extends Map<number, infer V> ? V : never = {
+        resolve: job.resolve,
+        reject: job.reject,
+      };
+      const { timeoutMs } = this.options;
+      if (timeoutMs !== undefined) {
+        const condemned = thread;
+        held.timer = setTimeout(() => {
+          this.fail(condemned, new Error(`no answer from the worker thread within ${timeoutMs} ms`));
+          void condemned.worker.terminate();
+        }, timeoutMs);
+      }
+      thread.jobs.set(id, held);
+      thread.worker.postMessage({ id, input: job.input } satisfies ToThread<In>);
+    }
+    this.queue = [];
+    this.head = 0;
+  }
+
+  private takeQueued(): Job<In, Out>[] {
+    const rest = this.queue.slice(this.head);
+    this.queue = [];
+    this.head = 0;
+    return rest;
+  }
+
+  private startThread(): void {
     const worker = new Worker(this.options.bootstrap, {
       eval: true,
+      workerData: this.options.workerData,
       resourceLimits: this.options.resourceLimits,
     });
     worker.unref(); // idle threads do not keep the process alive; a waiting job's timer does
-    const thread: Thread<In, Out> = { worker };
+    let ready!: () => void;
+    let unready!: (error: Error) => void;
+    const thread: Thread<Out> = {
+      worker,
+      jobs: new Map(),
+      systemThreadId: null,
+      ready: new Promise<void>((resolve, reject) => ((ready = resolve), (unready = reject))),
+      isReady: false,
+    };
+    thread.ready.catch(() => undefined); // a lazy pool awaits no thread's start: its jobs carry the error
     this.threads.add(thread);
-    worker.on('message', (message: { output?: Out; error?: string }) => {
-      const job = thread.job;
+    worker.on('message', (message: FromThread<Out>) => {
+      if ('ready' in message) {
+        thread.systemThreadId = message.systemThreadId;
+        thread.isReady = true;
+        return ready();
+      }
+      const job = thread.jobs.get(message.id);
       if (!job) return;
       clearTimeout(job.timer);
-      thread.job = undefined;
+      thread.jobs.delete(message.id);
       if (message.error !== undefined) job.reject(new Error(message.error));
       else job.resolve(message.output!);
-      this.idle.push(thread);
       this.dispatch();
     });
-    worker.on('error', (error) => this.fail(thread, error));
-    worker.on('exit', (code) => this.fail(thread, new Error(`worker thread exited with code ${code}`)));
-    return thread;
+    const died = (error: Error) => {
+      unready(error);
+      this.fail(thread, error);
+    };
+    worker.on('error', died);
+    worker.on('exit', (code) => died(new Error(`worker thread exited with code ${code}`)));
   }
 
-  /** Takes a dead (or condemned) thread out of the pool: its job fails, the next job starts a new one. */
-  private fail(thread: Thread<In, Out>, error: Error): void {
+  /**
+   * Takes a dead (or condemned) thread out of the pool: its jobs fail, the next job starts a new one. A
+   * thread that died before it was ready cannot start (a broken module, an unreadable model): the waiting
+   * jobs fail with its error too, rather than each starting another thread that fails the same way.
+   */
+  private fail(thread: Thread<Out>, error: Error): void {
     if (!this.threads.delete(thread)) return;
-    const idleAt = this.idle.indexOf(thread);
-    if (idleAt >= 0) this.idle.splice(idleAt, 1);
-    if (thread.job) {
-      clearTimeout(thread.job.timer);
-      thread.job.reject(error);
-      thread.job = undefined;
+    for (const job of thread.jobs.values()) {
+      clearTimeout(job.timer);
+      job.reject(error);
     }
+    thread.jobs.clear();
+    if (!thread.isReady) for (const job of this.takeQueued()) job.reject(error);
     if (!this.closed) this.dispatch();
   }
 }

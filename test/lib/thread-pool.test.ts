@@ -101,4 +101,37 @@ describe('ThreadPool', () => {
     await stopped;
     await expect(threads.run(answer(3))).rejects.toThrow('the thread pool is closed');
   }, 20_000);
+
+  it('started ahead, has every thread ready with its system id, and holds several jobs per thread if asked', async () => {
+    const threads = new ThreadPool<PoolTestJob, Answer>({
+      bootstrap: threadBootstrap(import.meta.url, '../support/pool-test-thread'),
+      threads: 2,
+      jobsPerThread: 2,
+    });
+    pools.push(threads);
+    await threads.start();
+    expect(threads.size).toBe(2);
+    expect(threads.systemThreadIds.every((id) => id === null || Number.isInteger(id))).toBe(true);
+    // Four slow jobs on two threads of two: each thread holds two at once, so none waits in the pool.
+    const answers = await Promise.all([1, 2, 3, 4].map((v) => threads.run(answer(v, 100))));
+    expect(answers.map((a) => a.value)).toEqual([2, 4, 6, 8]);
+    const perThread = new Map<number, number>();
+    for (const a of answers) perThread.set(a.threadId, (perThread.get(a.threadId) ?? 0) + 1);
+    expect([...perThread.values()]).toEqual([2, 2]);
+  }, 20_000);
+
+  it('fails every waiting job at once when a thread cannot start, instead of starting one per job', async () => {
+    const broken = () =>
+      new ThreadPool<PoolTestJob, Answer>({
+        bootstrap: threadBootstrap(import.meta.url, '../support/no-such-thread'),
+        threads: 1,
+      });
+    const started = broken();
+    pools.push(started);
+    await expect(started.start()).rejects.toThrow(/no-such-thread/);
+    const lazy = broken();
+    pools.push(lazy);
+    const jobs = [1, 2, 3].map((v) => lazy.run(answer(v)));
+    for (const job of jobs) await expect(job).rejects.toThrow(/no-such-thread/);
+  }, 20_000);
 });
