@@ -33,7 +33,9 @@ export type ErrorCode =
   | 'METHOD_NOT_ALLOWED'
   | 'RATE_LIMITED'
   | 'SNAPSHOT_UNAVAILABLE'
+  | 'MODULE_NOT_READY'
   | 'OVERLOADED'
+  | 'GEOCODER_UNAVAILABLE'
   | 'INTERNAL';
 
 export class HttpError extends Error {
@@ -61,9 +63,13 @@ export class HttpError extends Error {
 
 /** Every error the service answers with is made here, so codes and messages stay consistent. */
 export const errors = {
-  validation: (field: string, message: string) =>
-    new HttpError(400, 'VALIDATION_FAILED', `${field}: ${message}`, field),
-  badRequest: (message: string) => new HttpError(400, 'BAD_REQUEST', message),
+  /** A request field that fails its schema; `detail` is what is wrong with it. */
+  validation: (field: string, detail: string) =>
+    new HttpError(400, 'VALIDATION_FAILED', `${field}: ${detail}`, field),
+  /** A request field that fails a rule of its route; the message already names the field. */
+  invalid: (message: string, field: string) => new HttpError(400, 'VALIDATION_FAILED', message, field),
+  /** A valid request the data cannot answer as asked (an unknown utility, fuels too rare to estimate). */
+  badRequest: (message: string, field?: string) => new HttpError(400, 'BAD_REQUEST', message, field),
   missingKey: () =>
     new HttpError(
       401,
@@ -80,6 +86,8 @@ export const errors = {
     }),
   notFound: (method: string, path: string) =>
     new HttpError(404, 'NOT_FOUND', `Route ${method} ${path} not found`),
+  /** What a request field names (a ZIP, an address, a county, a state) is not in the data being served. */
+  notInData: (message: string, field: string) => new HttpError(404, 'NOT_FOUND', message, field),
   methodNotAllowed: (method: string, path: string, allowed: string[]) =>
     new HttpError(
       405,
@@ -106,10 +114,23 @@ export const errors = {
         'retry-after': '5',
       },
     ),
+  /**
+   * A snapshot is served, but without the data family a module answers from (e.g. the REM tables): the
+   * pipeline has not built it yet, so a client should come back later, not shortly.
+   */
+  moduleNotReady: (message: string) =>
+    new HttpError(503, 'MODULE_NOT_READY', message, undefined, { 'retry-after': '60' }),
+  /** Every worker is busy and the queue is full: the request is fine and worth retrying soon. */
+  overloaded: (message: string, retryAfterSeconds: number) =>
+    new HttpError(503, 'OVERLOADED', message, undefined, { 'retry-after': String(retryAfterSeconds) }),
   internal: () => new HttpError(500, 'INTERNAL', 'Internal server error'),
-  /** The address service is down: the address may be fine, so 503 naming it, with a hint to retry. */
+  /**
+   * The address service (the Census geocoder) timed out, failed or answered nonsense. The address may be
+   * fine, so this is never a 404; it is a 503 naming the address, with a hint to retry, under a code of its
+   * own so an outage upstream is counted apart from the service's own failures.
+   */
   geocoderUnavailable: (message: string) =>
-    new HttpError(503, 'INTERNAL', message, 'address', { 'retry-after': '30' }),
+    new HttpError(503, 'GEOCODER_UNAVAILABLE', message, 'address', { 'retry-after': '30' }),
 };
 
 interface ValidationIssue {

@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import { healthImpactsRequestSchema, healthImpactsResponseSchema } from '../../schemas/health-api.ts';
 import type { ApiModule, ApiModuleContext, ZodApp } from '../api-module.ts';
-import { HttpError, errorBodySchema } from '../errors.ts';
+import { errorBodySchema, errors } from '../errors.ts';
 import type { ServingModule } from '../snapshot/serving-module.ts';
 import { healthAnswerJson } from './health-answer.ts';
 import { loadHealthSnapshot, type HealthSnapshot } from './health-data.ts';
@@ -60,11 +60,7 @@ export function createHealthApi(): ApiModule<HealthSnapshot> {
           const body = validateHealthRequest(request.body);
           const text = healthMessages[body.language];
           const { data } = ctx.data(request);
-          if (data === null) {
-            throw new HttpError(503, 'SNAPSHOT_UNAVAILABLE', text.healthUnavailable, undefined, {
-              'retry-after': '60',
-            });
-          }
+          if (data === null) throw errors.moduleNotReady(text.healthUnavailable);
           const areas = resolveAreas(data, body, text);
           // Assembled as bytes (see healthAnswerJson): sent as they are, not through the response schema,
           // and given back to the writer once written (an aborted response's are left to the GC).

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { healthImpactsRequestSchema, type HealthImpactsRequest } from '../../schemas/health-api.ts';
 import { CONTIGUOUS_STATE_FIPS, OTHER_STATE_FIPS } from '../../schemas/rem-data.ts';
-import { HttpError } from '../errors.ts';
+import { errors } from '../errors.ts';
 import { languageOf, messages } from '../incentives/messages.ts';
 import { describeIssue, issueField } from '../incentives/query-validation.ts';
 import type { HealthData } from './health-data.ts';
@@ -19,7 +19,7 @@ const stateOfFips = (table: Readonly<Record<string, string>>) =>
 const CONTIGUOUS = stateOfFips(CONTIGUOUS_STATE_FIPS);
 const NOT_MODELLED = stateOfFips(OTHER_STATE_FIPS);
 
-const invalid = (message: string, field: string) => new HttpError(400, 'VALIDATION_FAILED', message, field);
+const invalid = errors.invalid;
 
 /** A FIPS-format issue, in the route's own words (the code at fault, and what a code looks like). */
 function fipsFormatMessage(issue: z.core.$ZodIssue, body: Record<string, unknown>, text: HealthMessages) {
@@ -84,7 +84,7 @@ export function resolveAreas(
     if (other !== undefined) throw invalid(text.stateNotModelled(code, other), 'state_fips');
     if (state === undefined) throw invalid(text.stateUnknown(code), 'state_fips');
     if (!data.stateIndex.has(code)) {
-      throw new HttpError(404, 'NOT_FOUND', text.stateWithoutData(code, state), 'state_fips');
+      throw errors.notInData(text.stateWithoutData(code, state), 'state_fips');
     }
   }
   const counties = request.county_fips;

@@ -11,7 +11,7 @@ import {
   utilitiesResponseSchema,
 } from '../../schemas/incentives/api.ts';
 import type { ApiModule, ApiModuleContext, ZodApp } from '../api-module.ts';
-import { HttpError, documentedError } from '../errors.ts';
+import { documentedError, errors } from '../errors.ts';
 import type { Geocoder } from '../geocoding/geocoder.ts';
 import { offlineGeocoder, openGeocoder } from '../geocoding/open-geocoder.ts';
 import { calculatorAnswerKey } from './calculator-answer-key.ts';
@@ -221,7 +221,7 @@ export function createIncentivesApi(options: IncentivesApiOptions = {}): ApiModu
           path,
           { schema: { summary: 'Retired: use /api/v1', operationId, deprecated: true } },
           async (request) => {
-            throw new HttpError(400, 'BAD_REQUEST', messages[languageOf(queryOf(request))].endpointGone);
+            throw errors.badRequest(messages[languageOf(queryOf(request))].endpointGone);
           },
         );
       }

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { HttpError } from '../errors.ts';
+import { errors } from '../errors.ts';
 import { languageOf, messages, type Messages } from './messages.ts';
 
 /** The zod type a field is at heart (optional, default and refinement wrappers removed). */
@@ -91,10 +91,5 @@ export function validateQuery<S extends z.ZodObject>(schema: S, query: Record<st
   const issue = result.error.issues[0]!;
   const field = issueField(issue, 'query');
   const text = messages[languageOf(query)];
-  throw new HttpError(
-    400,
-    'VALIDATION_FAILED',
-    `${field}: ${describeIssue(issue, coerced[field], text)}`,
-    field,
-  );
+  throw errors.validation(field, describeIssue(issue, coerced[field], text));
 }

@@ -3,14 +3,14 @@ import { remProfileBodySchema, savingsSchema, type RemProfileBody } from '../../
 import type { ZodApp } from '../api-module.ts';
 import type { Config } from '../../schemas/config.ts';
 import { ThreadPool, ThreadPoolFull, threadBootstrap } from '../../lib/thread-pool.ts';
-import { HttpError, errorBodySchema } from '../errors.ts';
+import { errorBodySchema, errors } from '../errors.ts';
 import { remMessages, type RemMessages } from './messages.ts';
 import { countyFipsOf } from './profile-features.ts';
 import { profileJob, type ProfileJob, type ProfileResult } from './profile-savings.ts';
 import type { RemData } from './rem-data.ts';
 import { savingsBody } from './savings-body.ts';
 
-const badRequest = (message: string, field: string) => new HttpError(400, 'BAD_REQUEST', message, field);
+const badRequest = errors.badRequest;
 
 /**
  * A profile not answered in this time fails (500) and its thread is replaced: ~9 ms of work, but a
@@ -25,7 +25,7 @@ const PROFILE_TIMEOUT_MS = 30_000;
  */
 const PROFILE_THREAD_HEAP = { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 8 };
 /** Seconds a client is told to wait when every thread is busy and the queue is full. */
-const BUSY_RETRY_AFTER = '1';
+const BUSY_RETRY_AFTER_SECONDS = 1;
 
 /** The threads that compute profiles (REM_PROFILE_WORKERS), off the event loop that serves every route. */
 const profileThreads = (config: Config) =>
@@ -76,12 +76,7 @@ export function registerProfileRoute(app: ZodApp, helpers: ProfileRouteHelpers, 
       const data = helpers.remData(request, text);
       const county = data.counties.get(countyFipsOf(body.building_profile.county));
       if (!county) {
-        throw new HttpError(
-          404,
-          'NOT_FOUND',
-          text.countyUnknown(body.building_profile.county),
-          'building_profile.county',
-        );
+        throw errors.notInData(text.countyUnknown(body.building_profile.county), 'building_profile.county');
       }
       const place = `${county.name}, ${county.state}`;
       // The job carries the pinned snapshot's rows, so a snapshot swap meanwhile cannot change the answer.
@@ -89,9 +84,7 @@ export function registerProfileRoute(app: ZodApp, helpers: ProfileRouteHelpers, 
         .run(profileJob(body, county, data.rates, data.factors))
         .catch((error: unknown) => {
           if (!(error instanceof ThreadPoolFull)) throw error;
-          throw new HttpError(503, 'OVERLOADED', text.profilesBusy, undefined, {
-            'retry-after': BUSY_RETRY_AFTER,
-          });
+          throw errors.overloaded(text.profilesBusy, BUSY_RETRY_AFTER_SECONDS);
         });
       if ('answer' in result) {
         return helpers.send(

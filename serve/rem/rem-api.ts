@@ -8,7 +8,7 @@ import {
 import { clusterId, type ClusterKey } from '../../schemas/rem-data.ts';
 import type { Upgrade } from '../../schemas/rem.ts';
 import type { ApiModule, ApiModuleContext, ZodApp } from '../api-module.ts';
-import { HttpError, errorBodySchema, errors } from '../errors.ts';
+import { errorBodySchema, errors } from '../errors.ts';
 import { locateAddress, type Geocoder } from '../geocoding/geocoder.ts';
 import { offlineGeocoder, openGeocoder } from '../geocoding/open-geocoder.ts';
 import { RecentKeys } from '../http/recent-keys.ts';
@@ -44,8 +44,8 @@ export const remServingModule: ServingModule<RemSnapshot> = {
   load: loadRemSnapshot,
 };
 
-const badRequest = (message: string, field: string) => new HttpError(400, 'BAD_REQUEST', message, field);
-const notFound = (message: string) => new HttpError(404, 'NOT_FOUND', message, 'address');
+const badRequest = errors.badRequest;
+const notFound = (message: string) => errors.notInData(message, 'address');
 
 /** The county an address lies in: the geocoder's county, else its ZIP's; only the contiguous US and DC. */
 export async function resolveCounty(
@@ -74,7 +74,7 @@ export function requireWaterHeaterFuel(
   text: RemMessages,
 ): void {
   if (query.water_heater_fuel === undefined && UPGRADES_NEEDING_WATER_HEATER_FUEL.includes(query.upgrade)) {
-    throw new HttpError(400, 'VALIDATION_FAILED', text.waterHeaterFuelRequired, 'water_heater_fuel');
+    throw errors.invalid(text.waterHeaterFuelRequired, 'water_heater_fuel');
   }
 }
 
@@ -113,11 +113,7 @@ export function createRemApi(options: RemApiOptions = {}): ApiModule<RemSnapshot
       const askedBefore = new RecentKeys(ASKED_BEFORE_SLOTS);
       const remData = (request: FastifyRequest, text: RemMessages): RemData => {
         const { data } = ctx.data(request);
-        if (data === null) {
-          throw new HttpError(503, 'SNAPSHOT_UNAVAILABLE', text.remUnavailable, undefined, {
-            'retry-after': '60',
-          });
-        }
+        if (data === null) throw errors.moduleNotReady(text.remUnavailable);
         return data;
       };
       const send = (reply: FastifyReply, body: Buffer | string) => reply.type(JSON_TYPE).send(body);
