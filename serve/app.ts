@@ -10,7 +10,6 @@ import {
   jsonSchemaTransform,
   jsonSchemaTransformObject,
   serializerCompiler,
-  validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -24,6 +23,7 @@ import { asOfDateClock } from './http/as-of-date-clock.ts';
 import { canonicalUrl, dataEtag, ifNoneMatchMatches } from './http/etag.ts';
 import type { LruLimits } from './http/lru-cache.ts';
 import { FixedWindowRateLimiter } from './http/rate-limiter.ts';
+import { localizedValidatorCompiler } from './http/request-validation.ts';
 import { SnapshotResponseCache } from './http/response-cache.ts';
 import type { LoadedSnapshot } from './snapshot/snapshot-holder.ts';
 
@@ -134,7 +134,8 @@ export async function buildApp(deps: AppDeps): Promise<ZodApp> {
       void (reply as FastifyReply).code(error.statusCode).send(error.body());
     },
   }).withTypeProvider<ZodTypeProvider>() as unknown as ZodApp;
-  app.setValidatorCompiler(validatorCompiler);
+  // Routes whose schema Fastify applies get the same localized 400s as those validated by their handler.
+  app.setValidatorCompiler(localizedValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorateRequest('apiKey', null);
   app.decorateRequest('pinned', null);

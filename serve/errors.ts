@@ -1,6 +1,5 @@
 import { STATUS_CODES } from 'node:http';
 import { z } from 'zod';
-import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 
 /** The one body every error response carries; `error` is the HTTP reason phrase of `statusCode`. */
 export const errorBodySchema = z
@@ -133,20 +132,6 @@ export const errors = {
     new HttpError(503, 'GEOCODER_UNAVAILABLE', message, 'address', { 'retry-after': '30' }),
 };
 
-interface ValidationIssue {
-  instancePath: string;
-  message?: string;
-  params?: { keys?: unknown };
-}
-
-/** "/household/income" → "household.income"; an unknown key reported on its parent names the key itself. */
-function fieldOf(issue: ValidationIssue, context: string): string {
-  const path = issue.instancePath.split('/').filter((s) => s.length > 0);
-  const keys = issue.params?.keys;
-  if (Array.isArray(keys) && typeof keys[0] === 'string') path.push(keys[0]);
-  return path.length > 0 ? path.join('.') : context;
-}
-
 /** The part of the request a Fastify client error is about: the body, or its content type. */
 function clientErrorField(err: unknown, code: unknown): string | undefined {
   if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return 'content-type';
@@ -160,15 +145,8 @@ function clientErrorField(err: unknown, code: unknown): string | undefined {
  * failures the client did not cause: those are logged with details and answered with a generic 500.
  */
 export function toHttpError(err: unknown): { error: HttpError; expected: boolean } {
+  // Request validation (serve/http/request-validation.ts) throws HttpErrors too, so it lands here.
   if (err instanceof HttpError) return { error: err, expected: err.statusCode < 500 };
-  if (hasZodFastifySchemaValidationErrors(err)) {
-    const issue = err.validation[0]!;
-    const context = (err as { validationContext?: string }).validationContext ?? 'request';
-    return {
-      error: errors.validation(fieldOf(issue, context), issue.message ?? 'is invalid'),
-      expected: true,
-    };
-  }
   // Fastify's own client errors (malformed JSON, unsupported media type, body too large) carry a 4xx status
   // and a message written for clients; anything else may hold internals and is not echoed.
   const status = (err as { statusCode?: unknown } | null)?.statusCode;

@@ -2,6 +2,7 @@ import type { FastifyReply } from 'fastify';
 import { healthImpactsRequestSchema, healthImpactsResponseSchema } from '../../schemas/health-api.ts';
 import type { ApiModule, ApiModuleContext, ZodApp } from '../api-module.ts';
 import { errorBodySchema, errors } from '../errors.ts';
+import { validatedByHandler } from '../http/request-validation.ts';
 import type { ServingModule } from '../snapshot/serving-module.ts';
 import { healthAnswerJson } from './health-answer.ts';
 import { loadHealthSnapshot, type HealthSnapshot } from './health-data.ts';
@@ -10,9 +11,6 @@ import { healthMessages } from './messages.ts';
 
 /** Bodies are small lists of codes: 64 KB holds every county of every state many times over. */
 export const HEALTH_BODY_LIMIT_BYTES = 64 * 1024;
-
-/** Bodies are validated by the handler (localized 400s naming the field); the schema documents them. */
-const documentOnly = { validatorCompiler: () => (value: unknown) => ({ value }) };
 
 export const healthServingModule: ServingModule<HealthSnapshot> = {
   name: 'health-impacts',
@@ -29,7 +27,8 @@ export function createHealthApi(): ApiModule<HealthSnapshot> {
       app.post(
         '/api/v2/etools/health-impacts',
         {
-          ...documentOnly,
+          // Validated by the handler, after the response cache has had its chance to answer a repeated body.
+          ...validatedByHandler,
           bodyLimit: HEALTH_BODY_LIMIT_BYTES,
           config: { bodyAnswerKey: (request) => healthAnswerKey(request.body) },
           schema: {

@@ -14,6 +14,8 @@ import type { ApiModule, ApiModuleContext, ZodApp } from '../api-module.ts';
 import { documentedError, errors } from '../errors.ts';
 import type { Geocoder } from '../geocoding/geocoder.ts';
 import { offlineGeocoder, openGeocoder } from '../geocoding/open-geocoder.ts';
+import { validatedByHandler } from '../http/request-validation.ts';
+import { languageOf } from '../http/validation-messages.ts';
 import { calculatorAnswerKey } from './calculator-answer-key.ts';
 import { calculateIncentives } from './eligibility/calculate-incentives.ts';
 import { incomeClass } from './eligibility/income-class.ts';
@@ -21,7 +23,7 @@ import { programsForLocation } from './eligibility/programs-for-location.ts';
 import { utilitiesForLocation } from './eligibility/utilities-for-location.ts';
 import type { IncentivesData } from './incentives-data.ts';
 import { incentivesServingModule } from './incentives-serving-module.ts';
-import { languageOf, messages } from './messages.ts';
+import { messages } from './messages.ts';
 import { parseQueryString, rawQuery } from './query-string.ts';
 import { validateQuery } from './query-validation.ts';
 import { calculatorBody, programsBody } from './response-bodies.ts';
@@ -34,12 +36,6 @@ import {
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/**
- * Queries are parsed here from the raw URL with the reference's qs rules (comma lists included) and
- * validated by `validateQuery`, which localizes its 400s; the route schemas only document them.
- */
-const documentOnly = { validatorCompiler: () => (value: unknown) => ({ value }) };
-
 /** The reference leaves its 404s out of the spec; a ZIP or address no data covers is one. */
 const notFound = documentedError(
   'No data covers the location (field "location")',
@@ -47,6 +43,7 @@ const notFound = documentedError(
 );
 
 const send = (reply: FastifyReply, body: string | Buffer) => reply.type(JSON_TYPE).send(body);
+/** Queries are parsed from the raw URL with the reference's qs rules (comma lists included). */
 const queryOf = (request: FastifyRequest) => parseQueryString(rawQuery(request.url));
 
 export interface IncentivesApiOptions {
@@ -74,7 +71,7 @@ export function createIncentivesApi(options: IncentivesApiOptions = {}): ApiModu
       app.get(
         '/api/v1/calculator',
         {
-          ...documentOnly,
+          ...validatedByHandler,
           config: {
             ...addressRoute.config,
             answerKey: (request: FastifyRequest) => calculatorAnswerKey(ctx.data(request), queryOf(request)),
@@ -124,7 +121,7 @@ export function createIncentivesApi(options: IncentivesApiOptions = {}): ApiModu
       app.get(
         '/api/v1/utilities',
         {
-          ...documentOnly,
+          ...validatedByHandler,
           ...addressRoute,
           schema: {
             summary: 'Electric and gas utilities serving a location',
@@ -144,7 +141,7 @@ export function createIncentivesApi(options: IncentivesApiOptions = {}): ApiModu
       app.get(
         '/api/v1/incentives/programs',
         {
-          ...documentOnly,
+          ...validatedByHandler,
           ...addressRoute,
           schema: {
             summary: 'Incentive programs offered at a location',
@@ -175,7 +172,7 @@ export function createIncentivesApi(options: IncentivesApiOptions = {}): ApiModu
       app.get(
         '/api/v1/finance/loan-programs',
         {
-          ...documentOnly,
+          ...validatedByHandler,
           ...addressRoute,
           schema: {
             summary: 'Energy loan programs available in a location’s state (beta)',
@@ -198,7 +195,7 @@ export function createIncentivesApi(options: IncentivesApiOptions = {}): ApiModu
       app.get(
         '/api/v1/states',
         {
-          ...documentOnly,
+          ...validatedByHandler,
           schema: {
             summary: 'Rollout status of every state and territory',
             operationId: 'getStateStatus',

@@ -1,9 +1,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
 import { remProfileBodySchema, savingsSchema, type RemProfileBody } from '../../schemas/rem-api.ts';
 import type { ZodApp } from '../api-module.ts';
 import type { Config } from '../../schemas/config.ts';
+import type { Language } from '../../schemas/incentives/enums.ts';
 import { ThreadPool, ThreadPoolFull, threadBootstrap } from '../../lib/thread-pool.ts';
 import { errorBodySchema, errors } from '../errors.ts';
+import { validateRequest, validatedByHandler } from '../http/request-validation.ts';
 import { remMessages, type RemMessages } from './messages.ts';
 import { countyFipsOf } from './profile-features.ts';
 import { profileJob, type ProfileJob, type ProfileResult } from './profile-savings.ts';
@@ -37,6 +40,16 @@ const profileThreads = (config: Config) =>
     resourceLimits: PROFILE_THREAD_HEAP,
   });
 
+/** The county code's format, in the route's own words (the schema's pattern says nothing to a person). */
+const countyFormat = (issue: z.core.$ZodIssue, language: Language) =>
+  issue.code === 'invalid_format' && issue.path.join('.') === 'building_profile.county'
+    ? remMessages[language].countyFormat
+    : undefined;
+
+/** The body as a typed profile request, or a 400 naming the field at fault in the body's language. */
+export const validateProfileBody = (body: unknown): RemProfileBody =>
+  validateRequest(remProfileBodySchema, body, { whole: 'body', ownMessage: countyFormat });
+
 export interface ProfileRouteHelpers {
   remData(request: FastifyRequest, text: RemMessages): RemData;
   requireWaterHeaterFuel(query: RemProfileBody, text: RemMessages): void;
@@ -53,6 +66,8 @@ export function registerProfileRoute(app: ZodApp, helpers: ProfileRouteHelpers, 
   app.post(
     '/api/v1/rem/profile',
     {
+      // Validated by the handler, like every REM request, so its 400s are localized and name the field.
+      ...validatedByHandler,
       schema: {
         summary: 'Energy, emissions and bill change of an upgrade for homes matching a building profile',
         description:
@@ -70,7 +85,7 @@ export function registerProfileRoute(app: ZodApp, helpers: ProfileRouteHelpers, 
       },
     },
     async (request, reply) => {
-      const body = request.body;
+      const body = validateProfileBody(request.body);
       const text = remMessages[body.language];
       helpers.requireWaterHeaterFuel(body, text);
       const data = helpers.remData(request, text);

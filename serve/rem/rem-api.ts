@@ -12,6 +12,7 @@ import { errorBodySchema, errors } from '../errors.ts';
 import { locateAddress, type Geocoder } from '../geocoding/geocoder.ts';
 import { offlineGeocoder, openGeocoder } from '../geocoding/open-geocoder.ts';
 import { RecentKeys } from '../http/recent-keys.ts';
+import { validatedByHandler } from '../http/request-validation.ts';
 import { parseQueryString, rawQuery } from '../incentives/query-string.ts';
 import { validateQuery } from '../incentives/query-validation.ts';
 import type { ServingModule } from '../snapshot/serving-module.ts';
@@ -26,9 +27,6 @@ import { savingsBody } from './savings-body.ts';
 const JSON_TYPE = 'application/json; charset=utf-8';
 /** URLs remembered for cache admission: 256 KB, a few tens of thousands of recent addresses. */
 const ASKED_BEFORE_SLOTS = 65_536;
-
-/** Queries are parsed and validated (with localized 400s) as the incentives routes do; schemas document. */
-const documentOnly = { validatorCompiler: () => (value: unknown) => ({ value }) };
 
 const notFoundSchema = errorBodySchema.describe(
   'The address could not be placed in a county the data knows (field "address")',
@@ -121,7 +119,8 @@ export function createRemApi(options: RemApiOptions = {}): ApiModule<RemSnapshot
       app.get(
         '/api/v1/rem/address',
         {
-          ...documentOnly,
+          // The query is parsed with the reference's rules and validated by the handler (validateQuery).
+          ...validatedByHandler,
           // An external geocoder's answer can change while the snapshot does not: never kept. Else an
           // answer is kept from its URL's second request on: most addresses are asked once, and keeping
           // each of those would only churn the cache (an encoded copy per request, evicted unread).
