@@ -3,6 +3,7 @@ import { healthImpactsRequestSchema, healthImpactsResponseSchema } from '../../s
 import type { ApiModule, ApiModuleContext, ZodApp } from '../api-module.ts';
 import { errorBodySchema, errors } from '../errors.ts';
 import { validatedByHandler } from '../http/request-validation.ts';
+import { sendJson } from '../http/send-json.ts';
 import type { ServingModule } from '../snapshot/serving-module.ts';
 import { healthAnswerJson } from './health-answer.ts';
 import { loadHealthSnapshot, type HealthSnapshot } from './health-data.ts';
@@ -65,7 +66,7 @@ export function createHealthApi(): ApiModule<HealthSnapshot> {
           // and given back to the writer once written (an aborted response's are left to the GC).
           const answer = healthAnswerJson(data, body, areas);
           reply.raw.once('finish', answer.giveBack);
-          return (reply as FastifyReply).type('application/json; charset=utf-8').send(answer.body);
+          return sendJson(reply as FastifyReply, answer.body);
         },
       );
     },

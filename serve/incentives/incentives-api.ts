@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import {
   calculatorQuerySchema,
   calculatorResponseSchema,
@@ -15,6 +15,7 @@ import { documentedError, errors } from '../errors.ts';
 import type { Geocoder } from '../geocoding/geocoder.ts';
 import { offlineGeocoder, openGeocoder } from '../geocoding/open-geocoder.ts';
 import { validatedByHandler } from '../http/request-validation.ts';
+import { sendJson } from '../http/send-json.ts';
 import { languageOf } from '../http/validation-messages.ts';
 import { calculatorAnswerKey } from './calculator-answer-key.ts';
 import { calculateIncentives } from './eligibility/calculate-incentives.ts';
@@ -34,15 +35,12 @@ import {
   resolveUtilities,
 } from './resolve-location.ts';
 
-const JSON_TYPE = 'application/json; charset=utf-8';
-
 /** The reference leaves its 404s out of the spec; a ZIP or address no data covers is one. */
 const notFound = documentedError(
   'No data covers the location (field "location")',
   locationNotFound(messages.en.zipNotFound('10001')),
 );
 
-const send = (reply: FastifyReply, body: string | Buffer) => reply.type(JSON_TYPE).send(body);
 /** Queries are parsed from the raw URL with the reference's qs rules (comma lists included). */
 const queryOf = (request: FastifyRequest) => parseQueryString(rawQuery(request.url));
 
@@ -114,7 +112,7 @@ export function createIncentivesApi(options: IncentivesApiOptions = {}): ApiModu
             },
             ctx.asOfDate(request),
           );
-          return send(reply, calculatorBody(calculation, location, query.utility, query.language));
+          return sendJson(reply, calculatorBody(calculation, location, query.utility, query.language));
         },
       );
 
@@ -134,7 +132,10 @@ export function createIncentivesApi(options: IncentivesApiOptions = {}): ApiModu
           const data = ctx.data(request);
           const query = validateQuery(locationQuerySchema, queryOf(request));
           const location = await resolveLocation(data, query, geocoder, messages[query.language]);
-          return send(reply, JSON.stringify(utilitiesForLocation(location, data.states.get(location.state))));
+          return sendJson(
+            reply,
+            JSON.stringify(utilitiesForLocation(location, data.states.get(location.state))),
+          );
         },
       );
 
@@ -162,7 +163,7 @@ export function createIncentivesApi(options: IncentivesApiOptions = {}): ApiModu
           const { programs, authorityEntries } = catalog
             ? programsForLocation(catalog, geographyIds, query.authority_types)
             : { programs: [], authorityEntries: [] };
-          return send(
+          return sendJson(
             reply,
             programsBody(programs, authorityEntries, location, query.utility, query.language),
           );
@@ -185,7 +186,7 @@ export function createIncentivesApi(options: IncentivesApiOptions = {}): ApiModu
           const data = ctx.data(request);
           const query = validateQuery(locationQuerySchema, queryOf(request));
           const location = await resolveLocation(data, query, geocoder, messages[query.language]);
-          return send(
+          return sendJson(
             reply,
             data.states.get(location.state)?.loanProgramsJson ?? data.nationalLoanProgramsJson,
           );
@@ -206,7 +207,7 @@ export function createIncentivesApi(options: IncentivesApiOptions = {}): ApiModu
         async (request, reply) => {
           const { statesJson } = ctx.data(request);
           const query = validateQuery(statesQuerySchema, queryOf(request));
-          return send(reply, query.include_beta_states ? statesJson.withBeta : statesJson.reference);
+          return sendJson(reply, query.include_beta_states ? statesJson.withBeta : statesJson.reference);
         },
       );
 

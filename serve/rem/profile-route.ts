@@ -1,19 +1,18 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { remProfileBodySchema, savingsSchema, type RemProfileBody } from '../../schemas/rem-api.ts';
-import type { ZodApp } from '../api-module.ts';
+import type { ApiModuleContext, ZodApp } from '../api-module.ts';
 import type { Config } from '../../schemas/config.ts';
 import type { Language } from '../../schemas/incentives/enums.ts';
 import { ThreadPool, ThreadPoolFull, threadBootstrap } from '../../lib/thread-pool.ts';
 import { errorBodySchema, errors } from '../errors.ts';
 import { validateRequest, validatedByHandler } from '../http/request-validation.ts';
-import { remMessages, type RemMessages } from './messages.ts';
+import { sendJson } from '../http/send-json.ts';
+import { remMessages } from './messages.ts';
 import { countyFipsOf } from './profile-features.ts';
 import { profileJob, type ProfileJob, type ProfileResult } from './profile-savings.ts';
-import type { RemData } from './rem-data.ts';
+import type { RemSnapshot } from './rem-data.ts';
+import { buildingNotSupported, readyRemData, requireWaterHeaterFuel } from './savings-request.ts';
 import { savingsBody } from './savings-body.ts';
-
-const badRequest = errors.badRequest;
 
 /**
  * A profile not answered in this time fails (500) and its thread is replaced: ~9 ms of work, but a
@@ -50,18 +49,12 @@ const countyFormat = (issue: z.core.$ZodIssue, language: Language) =>
 export const validateProfileBody = (body: unknown): RemProfileBody =>
   validateRequest(remProfileBodySchema, body, { whole: 'body', ownMessage: countyFormat });
 
-export interface ProfileRouteHelpers {
-  remData(request: FastifyRequest, text: RemMessages): RemData;
-  requireWaterHeaterFuel(query: RemProfileBody, text: RemMessages): void;
-  send(reply: FastifyReply, body: Buffer | string): FastifyReply;
-}
-
 /**
  * POST /api/v1/rem/profile: like /rem/address, for the homes of a county that match a building profile,
  * computed on demand (never cached: a POST) by one of the app's profile threads, closed with the app.
  */
-export function registerProfileRoute(app: ZodApp, helpers: ProfileRouteHelpers, config: Config): void {
-  const threads = profileThreads(config);
+export function registerProfileRoute(app: ZodApp, ctx: ApiModuleContext<RemSnapshot>): void {
+  const threads = profileThreads(ctx.config);
   app.addHook('onClose', () => threads.close());
   app.post(
     '/api/v1/rem/profile',
@@ -87,8 +80,8 @@ export function registerProfileRoute(app: ZodApp, helpers: ProfileRouteHelpers, 
     async (request, reply) => {
       const body = validateProfileBody(request.body);
       const text = remMessages[body.language];
-      helpers.requireWaterHeaterFuel(body, text);
-      const data = helpers.remData(request, text);
+      requireWaterHeaterFuel(body, text);
+      const data = readyRemData(ctx.data(request), text);
       const county = data.counties.get(countyFipsOf(body.building_profile.county));
       if (!county) {
         throw errors.notInData(text.countyUnknown(body.building_profile.county), 'building_profile.county');
@@ -102,7 +95,7 @@ export function registerProfileRoute(app: ZodApp, helpers: ProfileRouteHelpers, 
           throw errors.overloaded(text.profilesBusy, BUSY_RETRY_AFTER_SECONDS);
         });
       if ('answer' in result) {
-        return helpers.send(
+        return sendJson(
           reply,
           savingsBody(result.answer, {
             ratesAndFactorsJson: data.ratesAndFactorsJson.get(county.state)!,
@@ -111,15 +104,11 @@ export function registerProfileRoute(app: ZodApp, helpers: ProfileRouteHelpers, 
           }),
         );
       }
-      if ('notApplicable' in result) throw badRequest(text.upgradeNotApplicable(place), 'upgrade');
+      if ('notApplicable' in result) throw errors.badRequest(text.upgradeNotApplicable(place), 'upgrade');
       if (result.reason === 'too_few_matches') {
-        throw badRequest(text.tooFewMatches(place), 'building_profile.building_features');
+        throw errors.badRequest(text.tooFewMatches(place), 'building_profile.building_features');
       }
-      const waterHeater = body.water_heater_fuel ?? null;
-      throw badRequest(
-        text.buildingNotSupported(body.heating_fuel, waterHeater, place),
-        waterHeater === null ? 'heating_fuel' : 'water_heater_fuel',
-      );
+      throw buildingNotSupported(body.heating_fuel, body.water_heater_fuel ?? null, place, text);
     },
   );
 }
