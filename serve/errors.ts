@@ -1,4 +1,5 @@
 import { STATUS_CODES } from 'node:http';
+import type { RouteOptions } from 'fastify';
 import { z } from 'zod';
 
 /** The one body every error response carries; `error` is the HTTP reason phrase of `statusCode`. */
@@ -22,6 +23,20 @@ export const documentedError = (description: string, example: HttpError) => ({
   content: { 'application/json': { schema: errorBodySchema.meta({ example: example.body() }) } },
 });
 export type DocumentedError = ReturnType<typeof documentedError>;
+
+/**
+ * Documents on a route the error responses something around it (a plugin of its scope) may answer it
+ * with, unless the route documents that status itself or is hidden from the spec.
+ */
+export function documentErrorResponses(
+  route: RouteOptions,
+  documented: Readonly<Record<number, DocumentedError>>,
+): void {
+  const schema = (route.schema ??= {});
+  if ((schema as { hide?: boolean }).hide) return;
+  const response = (schema.response ??= {}) as Record<string, unknown>;
+  for (const [status, error] of Object.entries(documented)) response[status] ??= error;
+}
 
 /** Stable, machine-readable error codes: logged with every error, so operators can count them by cause. */
 export type ErrorCode =

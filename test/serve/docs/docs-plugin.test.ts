@@ -1,0 +1,40 @@
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFileReader } from '../../../ingest/connectors/file-reader.ts';
+import { rewiringAmericaOpenDataParser } from '../../../ingest/parsers/rewiring-america-open-data.ts';
+import type { ZodApp } from '../../../serve/api-module.ts';
+import { inProcessApp } from '../../conformance/in-process-app.ts';
+
+const SAMPLE_DIR = fileURLToPath(new URL('../../../ingest/sample-data/incentives', import.meta.url));
+
+// The shell and the incentives API over the sample data.
+let app: ZodApp;
+beforeAll(async () => {
+  const records = await rewiringAmericaOpenDataParser.parse(createFileReader(SAMPLE_DIR));
+  app = await inProcessApp(records, { asOfDate: '2026-06-01' });
+});
+afterAll(() => app.close());
+
+const spec = async () => (await app.inject({ method: 'GET', url: '/spec.json' })).json();
+
+describe('the docs plugin', () => {
+  it('serves /spec.json, /docs and its files outside the API scope: no key, no limit, no snapshot tag', async () => {
+    for (const url of ['/spec.json', '/docs', '/docs/json']) {
+      for (const headers of [{}, { authorization: 'Bearer not-a-key-0123456789' }]) {
+        const response = await app.inject({ method: 'GET', url, headers });
+        expect(response.statusCode, url).toBe(200);
+        expect(response.headers['x-ratelimit-limit']).toBeUndefined();
+        expect(response.headers['x-snapshot-id']).toBeUndefined();
+      }
+    }
+  });
+
+  it('documents the routes of every scope, registered after it, and hides its own', async () => {
+    const { paths } = await spec();
+    expect(Object.keys(paths)).toContain('/healthz');
+    expect(Object.keys(paths)).toContain('/api/v1/calculator');
+    expect(Object.keys(paths).filter((path) => path.startsWith('/docs') || path === '/spec.json')).toEqual(
+      [],
+    );
+  });
+});
