@@ -41,6 +41,13 @@ const notFound = documentedError(
   locationNotFound(messages.en.zipNotFound('10001')),
 );
 
+/** Beside the shell's "no snapshot yet", a route that locates addresses depends on the geocoder. */
+const unavailable = documentedError(
+  'No data snapshot is published yet, or (GEOCODER=census, `address` given) the address service is down ' +
+    '(field "address"); retry after the Retry-After header\'s seconds',
+  errors.geocoderUnavailable(messages.en.geocoderUnavailable),
+);
+
 /** Queries are parsed from the raw URL with the reference's qs rules (comma lists included). */
 const queryOf = (request: FastifyRequest) => parseQueryString(rawQuery(request.url));
 
@@ -81,7 +88,7 @@ export function createIncentivesApi(options: IncentivesApiOptions = {}): ApiModu
               'payment method and amount. Arrays accept `a=x,y`, repeated keys, `a[]=` and `a[0]=`.',
             operationId: 'getCalculatedIncentives',
             querystring: calculatorQuerySchema,
-            response: { 200: calculatorResponseSchema, 404: notFound },
+            response: { 200: calculatorResponseSchema, 404: notFound, 503: unavailable },
           },
         },
         async (request, reply) => {
@@ -125,7 +132,7 @@ export function createIncentivesApi(options: IncentivesApiOptions = {}): ApiModu
             summary: 'Electric and gas utilities serving a location',
             operationId: 'getUtilities',
             querystring: locationQuerySchema,
-            response: { 200: utilitiesResponseSchema, 404: notFound },
+            response: { 200: utilitiesResponseSchema, 404: notFound, 503: unavailable },
           },
         },
         async (request, reply) => {
@@ -148,7 +155,7 @@ export function createIncentivesApi(options: IncentivesApiOptions = {}): ApiModu
             summary: 'Incentive programs offered at a location',
             operationId: 'getProgramsForLocation',
             querystring: programsQuerySchema,
-            response: { 200: programsResponseSchema, 404: notFound },
+            response: { 200: programsResponseSchema, 404: notFound, 503: unavailable },
           },
         },
         async (request, reply) => {
@@ -179,7 +186,7 @@ export function createIncentivesApi(options: IncentivesApiOptions = {}): ApiModu
             summary: 'Energy loan programs available in a location’s state (beta)',
             operationId: 'getLoanProgramsForLocation',
             querystring: locationQuerySchema,
-            response: { 200: loanProgramsResponseSchema, 404: notFound },
+            response: { 200: loanProgramsResponseSchema, 404: notFound, 503: unavailable },
           },
         },
         async (request, reply) => {
