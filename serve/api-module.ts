@@ -1,5 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, RawServerDefault } from 'fastify';
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  FastifyPluginAsync,
+  FastifyRequest,
+  RawServerDefault,
+} from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from '../schemas/config.ts';
 import type { KeyIdentity } from './auth/api-key.ts';
@@ -28,14 +34,13 @@ export interface PinnedRequest {
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The key that authenticated the request; null on public routes. */
+    /** The key that authenticated the request (set by the auth plugin, on the API scope's routes only). */
     apiKey: KeyIdentity | null;
-    /** Set for routes of API modules; null elsewhere. */
+    /** What the request is answered from (set by the data-scope plugin, on the API scope's routes only). */
     pinned: PinnedRequest | null;
   }
+  /** What a route of the API scope may tell the data-scope plugin about its answers. */
   interface FastifyContextConfig {
-    /** A route anyone may call without a key (and without rate limit): the spec and the health check. */
-    public?: boolean;
     /**
      * Whether a GET's 200 answer may be kept in the shell's response cache and sent again for the same
      * URL until the snapshot or the as-of date changes (default: yes). A route whose answer can depend on
@@ -69,8 +74,8 @@ export interface ApiModuleContext<T> {
 
 /**
  * A group of data routes: what it needs loaded from each snapshot, and how it registers its routes.
- * Each module is registered in its own encapsulated context, after authentication, rate limiting and
- * snapshot pinning; its responses get X-Snapshot-Id and (for GET) an ETag with 304 handling. A GET's
+ * Each module is registered in its own encapsulated context inside the API scope, so behind the auth
+ * plugin (key and rate limit) and the data-scope plugin (snapshot pinning); its responses get X-Snapshot-Id and (for GET) an ETag with 304 handling. A GET's
  * 200 body must depend only on the snapshot data, the as-of date and the request URL: the ETag is derived
  * from those, so a matching If-None-Match is answered 304 without calling the handler, and the encoded
  * answer is cached and sent again for the same URL without calling it (see `cacheResponse` to opt out,
@@ -80,4 +85,39 @@ export interface ApiModule<T> {
   serving: ServingModule<T>;
   // Method syntax (not a property) so an ApiModule<Specific> fits a list of ApiModule<unknown>.
   register(app: ZodApp, ctx: ApiModuleContext<T>): void | Promise<void>;
+}
+
+function moduleContext<T>(module: ApiModule<T>, config: Config): ApiModuleContext<T> {
+  const pinned = (request: FastifyRequest) => {
+    // Only reachable from a route registered outside the API scope: a wiring bug, not a client's.
+    if (request.pinned === null || request.pinned === undefined) {
+      throw new Error(`module ${module.serving.name} used outside its routes`);
+    }
+    return request.pinned;
+  };
+  return {
+    config,
+    data: (request) => {
+      const { snapshot } = pinned(request);
+      if (!snapshot.data.has(module.serving.name)) {
+        throw new Error(`snapshot ${snapshot.id} was loaded without module ${module.serving.name}`);
+      }
+      return snapshot.data.get(module.serving.name) as T;
+    },
+    asOfDate: (request) => pinned(request).asOfDate,
+  };
+}
+
+/**
+ * A module as a Fastify plugin: its routes in a context of their own (hooks a module adds stay among its
+ * routes), grouped on the reference page under the module's name unless a route says otherwise.
+ */
+export function apiModulePlugin<T>(module: ApiModule<T>, config: Config): FastifyPluginAsync {
+  return async (scope) => {
+    scope.addHook('onRoute', (route) => {
+      const schema = (route.schema ??= {}) as { tags?: string[] };
+      schema.tags ??= [module.serving.name];
+    });
+    await module.register(scope.withTypeProvider<ZodTypeProvider>(), moduleContext(module, config));
+  };
 }

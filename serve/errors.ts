@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
+import type { RouteOptions } from 'fastify';
 import { z } from 'zod';
-import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 
 /** The one body every error response carries; `error` is the HTTP reason phrase of `statusCode`. */
 export const errorBodySchema = z
@@ -24,6 +24,20 @@ export const documentedError = (description: string, example: HttpError) => ({
 });
 export type DocumentedError = ReturnType<typeof documentedError>;
 
+/**
+ * Documents on a route the error responses something around it (a plugin of its scope) may answer it
+ * with, unless the route documents that status itself or is hidden from the spec.
+ */
+export function documentErrorResponses(
+  route: RouteOptions,
+  documented: Readonly<Record<number, DocumentedError>>,
+): void {
+  const schema = (route.schema ??= {});
+  if ((schema as { hide?: boolean }).hide) return;
+  const response = (schema.response ??= {}) as Record<string, unknown>;
+  for (const [status, error] of Object.entries(documented)) response[status] ??= error;
+}
+
 /** Stable, machine-readable error codes: logged with every error, so operators can count them by cause. */
 export type ErrorCode =
   | 'VALIDATION_FAILED'
@@ -33,7 +47,9 @@ export type ErrorCode =
   | 'METHOD_NOT_ALLOWED'
   | 'RATE_LIMITED'
   | 'SNAPSHOT_UNAVAILABLE'
+  | 'MODULE_NOT_READY'
   | 'OVERLOADED'
+  | 'GEOCODER_UNAVAILABLE'
   | 'INTERNAL';
 
 export class HttpError extends Error {
@@ -61,9 +77,13 @@ export class HttpError extends Error {
 
 /** Every error the service answers with is made here, so codes and messages stay consistent. */
 export const errors = {
-  validation: (field: string, message: string) =>
-    new HttpError(400, 'VALIDATION_FAILED', `${field}: ${message}`, field),
-  badRequest: (message: string) => new HttpError(400, 'BAD_REQUEST', message),
+  /** A request field that fails its schema; `detail` is what is wrong with it. */
+  validation: (field: string, detail: string) =>
+    new HttpError(400, 'VALIDATION_FAILED', `${field}: ${detail}`, field),
+  /** A request field that fails a rule of its route; the message already names the field. */
+  invalid: (message: string, field: string) => new HttpError(400, 'VALIDATION_FAILED', message, field),
+  /** A valid request the data cannot answer as asked (an unknown utility, fuels too rare to estimate). */
+  badRequest: (message: string, field?: string) => new HttpError(400, 'BAD_REQUEST', message, field),
   missingKey: () =>
     new HttpError(
       401,
@@ -80,6 +100,8 @@ export const errors = {
     }),
   notFound: (method: string, path: string) =>
     new HttpError(404, 'NOT_FOUND', `Route ${method} ${path} not found`),
+  /** What a request field names (a ZIP, an address, a county, a state) is not in the data being served. */
+  notInData: (message: string, field: string) => new HttpError(404, 'NOT_FOUND', message, field),
   methodNotAllowed: (method: string, path: string, allowed: string[]) =>
     new HttpError(
       405,
@@ -106,25 +128,24 @@ export const errors = {
         'retry-after': '5',
       },
     ),
+  /**
+   * A snapshot is served, but without the data family a module answers from (e.g. the REM tables): the
+   * pipeline has not built it yet, so a client should come back later, not shortly.
+   */
+  moduleNotReady: (message: string) =>
+    new HttpError(503, 'MODULE_NOT_READY', message, undefined, { 'retry-after': '60' }),
+  /** Every worker is busy and the queue is full: the request is fine and worth retrying soon. */
+  overloaded: (message: string, retryAfterSeconds: number) =>
+    new HttpError(503, 'OVERLOADED', message, undefined, { 'retry-after': String(retryAfterSeconds) }),
   internal: () => new HttpError(500, 'INTERNAL', 'Internal server error'),
-  /** The address service is down: the address may be fine, so 503 naming it, with a hint to retry. */
+  /**
+   * The address service (the Census geocoder) timed out, failed or answered nonsense. The address may be
+   * fine, so this is never a 404; it is a 503 naming the address, with a hint to retry, under a code of its
+   * own so an outage upstream is counted apart from the service's own failures.
+   */
   geocoderUnavailable: (message: string) =>
-    new HttpError(503, 'INTERNAL', message, 'address', { 'retry-after': '30' }),
+    new HttpError(503, 'GEOCODER_UNAVAILABLE', message, 'address', { 'retry-after': '30' }),
 };
-
-interface ValidationIssue {
-  instancePath: string;
-  message?: string;
-  params?: { keys?: unknown };
-}
-
-/** "/household/income" → "household.income"; an unknown key reported on its parent names the key itself. */
-function fieldOf(issue: ValidationIssue, context: string): string {
-  const path = issue.instancePath.split('/').filter((s) => s.length > 0);
-  const keys = issue.params?.keys;
-  if (Array.isArray(keys) && typeof keys[0] === 'string') path.push(keys[0]);
-  return path.length > 0 ? path.join('.') : context;
-}
 
 /** The part of the request a Fastify client error is about: the body, or its content type. */
 function clientErrorField(err: unknown, code: unknown): string | undefined {
@@ -139,15 +160,8 @@ function clientErrorField(err: unknown, code: unknown): string | undefined {
  * failures the client did not cause: those are logged with details and answered with a generic 500.
  */
 export function toHttpError(err: unknown): { error: HttpError; expected: boolean } {
+  // Request validation (serve/http/request-validation.ts) throws HttpErrors too, so it lands here.
   if (err instanceof HttpError) return { error: err, expected: err.statusCode < 500 };
-  if (hasZodFastifySchemaValidationErrors(err)) {
-    const issue = err.validation[0]!;
-    const context = (err as { validationContext?: string }).validationContext ?? 'request';
-    return {
-      error: errors.validation(fieldOf(issue, context), issue.message ?? 'is invalid'),
-      expected: true,
-    };
-  }
   // Fastify's own client errors (malformed JSON, unsupported media type, body too large) carry a 4xx status
   // and a message written for clients; anything else may hold internals and is not echoed.
   const status = (err as { statusCode?: unknown } | null)?.statusCode;

@@ -1,7 +1,9 @@
 import type { FastifyReply } from 'fastify';
 import { healthImpactsRequestSchema, healthImpactsResponseSchema } from '../../schemas/health-api.ts';
 import type { ApiModule, ApiModuleContext, ZodApp } from '../api-module.ts';
-import { HttpError, errorBodySchema } from '../errors.ts';
+import { errorBodySchema, errors } from '../errors.ts';
+import { validatedByHandler } from '../http/request-validation.ts';
+import { sendJson } from '../http/send-json.ts';
 import type { ServingModule } from '../snapshot/serving-module.ts';
 import { healthAnswerJson } from './health-answer.ts';
 import { loadHealthSnapshot, type HealthSnapshot } from './health-data.ts';
@@ -10,9 +12,6 @@ import { healthMessages } from './messages.ts';
 
 /** Bodies are small lists of codes: 64 KB holds every county of every state many times over. */
 export const HEALTH_BODY_LIMIT_BYTES = 64 * 1024;
-
-/** Bodies are validated by the handler (localized 400s naming the field); the schema documents them. */
-const documentOnly = { validatorCompiler: () => (value: unknown) => ({ value }) };
 
 export const healthServingModule: ServingModule<HealthSnapshot> = {
   name: 'health-impacts',
@@ -29,7 +28,8 @@ export function createHealthApi(): ApiModule<HealthSnapshot> {
       app.post(
         '/api/v2/etools/health-impacts',
         {
-          ...documentOnly,
+          // Validated by the handler, after the response cache has had its chance to answer a repeated body.
+          ...validatedByHandler,
           bodyLimit: HEALTH_BODY_LIMIT_BYTES,
           config: { bodyAnswerKey: (request) => healthAnswerKey(request.body) },
           schema: {
@@ -60,17 +60,13 @@ export function createHealthApi(): ApiModule<HealthSnapshot> {
           const body = validateHealthRequest(request.body);
           const text = healthMessages[body.language];
           const { data } = ctx.data(request);
-          if (data === null) {
-            throw new HttpError(503, 'SNAPSHOT_UNAVAILABLE', text.healthUnavailable, undefined, {
-              'retry-after': '60',
-            });
-          }
+          if (data === null) throw errors.moduleNotReady(text.healthUnavailable);
           const areas = resolveAreas(data, body, text);
           // Assembled as bytes (see healthAnswerJson): sent as they are, not through the response schema,
           // and given back to the writer once written (an aborted response's are left to the GC).
           const answer = healthAnswerJson(data, body, areas);
           reply.raw.once('finish', answer.giveBack);
-          return (reply as FastifyReply).type('application/json; charset=utf-8').send(answer.body);
+          return sendJson(reply as FastifyReply, answer.body);
         },
       );
     },

@@ -1,9 +1,9 @@
 import type { z } from 'zod';
 import { healthImpactsRequestSchema, type HealthImpactsRequest } from '../../schemas/health-api.ts';
 import { CONTIGUOUS_STATE_FIPS, OTHER_STATE_FIPS } from '../../schemas/rem-data.ts';
-import { HttpError } from '../errors.ts';
-import { languageOf, messages } from '../incentives/messages.ts';
-import { describeIssue, issueField } from '../incentives/query-validation.ts';
+import { errors } from '../errors.ts';
+import { validateRequest } from '../http/request-validation.ts';
+import { languageOf } from '../http/validation-messages.ts';
 import type { HealthData } from './health-data.ts';
 import { healthMessages, type HealthMessages } from './messages.ts';
 
@@ -19,8 +19,6 @@ const stateOfFips = (table: Readonly<Record<string, string>>) =>
 const CONTIGUOUS = stateOfFips(CONTIGUOUS_STATE_FIPS);
 const NOT_MODELLED = stateOfFips(OTHER_STATE_FIPS);
 
-const invalid = (message: string, field: string) => new HttpError(400, 'VALIDATION_FAILED', message, field);
-
 /** A FIPS-format issue, in the route's own words (the code at fault, and what a code looks like). */
 function fipsFormatMessage(issue: z.core.$ZodIssue, body: Record<string, unknown>, text: HealthMessages) {
   if (issue.code !== 'invalid_format' || issue.path.length !== 2) return undefined;
@@ -33,21 +31,18 @@ function fipsFormatMessage(issue: z.core.$ZodIssue, body: Record<string, unknown
 
 /** The body as a typed request, or a 400 naming the field at fault in the body's language. */
 export function validateHealthRequest(body: unknown): HealthImpactsRequest {
-  const result = healthImpactsRequestSchema.safeParse(body);
-  const fields = typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {};
-  const language = languageOf(fields as Record<string, unknown>);
-  if (!result.success) {
-    const issue = result.error.issues[0]!;
-    const field = issueField(issue, 'body');
-    const own = fipsFormatMessage(issue, fields as Record<string, unknown>, healthMessages[language]);
-    const given = field === 'body' ? body : (fields as Record<string, unknown>)[field];
-    throw invalid(own ?? `${field}: ${describeIssue(issue, given, messages[language])}`, field);
-  }
-  const counties = result.data.county_fips;
+  const language = languageOf(body);
+  const request = validateRequest(healthImpactsRequestSchema, body, {
+    whole: 'body',
+    language,
+    ownMessage: (issue) =>
+      fipsFormatMessage(issue, body as Record<string, unknown>, healthMessages[language]),
+  });
+  const counties = request.county_fips;
   if (counties !== undefined && counties.length > 1 && counties.includes('*')) {
-    throw invalid(healthMessages[language].countyFipsFormat('*'), 'county_fips');
+    throw errors.invalid(healthMessages[language].countyFipsFormat('*'), 'county_fips');
   }
-  return result.data;
+  return request;
 }
 
 /**
@@ -81,17 +76,18 @@ export function resolveAreas(
   for (const code of asked ?? []) {
     const state = CONTIGUOUS.get(code);
     const other = NOT_MODELLED.get(code);
-    if (other !== undefined) throw invalid(text.stateNotModelled(code, other), 'state_fips');
-    if (state === undefined) throw invalid(text.stateUnknown(code), 'state_fips');
+    if (other !== undefined) throw errors.invalid(text.stateNotModelled(code, other), 'state_fips');
+    if (state === undefined) throw errors.invalid(text.stateUnknown(code), 'state_fips');
     if (!data.stateIndex.has(code)) {
-      throw new HttpError(404, 'NOT_FOUND', text.stateWithoutData(code, state), 'state_fips');
+      throw errors.notInData(text.stateWithoutData(code, state), 'state_fips');
     }
   }
   const counties = request.county_fips;
   if (counties === undefined) {
     return { level: 'state', positions: states.map((code) => data.stateIndex.get(code)!) };
   }
-  if (asked === undefined || asked.length !== 1) throw invalid(text.countiesNeedOneState, 'county_fips');
+  if (asked === undefined || asked.length !== 1)
+    throw errors.invalid(text.countiesNeedOneState, 'county_fips');
   const stateFips = asked[0]!;
   if (counties[0] === '*') {
     const [first, end] = data.countyRanges[data.stateIndex.get(stateFips)!]!;
@@ -100,7 +96,7 @@ export function resolveAreas(
   const positions = counties.map((code) => {
     const position = data.countyIndex.get(`${stateFips}${code}`);
     if (position === undefined) {
-      throw invalid(text.countyUnknown(code, CONTIGUOUS.get(stateFips)!), 'county_fips');
+      throw errors.invalid(text.countyUnknown(code, CONTIGUOUS.get(stateFips)!), 'county_fips');
     }
     return position;
   });

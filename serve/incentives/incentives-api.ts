@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import {
   calculatorQuerySchema,
   calculatorResponseSchema,
@@ -11,9 +11,12 @@ import {
   utilitiesResponseSchema,
 } from '../../schemas/incentives/api.ts';
 import type { ApiModule, ApiModuleContext, ZodApp } from '../api-module.ts';
-import { HttpError, documentedError } from '../errors.ts';
+import { documentedError, errors } from '../errors.ts';
 import type { Geocoder } from '../geocoding/geocoder.ts';
 import { offlineGeocoder, openGeocoder } from '../geocoding/open-geocoder.ts';
+import { validatedByHandler } from '../http/request-validation.ts';
+import { sendJson } from '../http/send-json.ts';
+import { languageOf } from '../http/validation-messages.ts';
 import { calculatorAnswerKey } from './calculator-answer-key.ts';
 import { calculateIncentives } from './eligibility/calculate-incentives.ts';
 import { incomeClass } from './eligibility/income-class.ts';
@@ -21,7 +24,7 @@ import { programsForLocation } from './eligibility/programs-for-location.ts';
 import { utilitiesForLocation } from './eligibility/utilities-for-location.ts';
 import type { IncentivesData } from './incentives-data.ts';
 import { incentivesServingModule } from './incentives-serving-module.ts';
-import { languageOf, messages } from './messages.ts';
+import { messages } from './messages.ts';
 import { parseQueryString, rawQuery } from './query-string.ts';
 import { validateQuery } from './query-validation.ts';
 import { calculatorBody, programsBody } from './response-bodies.ts';
@@ -32,21 +35,20 @@ import {
   resolveUtilities,
 } from './resolve-location.ts';
 
-const JSON_TYPE = 'application/json; charset=utf-8';
-
-/**
- * Queries are parsed here from the raw URL with the reference's qs rules (comma lists included) and
- * validated by `validateQuery`, which localizes its 400s; the route schemas only document them.
- */
-const documentOnly = { validatorCompiler: () => (value: unknown) => ({ value }) };
-
 /** The reference leaves its 404s out of the spec; a ZIP or address no data covers is one. */
 const notFound = documentedError(
   'No data covers the location (field "location")',
   locationNotFound(messages.en.zipNotFound('10001')),
 );
 
-const send = (reply: FastifyReply, body: string | Buffer) => reply.type(JSON_TYPE).send(body);
+/** Beside the shell's "no snapshot yet", a route that locates addresses depends on the geocoder. */
+const unavailable = documentedError(
+  'No data snapshot is published yet, or (GEOCODER=census, `address` given) the address service is down ' +
+    '(field "address"); retry after the Retry-After header\'s seconds',
+  errors.geocoderUnavailable(messages.en.geocoderUnavailable),
+);
+
+/** Queries are parsed from the raw URL with the reference's qs rules (comma lists included). */
 const queryOf = (request: FastifyRequest) => parseQueryString(rawQuery(request.url));
 
 export interface IncentivesApiOptions {
@@ -74,7 +76,7 @@ export function createIncentivesApi(options: IncentivesApiOptions = {}): ApiModu
       app.get(
         '/api/v1/calculator',
         {
-          ...documentOnly,
+          ...validatedByHandler,
           config: {
             ...addressRoute.config,
             answerKey: (request: FastifyRequest) => calculatorAnswerKey(ctx.data(request), queryOf(request)),
@@ -86,7 +88,7 @@ export function createIncentivesApi(options: IncentivesApiOptions = {}): ApiModu
               'payment method and amount. Arrays accept `a=x,y`, repeated keys, `a[]=` and `a[0]=`.',
             operationId: 'getCalculatedIncentives',
             querystring: calculatorQuerySchema,
-            response: { 200: calculatorResponseSchema, 404: notFound },
+            response: { 200: calculatorResponseSchema, 404: notFound, 503: unavailable },
           },
         },
         async (request, reply) => {
@@ -117,40 +119,43 @@ export function createIncentivesApi(options: IncentivesApiOptions = {}): ApiModu
             },
             ctx.asOfDate(request),
           );
-          return send(reply, calculatorBody(calculation, location, query.utility, query.language));
+          return sendJson(reply, calculatorBody(calculation, location, query.utility, query.language));
         },
       );
 
       app.get(
         '/api/v1/utilities',
         {
-          ...documentOnly,
+          ...validatedByHandler,
           ...addressRoute,
           schema: {
             summary: 'Electric and gas utilities serving a location',
             operationId: 'getUtilities',
             querystring: locationQuerySchema,
-            response: { 200: utilitiesResponseSchema, 404: notFound },
+            response: { 200: utilitiesResponseSchema, 404: notFound, 503: unavailable },
           },
         },
         async (request, reply) => {
           const data = ctx.data(request);
           const query = validateQuery(locationQuerySchema, queryOf(request));
           const location = await resolveLocation(data, query, geocoder, messages[query.language]);
-          return send(reply, JSON.stringify(utilitiesForLocation(location, data.states.get(location.state))));
+          return sendJson(
+            reply,
+            JSON.stringify(utilitiesForLocation(location, data.states.get(location.state))),
+          );
         },
       );
 
       app.get(
         '/api/v1/incentives/programs',
         {
-          ...documentOnly,
+          ...validatedByHandler,
           ...addressRoute,
           schema: {
             summary: 'Incentive programs offered at a location',
             operationId: 'getProgramsForLocation',
             querystring: programsQuerySchema,
-            response: { 200: programsResponseSchema, 404: notFound },
+            response: { 200: programsResponseSchema, 404: notFound, 503: unavailable },
           },
         },
         async (request, reply) => {
@@ -165,7 +170,7 @@ export function createIncentivesApi(options: IncentivesApiOptions = {}): ApiModu
           const { programs, authorityEntries } = catalog
             ? programsForLocation(catalog, geographyIds, query.authority_types)
             : { programs: [], authorityEntries: [] };
-          return send(
+          return sendJson(
             reply,
             programsBody(programs, authorityEntries, location, query.utility, query.language),
           );
@@ -175,20 +180,20 @@ export function createIncentivesApi(options: IncentivesApiOptions = {}): ApiModu
       app.get(
         '/api/v1/finance/loan-programs',
         {
-          ...documentOnly,
+          ...validatedByHandler,
           ...addressRoute,
           schema: {
             summary: 'Energy loan programs available in a location’s state (beta)',
             operationId: 'getLoanProgramsForLocation',
             querystring: locationQuerySchema,
-            response: { 200: loanProgramsResponseSchema, 404: notFound },
+            response: { 200: loanProgramsResponseSchema, 404: notFound, 503: unavailable },
           },
         },
         async (request, reply) => {
           const data = ctx.data(request);
           const query = validateQuery(locationQuerySchema, queryOf(request));
           const location = await resolveLocation(data, query, geocoder, messages[query.language]);
-          return send(
+          return sendJson(
             reply,
             data.states.get(location.state)?.loanProgramsJson ?? data.nationalLoanProgramsJson,
           );
@@ -198,7 +203,7 @@ export function createIncentivesApi(options: IncentivesApiOptions = {}): ApiModu
       app.get(
         '/api/v1/states',
         {
-          ...documentOnly,
+          ...validatedByHandler,
           schema: {
             summary: 'Rollout status of every state and territory',
             operationId: 'getStateStatus',
@@ -209,7 +214,7 @@ export function createIncentivesApi(options: IncentivesApiOptions = {}): ApiModu
         async (request, reply) => {
           const { statesJson } = ctx.data(request);
           const query = validateQuery(statesQuerySchema, queryOf(request));
-          return send(reply, query.include_beta_states ? statesJson.withBeta : statesJson.reference);
+          return sendJson(reply, query.include_beta_states ? statesJson.withBeta : statesJson.reference);
         },
       );
 
@@ -221,7 +226,7 @@ export function createIncentivesApi(options: IncentivesApiOptions = {}): ApiModu
           path,
           { schema: { summary: 'Retired: use /api/v1', operationId, deprecated: true } },
           async (request) => {
-            throw new HttpError(400, 'BAD_REQUEST', messages[languageOf(queryOf(request))].endpointGone);
+            throw errors.badRequest(messages[languageOf(queryOf(request))].endpointGone);
           },
         );
       }

@@ -1,25 +1,9 @@
 import type { Language } from '../../schemas/incentives/enums.ts';
 
-/** Every message the incentives routes answer with (the validation ones shared by every route), in English and Spanish. */
+/** Every message the incentives routes answer with (beyond the common validation ones), in English and Spanish. */
 export const messages = {
   en: {
-    required: 'is required',
     oneLocation: 'give exactly one of zip and address',
-    mustBe: (what: string) => `must be ${what}`,
-    oneOf: (values: readonly unknown[]) => `must be one of: ${values.join(', ')}`,
-    atLeast: (n: number | bigint) => `must be at least ${n}`,
-    atMost: (n: number | bigint) => `must be at most ${n}`,
-    atMostValues: (n: number | bigint) => `must have at most ${n} values`,
-    unknownField: 'is not a field of this request',
-    object: 'a JSON object',
-    length: (n: number | bigint) => `must be exactly ${n} characters long`,
-    notEmpty: 'must not be empty',
-    unique: 'must not repeat a value',
-    integer: 'an integer',
-    boolean: 'true or false',
-    text: 'a single text value',
-    list: 'a list',
-    invalid: 'is invalid',
     unknownUtility: (id: string, state: string) => `Unknown utility "${id}": it does not serve ${state}.`,
     unknownGasUtility: (id: string, state: string) =>
       `Unknown gas utility "${id}": it does not serve ${state}.`,
@@ -36,23 +20,7 @@ export const messages = {
     endpointGone: 'This endpoint no longer exists.',
   },
   es: {
-    required: 'es obligatorio',
     oneLocation: 'indique exactamente uno de zip y address',
-    mustBe: (what: string) => `debe ser ${what}`,
-    oneOf: (values: readonly unknown[]) => `debe ser uno de: ${values.join(', ')}`,
-    atLeast: (n: number | bigint) => `debe ser como mínimo ${n}`,
-    atMost: (n: number | bigint) => `debe ser como máximo ${n}`,
-    atMostValues: (n: number | bigint) => `debe tener como máximo ${n} valores`,
-    unknownField: 'no es un campo de esta solicitud',
-    object: 'un objeto JSON',
-    length: (n: number | bigint) => `debe tener exactamente ${n} caracteres`,
-    notEmpty: 'no puede estar vacío',
-    unique: 'no puede repetir valores',
-    integer: 'un número entero',
-    boolean: 'true o false',
-    text: 'un único valor de texto',
-    list: 'una lista',
-    invalid: 'no es válido',
     unknownUtility: (id: string, state: string) =>
       `Empresa eléctrica desconocida "${id}": no da servicio en ${state}.`,
     unknownGasUtility: (id: string, state: string) =>
@@ -74,9 +42,3 @@ export const messages = {
 } satisfies Record<Language, unknown>;
 
 export type Messages = (typeof messages)['en'];
-
-/** The language a request asked for, read leniently (an invalid value falls back to English). */
-export const languageOf = (query: Record<string, unknown>): Language => {
-  const value = Array.isArray(query.language) ? query.language[0] : query.language;
-  return value === 'es' ? 'es' : 'en';
-};

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
-import { HttpError } from '../errors.ts';
-import { languageOf, messages, type Messages } from './messages.ts';
+import { validateRequest, type OwnMessage } from '../http/request-validation.ts';
+import { languageOf } from '../http/validation-messages.ts';
+import { messages } from './messages.ts';
 
 /** The zod type a field is at heart (optional, default and refinement wrappers removed). */
 function baseType(schema: z.core.$ZodType): string {
@@ -36,65 +37,19 @@ export function coerceQuery(query: Record<string, unknown>, schema: z.ZodObject)
   return coerced;
 }
 
-const EXPECTED: Record<string, keyof Messages> = {
-  object: 'object',
-  int: 'integer',
-  number: 'integer',
-  boolean: 'boolean',
-  array: 'list',
-  string: 'text',
-};
-
-/** What a validation issue says, in the request's language; `given` is the value of the field at fault. */
-export function describeIssue(issue: z.core.$ZodIssue, given: unknown, text: Messages): string {
-  if (given === undefined && issue.code !== 'custom') return text.required;
-  switch (issue.code) {
-    case 'unrecognized_keys':
-      return text.unknownField;
-    case 'invalid_type':
-      return text.mustBe(text[EXPECTED[issue.expected] ?? 'text'] as string);
-    case 'invalid_value':
-      return text.oneOf(issue.values);
-    case 'too_small':
-      if (issue.origin === 'array') return text.notEmpty;
-      if (issue.origin === 'string') return issue.exact ? text.length(issue.minimum) : text.notEmpty;
-      return text.atLeast(issue.minimum);
-    case 'too_big':
-      if (issue.origin === 'string') return text.length(issue.maximum);
-      if (issue.origin === 'array') return text.atMostValues(issue.maximum);
-      return text.atMost(issue.maximum);
-    case 'custom':
-      return issue.message === 'must not repeat a value'
-        ? text.unique
-        : issue.path[0] === 'zip'
-          ? text.oneLocation
-          : text.invalid;
-    default:
-      return text.invalid;
-  }
-}
-
-/** The top-level field an issue is about: its path's first step, or the unknown key it reports. */
-export function issueField(issue: z.core.$ZodIssue, whole: string): string {
-  if (issue.code === 'unrecognized_keys') return issue.keys[0]!;
-  return issue.path.length > 0 ? String(issue.path[0]) : whole;
-}
+/** The calculator's own words for a query giving both or neither of zip and address. */
+const oneLocation: OwnMessage = (issue, language) =>
+  issue.code === 'custom' && issue.path[0] === 'zip' ? `zip: ${messages[language].oneLocation}` : undefined;
 
 /**
- * Validates a parsed query with a request schema. Failure is a 400 naming the first field at fault (its
- * message in the request's language); success gives the typed query with defaults applied.
+ * Validates a parsed query with a request schema, after coercing it with the reference's rules. Failure is
+ * a 400 naming the first field at fault (in the request's language, through the one validation path);
+ * success gives the typed query with defaults applied.
  */
 export function validateQuery<S extends z.ZodObject>(schema: S, query: Record<string, unknown>): z.infer<S> {
-  const coerced = coerceQuery(query, schema);
-  const result = schema.safeParse(coerced);
-  if (result.success) return result.data;
-  const issue = result.error.issues[0]!;
-  const field = issueField(issue, 'query');
-  const text = messages[languageOf(query)];
-  throw new HttpError(
-    400,
-    'VALIDATION_FAILED',
-    `${field}: ${describeIssue(issue, coerced[field], text)}`,
-    field,
-  );
+  return validateRequest(schema, coerceQuery(query, schema), {
+    whole: 'query',
+    language: languageOf(query),
+    ownMessage: oneLocation,
+  });
 }

@@ -1,11 +1,11 @@
-import { HttpError, errors } from '../errors.ts';
+import { errors } from '../errors.ts';
 import { locateAddress, type Geocoder } from '../geocoding/geocoder.ts';
 import type { IncentivesData, Location, StateCatalog } from './incentives-data.ts';
 import type { Messages } from './messages.ts';
 import { areaContains } from './eligibility/point-in-area.ts';
 
 /** A 404 naming `location`: no data covers the ZIP or address. */
-export const locationNotFound = (message: string) => new HttpError(404, 'NOT_FOUND', message, 'location');
+export const locationNotFound = (message: string) => errors.notInData(message, 'location');
 
 /**
  * The location of a request: a ZIP from the precomputed table, or an address through the geocoder and
@@ -87,19 +87,14 @@ export function resolveUtilities(
   if (query.utility !== undefined) {
     const electric = catalog?.electricUtilities.get(query.utility);
     if (!electric) {
-      throw new HttpError(400, 'BAD_REQUEST', text.unknownUtility(query.utility, location.state), 'utility');
+      throw errors.badRequest(text.unknownUtility(query.utility, location.state), 'utility');
     }
     ids.push(electric.id);
   }
   if (query.gas_utility !== undefined && query.gas_utility !== 'none') {
     const gas = catalog?.gasUtilities.get(query.gas_utility);
     if (!gas) {
-      throw new HttpError(
-        400,
-        'BAD_REQUEST',
-        text.unknownGasUtility(query.gas_utility, location.state),
-        'gas_utility',
-      );
+      throw errors.badRequest(text.unknownGasUtility(query.gas_utility, location.state), 'gas_utility');
     }
     ids.push(gas.id);
   }
@@ -118,9 +113,9 @@ export function requireRequestedUtilities(
 ): void {
   const types = query.authority_types;
   if (types?.includes('utility') && query.utility === undefined) {
-    throw new HttpError(400, 'BAD_REQUEST', utilityRequired, 'utility');
+    throw errors.badRequest(utilityRequired, 'utility');
   }
   if (types?.includes('gas_utility') && (query.gas_utility === undefined || query.gas_utility === 'none')) {
-    throw new HttpError(400, 'BAD_REQUEST', text.gasUtilityRequired, 'gas_utility');
+    throw errors.badRequest(text.gasUtilityRequired, 'gas_utility');
   }
 }

@@ -24,6 +24,7 @@ export const remMessages = {
       `upgrade: applies to none of the sample homes for ${county} with these fuels`,
     countyUnknown: (county: string) =>
       `building_profile.county: no county of the contiguous US has code ${county}`,
+    countyFormat: 'building_profile.county: must be a county GISJOIN (e.g. G4400070) or 5-digit FIPS code',
     tooFewMatches: (county: string) =>
       `building_not_supported: too few of ${county}'s sample homes match these building features to ` +
       'estimate; give fewer features',
@@ -46,6 +47,8 @@ export const remMessages = {
       `upgrade: no se aplica a ninguna vivienda de muestra de ${county} con estos combustibles`,
     countyUnknown: (county: string) =>
       `building_profile.county: ningún condado de los Estados Unidos contiguos tiene el código ${county}`,
+    countyFormat:
+      'building_profile.county: debe ser el GISJOIN de un condado (p. ej. G4400070) o su código FIPS de 5 dígitos',
     tooFewMatches: (county: string) =>
       `building_not_supported: muy pocas viviendas de muestra de ${county} tienen estas características ` +
       'para estimarlas; indique menos características',

@@ -1,16 +1,18 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
 import { remProfileBodySchema, savingsSchema, type RemProfileBody } from '../../schemas/rem-api.ts';
-import type { ZodApp } from '../api-module.ts';
+import type { ApiModuleContext, ZodApp } from '../api-module.ts';
 import type { Config } from '../../schemas/config.ts';
+import type { Language } from '../../schemas/incentives/enums.ts';
 import { ThreadPool, ThreadPoolFull, threadBootstrap } from '../../lib/thread-pool.ts';
-import { HttpError, errorBodySchema } from '../errors.ts';
-import { remMessages, type RemMessages } from './messages.ts';
+import { errorBodySchema, errors } from '../errors.ts';
+import { validateRequest, validatedByHandler } from '../http/request-validation.ts';
+import { sendJson } from '../http/send-json.ts';
+import { remMessages } from './messages.ts';
 import { countyFipsOf } from './profile-features.ts';
 import { profileJob, type ProfileJob, type ProfileResult } from './profile-savings.ts';
-import type { RemData } from './rem-data.ts';
+import type { RemSnapshot } from './rem-data.ts';
+import { buildingNotSupported, readyRemData, requireWaterHeaterFuel } from './savings-request.ts';
 import { savingsBody } from './savings-body.ts';
-
-const badRequest = (message: string, field: string) => new HttpError(400, 'BAD_REQUEST', message, field);
 
 /**
  * A profile not answered in this time fails (500) and its thread is replaced: ~9 ms of work, but a
@@ -25,7 +27,7 @@ const PROFILE_TIMEOUT_MS = 30_000;
  */
 const PROFILE_THREAD_HEAP = { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 8 };
 /** Seconds a client is told to wait when every thread is busy and the queue is full. */
-const BUSY_RETRY_AFTER = '1';
+const BUSY_RETRY_AFTER_SECONDS = 1;
 
 /** The threads that compute profiles (REM_PROFILE_WORKERS), off the event loop that serves every route. */
 const profileThreads = (config: Config) =>
@@ -37,22 +39,28 @@ const profileThreads = (config: Config) =>
     resourceLimits: PROFILE_THREAD_HEAP,
   });
 
-export interface ProfileRouteHelpers {
-  remData(request: FastifyRequest, text: RemMessages): RemData;
-  requireWaterHeaterFuel(query: RemProfileBody, text: RemMessages): void;
-  send(reply: FastifyReply, body: Buffer | string): FastifyReply;
-}
+/** The county code's format, in the route's own words (the schema's pattern says nothing to a person). */
+const countyFormat = (issue: z.core.$ZodIssue, language: Language) =>
+  issue.code === 'invalid_format' && issue.path.join('.') === 'building_profile.county'
+    ? remMessages[language].countyFormat
+    : undefined;
+
+/** The body as a typed profile request, or a 400 naming the field at fault in the body's language. */
+export const validateProfileBody = (body: unknown): RemProfileBody =>
+  validateRequest(remProfileBodySchema, body, { whole: 'body', ownMessage: countyFormat });
 
 /**
  * POST /api/v1/rem/profile: like /rem/address, for the homes of a county that match a building profile,
  * computed on demand (never cached: a POST) by one of the app's profile threads, closed with the app.
  */
-export function registerProfileRoute(app: ZodApp, helpers: ProfileRouteHelpers, config: Config): void {
-  const threads = profileThreads(config);
+export function registerProfileRoute(app: ZodApp, ctx: ApiModuleContext<RemSnapshot>): void {
+  const threads = profileThreads(ctx.config);
   app.addHook('onClose', () => threads.close());
   app.post(
     '/api/v1/rem/profile',
     {
+      // Validated by the handler, like every REM request, so its 400s are localized and name the field.
+      ...validatedByHandler,
       schema: {
         summary: 'Energy, emissions and bill change of an upgrade for homes matching a building profile',
         description:
@@ -70,18 +78,13 @@ export function registerProfileRoute(app: ZodApp, helpers: ProfileRouteHelpers, 
       },
     },
     async (request, reply) => {
-      const body = request.body;
+      const body = validateProfileBody(request.body);
       const text = remMessages[body.language];
-      helpers.requireWaterHeaterFuel(body, text);
-      const data = helpers.remData(request, text);
+      requireWaterHeaterFuel(body, text);
+      const data = readyRemData(ctx.data(request), text);
       const county = data.counties.get(countyFipsOf(body.building_profile.county));
       if (!county) {
-        throw new HttpError(
-          404,
-          'NOT_FOUND',
-          text.countyUnknown(body.building_profile.county),
-          'building_profile.county',
-        );
+        throw errors.notInData(text.countyUnknown(body.building_profile.county), 'building_profile.county');
       }
       const place = `${county.name}, ${county.state}`;
       // The job carries the pinned snapshot's rows, so a snapshot swap meanwhile cannot change the answer.
@@ -89,12 +92,10 @@ export function registerProfileRoute(app: ZodApp, helpers: ProfileRouteHelpers, 
         .run(profileJob(body, county, data.rates, data.factors))
         .catch((error: unknown) => {
           if (!(error instanceof ThreadPoolFull)) throw error;
-          throw new HttpError(503, 'OVERLOADED', text.profilesBusy, undefined, {
-            'retry-after': BUSY_RETRY_AFTER,
-          });
+          throw errors.overloaded(text.profilesBusy, BUSY_RETRY_AFTER_SECONDS);
         });
       if ('answer' in result) {
-        return helpers.send(
+        return sendJson(
           reply,
           savingsBody(result.answer, {
             ratesAndFactorsJson: data.ratesAndFactorsJson.get(county.state)!,
@@ -103,15 +104,11 @@ export function registerProfileRoute(app: ZodApp, helpers: ProfileRouteHelpers, 
           }),
         );
       }
-      if ('notApplicable' in result) throw badRequest(text.upgradeNotApplicable(place), 'upgrade');
+      if ('notApplicable' in result) throw errors.badRequest(text.upgradeNotApplicable(place), 'upgrade');
       if (result.reason === 'too_few_matches') {
-        throw badRequest(text.tooFewMatches(place), 'building_profile.building_features');
+        throw errors.badRequest(text.tooFewMatches(place), 'building_profile.building_features');
       }
-      const waterHeater = body.water_heater_fuel ?? null;
-      throw badRequest(
-        text.buildingNotSupported(body.heating_fuel, waterHeater, place),
-        waterHeater === null ? 'heating_fuel' : 'water_heater_fuel',
-      );
+      throw buildingNotSupported(body.heating_fuel, body.water_heater_fuel ?? null, place, text);
     },
   );
 }

@@ -85,7 +85,7 @@ describe('POST /api/v1/rem/profile', () => {
     const badOption = await post(providenceProfile({ hvac_cooling_type: ['Swamp Cooler'] }));
     expect(badOption.json()).toMatchObject({
       statusCode: 400,
-      field: 'building_profile.building_features.hvac_cooling_type.0',
+      field: 'building_profile.building_features.hvac_cooling_type',
     });
     const notJson = await server().app.inject({
       method: 'POST',

@@ -305,7 +305,7 @@ describe('errors', () => {
     expect(res.json()).toEqual({
       statusCode: 400,
       error: 'Bad Request',
-      message: 'minAmount: Too small: expected number to be >=0',
+      message: 'minAmount: must be at least 0',
       field: 'minAmount',
     });
   });

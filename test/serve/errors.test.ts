@@ -72,3 +72,41 @@ describe('toHttpError', () => {
     }
   });
 });
+
+describe('the errors of a service that is up but cannot answer yet', () => {
+  it('each has its own code, 503, a Retry-After and the one body shape', () => {
+    const made = [
+      errors.moduleNotReady('REM estimates are not in the data being served yet; retry later'),
+      errors.overloaded('Too many building profiles are being computed; retry in a second', 1),
+      errors.geocoderUnavailable('The address service is unavailable; retry shortly.'),
+    ];
+    expect(made.map((e) => [e.statusCode, e.code, e.headers, e.field])).toEqual([
+      [503, 'MODULE_NOT_READY', { 'retry-after': '60' }, undefined],
+      [503, 'OVERLOADED', { 'retry-after': '1' }, undefined],
+      [503, 'GEOCODER_UNAVAILABLE', { 'retry-after': '30' }, 'address'],
+    ]);
+    for (const e of made) {
+      expect(errorBodySchema.parse(e.body())).toEqual(e.body());
+      expect(e.body().error).toBe('Service Unavailable');
+      expect(toHttpError(e)).toEqual({ error: e, expected: false });
+    }
+  });
+
+  it('a request error names its field, with the code of its kind', () => {
+    expect(
+      [
+        errors.invalid('zip: bad', 'zip'),
+        errors.badRequest('no', 'utility'),
+        errors.notInData('gone', 'location'),
+      ].map((e) => [e.statusCode, e.code, e.body()]),
+    ).toEqual([
+      [
+        400,
+        'VALIDATION_FAILED',
+        { statusCode: 400, error: 'Bad Request', message: 'zip: bad', field: 'zip' },
+      ],
+      [400, 'BAD_REQUEST', { statusCode: 400, error: 'Bad Request', message: 'no', field: 'utility' }],
+      [404, 'NOT_FOUND', { statusCode: 404, error: 'Not Found', message: 'gone', field: 'location' }],
+    ]);
+  });
+});

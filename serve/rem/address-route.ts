@@ -1,0 +1,97 @@
+import type { FastifyRequest } from 'fastify';
+import { remAddressQuerySchema, savingsSchema } from '../../schemas/rem-api.ts';
+import type { ClusterKey } from '../../schemas/rem-data.ts';
+import type { ApiModuleContext, ZodApp } from '../api-module.ts';
+import { errorBodySchema, errors } from '../errors.ts';
+import type { Geocoder } from '../geocoding/geocoder.ts';
+import { offlineGeocoder } from '../geocoding/open-geocoder.ts';
+import { RecentKeys } from '../http/recent-keys.ts';
+import { validatedByHandler } from '../http/request-validation.ts';
+import { sendJson } from '../http/send-json.ts';
+import { parseQueryString, rawQuery } from '../incentives/query-string.ts';
+import { validateQuery } from '../incentives/query-validation.ts';
+import { clusterAnswer } from './cluster-answer.ts';
+import { remMessages } from './messages.ts';
+import type { RemSnapshot } from './rem-data.ts';
+import { resolveCounty } from './resolve-county.ts';
+import { buildingNotSupported, readyRemData, requireWaterHeaterFuel } from './savings-request.ts';
+import { savingsBody } from './savings-body.ts';
+
+/** URLs remembered for cache admission: 256 KB, a few tens of thousands of recent addresses. */
+const ASKED_BEFORE_SLOTS = 65_536;
+
+const notFoundSchema = errorBodySchema.describe(
+  'The address could not be placed in a county the data knows (field "address")',
+);
+const unavailableSchema = errorBodySchema.describe(
+  'No snapshot, or the snapshot has no REM data yet, or the address service is down (with Retry-After)',
+);
+
+/**
+ * GET /api/v1/rem/address: the precomputed (or computed on demand, by the same recipe) statistics of the
+ * cluster of the address's county and the fuels given.
+ */
+export function registerAddressRoute(
+  app: ZodApp,
+  ctx: ApiModuleContext<RemSnapshot>,
+  geocoder: Geocoder,
+): void {
+  const askedBefore = new RecentKeys(ASKED_BEFORE_SLOTS);
+  app.get(
+    '/api/v1/rem/address',
+    {
+      // The query is parsed with the reference's rules and validated by the handler (validateQuery).
+      ...validatedByHandler,
+      // An external geocoder's answer can change while the snapshot does not: never kept. Else an
+      // answer is kept from its URL's second request on: most addresses are asked once, and keeping
+      // each of those would only churn the cache (an encoded copy per request, evicted unread).
+      config: {
+        cacheResponse:
+          geocoder === offlineGeocoder
+            ? (request: FastifyRequest) => askedBefore.seenBefore(request.url)
+            : () => false,
+      },
+      schema: {
+        summary: "Energy, emissions and bill change of an upgrade for homes like an address's",
+        description:
+          'Statistics over sample homes drawn for the county of the address and the fuels given ' +
+          '(`estimate_type: "county_level"`): precomputed per snapshot for the states the pipeline was ' +
+          'asked to (REM_STATES, and the clusters without water_heater_fuel of HEALTH_STATES); for any other ' +
+          'county computed on the first request by the same recipe, ' +
+          'so with the same result. Contiguous US and DC only.',
+        operationId: 'getRemAddress',
+        querystring: remAddressQuerySchema,
+        response: { 200: savingsSchema, 404: notFoundSchema, 503: unavailableSchema },
+      },
+    },
+    async (request, reply) => {
+      const query = validateQuery(remAddressQuerySchema, parseQueryString(rawQuery(request.url)));
+      const text = remMessages[query.language];
+      requireWaterHeaterFuel(query, text);
+      const data = readyRemData(ctx.data(request), text);
+      const { fips, county } = await resolveCounty(data, query.address, geocoder, text);
+      const key: ClusterKey = {
+        county_fips: fips,
+        heating_fuel: query.heating_fuel,
+        water_heater_fuel: query.water_heater_fuel ?? null,
+      };
+      const place = `${county.name}, ${county.state}`;
+      const samples = data.samples ?? ctx.config.REM_SAMPLES;
+      const answer = await clusterAnswer(data, county, key, query.upgrade, samples);
+      if (answer === 'not_supported') {
+        throw buildingNotSupported(key.heating_fuel, key.water_heater_fuel, place, text);
+      }
+      if (answer === null || answer.counts.num_samples === 0) {
+        throw errors.badRequest(text.upgradeNotApplicable(place), 'upgrade');
+      }
+      return sendJson(
+        reply,
+        savingsBody(answer, {
+          ratesAndFactorsJson: data.ratesAndFactorsJson.get(county.state)!,
+          modelJson: data.modelJson,
+          estimateType: 'county_level',
+        }),
+      );
+    },
+  );
+}

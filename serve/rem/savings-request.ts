@@ -1,0 +1,42 @@
+import { UPGRADES_NEEDING_WATER_HEATER_FUEL } from '../../schemas/rem-api.ts';
+import type { Fuel, Upgrade } from '../../schemas/rem.ts';
+import { errors } from '../errors.ts';
+import type { RemMessages } from './messages.ts';
+import type { RemData, RemSnapshot } from './rem-data.ts';
+
+/*
+ * The rules both REM savings routes (/rem/address and /rem/profile) apply to a request before answering
+ * it, in the order they apply them.
+ */
+
+/** The water-heater upgrade replaces a water heater whose fuel the caller must name. */
+export function requireWaterHeaterFuel(
+  request: { upgrade: Upgrade; water_heater_fuel?: string | undefined },
+  text: RemMessages,
+): void {
+  if (
+    request.water_heater_fuel === undefined &&
+    UPGRADES_NEEDING_WATER_HEATER_FUEL.includes(request.upgrade)
+  ) {
+    throw errors.invalid(text.waterHeaterFuelRequired, 'water_heater_fuel');
+  }
+}
+
+/** The snapshot's REM data, or a 503 (module not ready) while the snapshot has no REM tables yet. */
+export function readyRemData(snapshot: RemSnapshot, text: RemMessages): RemData {
+  if (snapshot.data === null) throw errors.moduleNotReady(text.remUnavailable);
+  return snapshot.data;
+}
+
+/** Fuels too rare in the county to estimate (`rem_clusters.supported` false), naming the fuel at fault. */
+export function buildingNotSupported(
+  heatingFuel: Fuel,
+  waterHeaterFuel: Fuel | null,
+  place: string,
+  text: RemMessages,
+) {
+  return errors.badRequest(
+    text.buildingNotSupported(heatingFuel, waterHeaterFuel, place),
+    waterHeaterFuel === null ? 'heating_fuel' : 'water_heater_fuel',
+  );
+}

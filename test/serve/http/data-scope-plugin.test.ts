@@ -1,0 +1,109 @@
+import Fastify from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildApp } from '../../../serve/app.ts';
+import type { ZodApp } from '../../../serve/api-module.ts';
+import { authPlugin } from '../../../serve/http/auth-plugin.ts';
+import { dataScopePlugin } from '../../../serve/http/data-scope-plugin.ts';
+import { loadSnapshot, type LoadedSnapshot } from '../../../serve/snapshot/snapshot-holder.ts';
+import { memoryReader, programsModule, silentLogger, testConfig } from '../../support/serve-fixtures.ts';
+
+const KEY = 'data-scope-test-key-0123456789';
+const keyStore = {
+  authenticate: (given: string) => (given === KEY ? { id: 'test', name: 'test' } : null),
+};
+const withKey = { authorization: `Bearer ${KEY}` };
+const limits = { maxBytes: 1024 * 1024, maxEntries: 100 };
+
+let app: ZodApp | undefined;
+afterEach(async () => {
+  await app?.close();
+  app = undefined;
+});
+
+async function start(current: () => LoadedSnapshot | null) {
+  app = await buildApp({
+    config: testConfig({ API_KEYS: KEY }),
+    logger: silentLogger(),
+    snapshots: { current },
+    apiModules: [programsModule()],
+    keyStore,
+  });
+  return app;
+}
+
+describe('the data-scope plugin', () => {
+  it('refuses to be registered in a scope without the auth plugin before it', async () => {
+    const server = Fastify();
+    server.setValidatorCompiler(validatorCompiler);
+    server.setSerializerCompiler(serializerCompiler);
+    await expect(
+      server.register(dataScopePlugin, {
+        snapshots: { current: () => null },
+        today: () => '2026-11-21',
+        responseCache: limits,
+      }),
+    ).rejects.toThrow(/electrify-auth/);
+    await server.close();
+
+    const inOrder = Fastify();
+    inOrder.setValidatorCompiler(validatorCompiler);
+    inOrder.setSerializerCompiler(serializerCompiler);
+    await inOrder.register(async (scope) => {
+      await scope.register(authPlugin, { keyStore, requestsPerMinute: 10 });
+      await scope.register(dataScopePlugin, {
+        snapshots: { current: () => null },
+        today: () => '2026-11-21',
+        responseCache: limits,
+      });
+    });
+    await expect(inOrder.ready()).resolves.toBeDefined();
+    await inOrder.close();
+  });
+
+  it('pins and tags the API scope only: the health check answers without a snapshot, untagged', async () => {
+    let snapshot: LoadedSnapshot | null = null;
+    const server = await start(() => snapshot);
+    const data = await server.inject({ method: 'GET', url: '/v1/programs', headers: withKey });
+    expect(data.statusCode).toBe(503);
+    const healthz = await server.inject({ method: 'GET', url: '/healthz' });
+    expect(healthz.statusCode).toBe(200);
+    expect(healthz.json().status).toBe('no-snapshot');
+
+    snapshot = await loadSnapshot(memoryReader('snap-a'), [programsModule().serving]);
+    const tagged = await server.inject({ method: 'GET', url: '/v1/programs', headers: withKey });
+    expect(tagged.headers['x-snapshot-id']).toBe('snap-a');
+    expect(tagged.headers.etag).toBeDefined();
+    for (const url of ['/healthz', '/spec.json', '/docs']) {
+      const response = await server.inject({ method: 'GET', url });
+      expect(response.headers['x-snapshot-id'], url).toBeUndefined();
+      expect(response.headers.etag, url).toBeUndefined();
+    }
+  });
+
+  it('never lets a kept answer, or a 304, reach a request without a valid key', async () => {
+    const snapshot = await loadSnapshot(memoryReader('snap-a'), [programsModule().serving]);
+    const server = await start(() => snapshot);
+    const first = await server.inject({ method: 'GET', url: '/v1/programs?minAmount=1', headers: withKey });
+    const kept = await server.inject({ method: 'GET', url: '/v1/programs?minAmount=1', headers: withKey });
+    expect(kept.body).toBe(first.body);
+    for (const headers of [{}, { authorization: 'Bearer wrong' }]) {
+      for (const conditional of [{}, { 'if-none-match': first.headers.etag as string }]) {
+        const response = await server.inject({
+          method: 'GET',
+          url: '/v1/programs?minAmount=1',
+          headers: { ...headers, ...conditional },
+        });
+        expect(response.statusCode).toBe(401);
+        expect(response.headers['x-snapshot-id']).toBeUndefined();
+      }
+    }
+  });
+
+  it('documents its 503 on the API routes only', async () => {
+    const server = await start(() => null);
+    const spec = (await server.inject({ method: 'GET', url: '/spec.json' })).json();
+    expect(spec.paths['/v1/programs'].get.responses['503'].description).toMatch(/No data snapshot/);
+    expect(spec.paths['/healthz'].get.responses['503']).toBeUndefined();
+  });
+});

@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { HttpError } from '../../../serve/errors.ts';
+import { validateProfileBody } from '../../../serve/rem/profile-route.ts';
+import { REM_TEST_KEY, remServerForSpecs } from '../../support/rem-lake-fixture.ts';
+
+const server = remServerForSpecs('profile-validation');
+
+const post = (body: unknown) =>
+  server().app.inject({
+    method: 'POST',
+    url: '/api/v1/rem/profile',
+    headers: { authorization: `Bearer ${REM_TEST_KEY}`, 'content-type': 'application/json' },
+    payload: JSON.stringify(body),
+  });
+
+const profile = (change: Record<string, unknown> = {}, features: Record<string, unknown> = {}) => ({
+  upgrade: 'hvac__heat_pump_seer18_hspf10',
+  heating_fuel: 'natural_gas',
+  building_profile: { county: 'G4400070', building_features: features },
+  ...change,
+});
+
+describe('POST /api/v1/rem/profile validation', () => {
+  it.each([
+    [
+      'a feature out of range',
+      profile({}, { geometry_stories: 9 }),
+      'building_profile.building_features.geometry_stories',
+      'must be at most 3',
+      'debe ser como máximo 3',
+    ],
+    [
+      'a floor area that is not a number',
+      profile({}, { geometry_floor_area: 'big' }),
+      'building_profile.building_features.geometry_floor_area',
+      'must be a number',
+      'debe ser un número',
+    ],
+    [
+      'an option not in the list',
+      profile({}, { hvac_cooling_type: ['Swamp Cooler'] }),
+      'building_profile.building_features.hvac_cooling_type',
+      'must be one of: ',
+      'debe ser uno de: ',
+    ],
+    ['a missing fuel', profile({ heating_fuel: undefined }), 'heating_fuel', 'is required', 'es obligatorio'],
+    ['an unknown upgrade', profile({ upgrade: 'solar' }), 'upgrade', 'must be one of: ', 'debe ser uno de: '],
+    [
+      'a missing profile',
+      profile({ building_profile: undefined }),
+      'building_profile',
+      'is required',
+      'es obligatorio',
+    ],
+    [
+      'a county code of the wrong form',
+      profile({ building_profile: { county: 'Providence' } }),
+      'building_profile.county',
+      'must be a county GISJOIN (e.g. G4400070) or 5-digit FIPS code',
+      'debe ser el GISJOIN de un condado (p. ej. G4400070) o su código FIPS de 5 dígitos',
+    ],
+  ])('answers %s with a 400 naming the field, in English and Spanish', async (_name, body, field, en, es) => {
+    for (const [language, words] of [
+      ['en', en],
+      ['es', es],
+    ] as const) {
+      const response = await post({ ...body, language });
+      expect(response.statusCode).toBe(400);
+      const error = response.json();
+      expect(Object.keys(error).sort()).toEqual(['error', 'field', 'message', 'statusCode']);
+      expect(error).toMatchObject({ statusCode: 400, error: 'Bad Request', field });
+      expect(error.message.startsWith(`${field}: ${words}`), error.message).toBe(true);
+    }
+  });
+
+  it('answers a body that is not an object, or none, naming the body', async () => {
+    expect((await post([1])).json()).toMatchObject({ field: 'body', message: 'body: must be a JSON object' });
+    const none = await server().app.inject({
+      method: 'POST',
+      url: '/api/v1/rem/profile',
+      headers: { authorization: `Bearer ${REM_TEST_KEY}` },
+    });
+    expect(none.json()).toMatchObject({ statusCode: 400, field: 'body' });
+  });
+});
+
+describe('validateProfileBody', () => {
+  it('gives the typed body with its defaults, or the HttpError of the one validation path', () => {
+    expect(validateProfileBody(profile())).toEqual({
+      ...profile(),
+      language: 'en',
+    });
+    expect(() => validateProfileBody(profile({ language: 'fr' }))).toThrow(HttpError);
+  });
+});
