@@ -2,8 +2,8 @@
  * Writes a JSON answer straight into bytes, for routes whose answers are many numbers between fixed,
  * pre-encoded fragments (REM savings, health-impacts rows). Formatting each number as a string and
  * joining hundreds of strings allocated tens of kilobytes per answer (and the number-to-string cache
- * kept some of them long enough to be promoted), which showed as young-generation collections every
- * ~50 ms and old-generation ones every ~2 s under load: the tail latency.
+ * kept some of them long enough to be promoted), so frequent young- and old-generation collections under
+ * load made the tail latency.
  */
 
 const MINUS = 0x2d;

@@ -2,7 +2,7 @@ import { calculatorQuerySchema } from '../../schemas/incentives/api.ts';
 import type { FilingStatus } from '../../schemas/incentives/enums.ts';
 import { incomeClass, incomeClassKey } from './eligibility/income-class.ts';
 import type { IncentivesData } from './incentives-data.ts';
-import { coerceQuery } from './query-validation.ts';
+import { coerceQuery } from '../http/query-validation.ts';
 
 const field = calculatorQuerySchema.shape;
 const valid = (schema: { safeParse(value: unknown): { success: boolean } }, value: unknown) =>

@@ -25,8 +25,8 @@ import { utilitiesForLocation } from './eligibility/utilities-for-location.ts';
 import type { IncentivesData } from './incentives-data.ts';
 import { incentivesServingModule } from './incentives-serving-module.ts';
 import { messages } from './messages.ts';
-import { parseQueryString, rawQuery } from './query-string.ts';
-import { validateQuery } from './query-validation.ts';
+import { parseQueryString, rawQuery } from '../http/query-string.ts';
+import { validateQuery } from '../http/query-validation.ts';
 import { calculatorBody, programsBody } from './response-bodies.ts';
 import {
   locationNotFound,

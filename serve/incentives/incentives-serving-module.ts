@@ -13,8 +13,8 @@ import { prepareIncentivesData, type IncentivesData } from './incentives-data.ts
 
 /**
  * Loads the incentives serving tables of a snapshot into memory once; requests then only read maps.
- * Tables are read one after another: each read runs its own DuckDB instance, and six at once pushed the
- * serving process's resident memory ~150 MB higher (native memory the allocator keeps once touched).
+ * Tables are read one after another: each read runs its own DuckDB instance, and reading them all at once
+ * raises the serving process's resident memory for good (native memory the allocator keeps once touched).
  */
 export const incentivesServingModule: ServingModule<IncentivesData> = {
   name: 'incentives',

@@ -15,15 +15,15 @@ import { buildingNotSupported, readyRemData, requireWaterHeaterFuel } from './sa
 import { savingsBody } from './savings-body.ts';
 
 /**
- * A profile not answered in this time fails (500) and its thread is replaced: ~9 ms of work, but a
- * thread's first job also waits for it to load its modules and surrogate (seconds on a busy machine).
+ * A profile not answered in this time fails (500) and its thread is replaced: a profile is milliseconds of
+ * work, but a thread's first job also waits for it to load its modules and surrogate (seconds on a busy machine).
  */
 const PROFILE_TIMEOUT_MS = 30_000;
 /**
- * A profile thread's heap bound: it keeps ~13 MB live (modules, sampler tables, surrogate) and a request
- * allocates a few MB more, so a tight bound makes V8 collect early instead of letting the thread's heap
- * grow (measured over 200 profiles: +40 MB of RSS without it, +10 MB with it); a thread that still runs
- * out dies like a crashed one (500, replaced).
+ * A profile thread's heap bound: a thread keeps its modules, sampler tables and surrogate live and a
+ * request allocates a few MB more, so a tight bound makes V8 collect early instead of letting the thread's
+ * heap grow (the REM bench reports the RSS it costs); a thread that still runs out dies like a crashed one
+ * (500, replaced).
  */
 const PROFILE_THREAD_HEAP = { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 8 };
 /** Seconds a client is told to wait when every thread is busy and the queue is full. */

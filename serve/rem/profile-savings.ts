@@ -104,7 +104,7 @@ export function profileJob(
   };
 }
 
-/** Computes a profile's answer (on a profile thread when served: ~9 ms of CPU). */
+/** Computes a profile's answer (on a profile thread when served: it is CPU-bound). */
 export async function profileAnswer(
   body: RemProfileBody,
   { county, rates, factors, surrogate }: ProfileInputs,

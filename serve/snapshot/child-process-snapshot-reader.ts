@@ -25,7 +25,7 @@ const IDLE_MS = 500;
 
 /**
  * Opens a snapshot whose tables are read by a short-lived child process and handed over by structured
- * clone. DuckDB's native memory for a read (over 100 MB for the national locations table) stays in the
+ * clone. DuckDB's native memory for a read (large for the national locations table) stays in the
  * allocator of the process that made it, long after the rows are returned: read in the serving process,
  * it would count against the server's memory for as long as it runs. The child exits once reads stop,
  * and takes that memory with it. The manifest is read here, as `openSnapshot` does (no DuckDB needed).

@@ -75,7 +75,7 @@ export const MODEL_STATEMENT =
 
 /**
  * Where the model (sampler + simulator, which the surrogate copies) is knowingly off public figures, as
- * checked by test/simulate/physical-sense.test.ts on typical county clusters (sources in simulate/README.md).
+ * checked by test/simulate/physics/physical-sense.test.ts on typical county clusters (sources in simulate/README.md).
  */
 export const KNOWN_BIASES: readonly string[] = [
   'Gas-heated clusters of the cold North use about 1.2× the natural gas of the EIA RECS 2020 Midwestern ' +

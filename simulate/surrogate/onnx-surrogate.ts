@@ -1,7 +1,7 @@
 import ort from 'onnxruntime-node';
 import { ONNX_INPUT, ONNX_OUTPUT } from './onnx-export.ts';
 
-/** Rows per onnxruntime call: large enough to amortise the ~10 µs per-call cost, small enough to stay in cache. */
+/** Rows per onnxruntime call: large enough to amortise the fixed per-call cost, small enough to stay in cache. */
 export const DEFAULT_BATCH_ROWS = 1024;
 
 /**

@@ -1,0 +1,55 @@
+import type { z } from 'zod';
+import { validateRequest, type OwnMessage } from './request-validation.ts';
+import { languageOf } from './validation-messages.ts';
+import { messages } from '../incentives/messages.ts';
+
+/** The zod type a field is at heart (optional, default and refinement wrappers removed). */
+function baseType(schema: z.core.$ZodType): string {
+  const def = schema._zod.def as { type: string; innerType?: z.core.$ZodType };
+  return def.innerType && (def.type === 'optional' || def.type === 'default' || def.type === 'nullable')
+    ? baseType(def.innerType)
+    : def.type;
+}
+
+/** A string that reads as a number the way the reference's validator coerces (`x == +x`, not empty). */
+const numericText = (value: string) => value.trim() !== '' && !Number.isNaN(Number(value));
+
+function coerce(value: unknown, type: string): unknown {
+  if (type === 'array') return typeof value === 'string' ? [value] : value;
+  // A scalar field given once as a list (`zip[]=02903`) is that value; given twice it stays a list and fails.
+  const single = Array.isArray(value) && value.length === 1 ? value[0] : value;
+  if (type === 'number' && typeof single === 'string' && numericText(single)) return Number(single);
+  if (type === 'boolean' && (single === 'true' || single === 'false')) return single === 'true';
+  return single;
+}
+
+/**
+ * Coerces query values to the schema's field types with the reference's rules (a lone value is a
+ * one-element list, a one-element list is a scalar, numeric text is a number, "true"/"false" are
+ * booleans), so each schema is the only statement of what a parameter accepts. Unknown keys pass through
+ * and are dropped by the schema, as upstream.
+ */
+export function coerceQuery(query: Record<string, unknown>, schema: z.ZodObject): Record<string, unknown> {
+  const coerced: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(schema.shape as Record<string, z.core.$ZodType>)) {
+    if (query[key] !== undefined) coerced[key] = coerce(query[key], baseType(field));
+  }
+  return coerced;
+}
+
+/** The calculator's own words for a query giving both or neither of zip and address. */
+const oneLocation: OwnMessage = (issue, language) =>
+  issue.code === 'custom' && issue.path[0] === 'zip' ? `zip: ${messages[language].oneLocation}` : undefined;
+
+/**
+ * Validates a parsed query with a request schema, after coercing it with the reference's rules. Failure is
+ * a 400 naming the first field at fault (in the request's language, through the one validation path);
+ * success gives the typed query with defaults applied.
+ */
+export function validateQuery<S extends z.ZodObject>(schema: S, query: Record<string, unknown>): z.infer<S> {
+  return validateRequest(schema, coerceQuery(query, schema), {
+    whole: 'query',
+    language: languageOf(query),
+    ownMessage: oneLocation,
+  });
+}

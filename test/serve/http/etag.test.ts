@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { canonicalUrl, dataEtag, ifNoneMatchMatches } from '../../../serve/http/etag.ts';
+
+describe('canonicalUrl', () => {
+  it('sorts parameters by name, keeping the order of repeated names', () => {
+    expect(canonicalUrl('/v1/calc?zip=80212&items=b&owner=homeowner&items=a')).toBe(
+      '/v1/calc?items=b&items=a&owner=homeowner&zip=80212',
+    );
+  });
+  it('normalises encodings and drops an empty query', () => {
+    expect(canonicalUrl('/v1/x?name=a%20b')).toBe(canonicalUrl('/v1/x?name=a+b'));
+    expect(canonicalUrl('/v1/x?')).toBe('/v1/x');
+    expect(canonicalUrl('/v1/x')).toBe('/v1/x');
+  });
+});
+
+describe('dataEtag', () => {
+  const tag = dataEtag('snap-a', '2026-11-21', '/v1/calc?zip=80212&owner=renter');
+  it('is a quoted base64url SHA-1 of what names the request, so a URL is named by its canonical form', () => {
+    expect(tag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+    expect(dataEtag('snap-a', '2026-11-21', '/v1/calc?zip=80212&owner=renter')).toBe(tag);
+    expect(dataEtag('snap-a', '2026-11-21', canonicalUrl('/v1/calc?owner=renter&zip=80212'))).toBe(
+      dataEtag('snap-a', '2026-11-21', canonicalUrl('/v1/calc?zip=80212&owner=renter')),
+    );
+  });
+  it('changes with the snapshot, the as-of date and the request', () => {
+    expect(dataEtag('snap-b', '2026-11-21', '/v1/calc?zip=80212&owner=renter')).not.toBe(tag);
+    expect(dataEtag('snap-a', '2026-11-22', '/v1/calc?zip=80212&owner=renter')).not.toBe(tag);
+    expect(dataEtag('snap-a', '2026-11-21', '/v1/calc?zip=80212&owner=homeowner')).not.toBe(tag);
+  });
+});
+
+describe('ifNoneMatchMatches', () => {
+  const etag = '"abc"';
+  it('matches the same tag, a list containing it and its weak form', () => {
+    expect(ifNoneMatchMatches('"abc"', etag)).toBe(true);
+    expect(ifNoneMatchMatches('"x", "abc" ,"y"', etag)).toBe(true);
+    expect(ifNoneMatchMatches('W/"abc"', etag)).toBe(true);
+  });
+  it('does not match no header, another tag, an unquoted value or "*"', () => {
+    expect(ifNoneMatchMatches('*', etag)).toBe(false);
+    expect(ifNoneMatchMatches(undefined, etag)).toBe(false);
+    expect(ifNoneMatchMatches('"abd"', etag)).toBe(false);
+    expect(ifNoneMatchMatches('abc', etag)).toBe(false);
+  });
+});

@@ -1,0 +1,93 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ClusterStatisticsStore,
+  SLOT_VALUES,
+  answerOfLines,
+  loadClusterSupport,
+} from '../../../serve/rem/cluster-statistics-store.ts';
+import { openSnapshot } from '../../../transform/lake/snapshot-reader.ts';
+import {
+  FIXTURE_STATISTICS,
+  GAS_GAS_PROVIDENCE,
+  GAS_PROVIDENCE,
+  PROPANE_LUBBOCK,
+  remFixtureTables,
+  writeTablesSnapshot,
+} from '../../support/rem-lake-fixture.ts';
+
+let lakeDir: string;
+beforeAll(async () => {
+  lakeDir = await mkdtemp(path.join(tmpdir(), 'rem-store-'));
+});
+afterAll(() => rm(lakeDir, { recursive: true, force: true }));
+
+async function storeOf(id: string, statistics = FIXTURE_STATISTICS) {
+  await writeTablesSnapshot(lakeDir, id, remFixtureTables(statistics), { publish: false });
+  return ClusterStatisticsStore.load(await openSnapshot(lakeDir, id));
+}
+
+describe('ClusterStatisticsStore', () => {
+  it('reads each (cluster, upgrade) slot by position, with its sample counts', async () => {
+    const store = await storeOf('complete');
+    expect(store.clusterCount).toBe(3);
+    const answer = store.answer(GAS_PROVIDENCE, 'hvac__heat_pump_seer18_hspf10')!;
+    expect(answer.counts).toEqual({ num_samples: 388, num_excluded_samples: 12 });
+    expect(answer.values).toHaveLength(SLOT_VALUES);
+    // natural_gas (fuel 1), delta (scenario 2): energy mean, median, p20, p80 first.
+    expect([...answer.values.subarray((1 * 3 + 2) * 12, (1 * 3 + 2) * 12 + 4)]).toEqual([
+      -2120.123456, -2119.123456, -2118.123456, -2117.123456,
+    ]);
+    const baseline = store.answer(PROPANE_LUBBOCK, 'baseline')!;
+    expect(baseline.values[0]).toBe(6000.123456);
+    // A baseline slot's upgrade and delta lines are absent.
+    expect(Number.isNaN(baseline.values[12])).toBe(true);
+    expect(store.answer(GAS_GAS_PROVIDENCE, 'hvac__heat_pump_seer18_hspf10')).toBeNull();
+    expect(store.answer({ ...PROPANE_LUBBOCK, water_heater_fuel: 'propane' }, 'baseline')).toBeNull();
+  });
+
+  it('lays out lines computed for a request exactly as the slots hold them', async () => {
+    const store = await storeOf('lines');
+    for (const [key, upgrade] of [
+      [GAS_PROVIDENCE, 'hvac__heat_pump_seer18_hspf10'],
+      [PROPANE_LUBBOCK, 'baseline'],
+    ] as const) {
+      const lines = FIXTURE_STATISTICS.filter(
+        (row) =>
+          row.cluster_id.startsWith(`${key.county_fips}|${key.heating_fuel}|`) &&
+          row.water_heater_fuel === key.water_heater_fuel &&
+          row.upgrade === upgrade,
+      );
+      expect(answerOfLines(lines)).toEqual(store.answer(key, upgrade));
+    }
+  });
+
+  it('reads which clusters were run and which the sampler found implausible', async () => {
+    await writeTablesSnapshot(lakeDir, 'support', remFixtureTables(), { publish: false });
+    const support = await loadClusterSupport(await openSnapshot(lakeDir, 'support'));
+    expect([...support]).toEqual([
+      ['44007|natural_gas|-', true],
+      ['44007|natural_gas|natural_gas', true],
+      ['48303|fuel_oil|-', false],
+      ['48303|propane|-', true],
+      ['48303|propane|natural_gas', false],
+    ]);
+  });
+
+  it('refuses a table with a missing or repeated line, or a line in another energy unit', async () => {
+    const missing = FIXTURE_STATISTICS.filter(
+      (row, i) => !(row.upgrade === 'hvac__heat_pump_seer18_hspf10' && i % 7 === 0),
+    );
+    await expect(storeOf('missing', missing)).rejects.toThrow(
+      'rem_cluster_statistics: cluster 44007|natural_gas|- has 0 lines in another energy unit and 1 upgrades with missing or repeated lines',
+    );
+    const repeated = [...FIXTURE_STATISTICS, FIXTURE_STATISTICS[0]!];
+    await expect(storeOf('repeated', repeated)).rejects.toThrow(/1 upgrades with missing or repeated lines/);
+    const wrongUnit = FIXTURE_STATISTICS.map((row, i) =>
+      i === 1 ? { ...row, energy_unit: 'kWh' as const } : row,
+    );
+    await expect(storeOf('wrong-unit', wrongUnit)).rejects.toThrow(/has 1 lines in another energy unit/);
+  });
+});

@@ -1,0 +1,132 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ClusterKey, EmissionFactor, EnergyRate } from '../../../schemas/rem-data.ts';
+import { UPGRADES } from '../../../schemas/rem.ts';
+import { ClusterStatisticsStore, loadClusterSupport } from '../../../serve/rem/cluster-statistics-store.ts';
+import { committedSurrogate } from '../../../serve/rem/committed-surrogate.ts';
+import { OnDemandClusters } from '../../../serve/rem/on-demand-clusters.ts';
+import { ratesAndFactorsJson, REM_MODEL, snapshotSamples } from '../../../serve/rem/rem-data.ts';
+import { encodedFragment } from '../../../serve/http/json-bytes.ts';
+import { savingsBody } from '../../../serve/rem/savings-body.ts';
+import { clusterKeysOf } from '../../../simulate/stage/work-units.ts';
+import { openSnapshot } from '../../../transform/lake/snapshot-reader.ts';
+import type { RemCountyRow } from '../../../schemas/tables/rem.ts';
+import { createRemLake, type RemLake } from '../../support/rem-stage/rem-lake.ts';
+
+const PROVIDENCE = '44007';
+const SAMPLES = 40; // REM_TEST_ENV's REM_SAMPLES, which both lakes ran with
+
+/** The snapshot a lake's pipeline run publishes, opened. */
+async function runLake(lake: RemLake) {
+  const run = await lake.run();
+  if (run.status !== 'published') throw new Error(`expected a publish, got ${run.status}`);
+  return openSnapshot(lake.lakeDir, run.snapshotId);
+}
+
+let precomputedLake: RemLake;
+let otherStateLake: RemLake;
+let snapshotHomes: number | null;
+let precomputed: { support: ReadonlyMap<string, boolean>; store: ClusterStatisticsStore };
+let onDemand: {
+  support: ReadonlyMap<string, boolean>;
+  clusters: OnDemandClusters;
+  providence: RemCountyRow;
+  ratesAndFactors: string;
+  rates: EnergyRate[];
+  factors: EmissionFactor[];
+};
+
+beforeAll(async () => {
+  // The same fixture inputs twice: one lake precomputes Rhode Island, the other only Arizona.
+  precomputedLake = await createRemLake({ REM_STATES: 'RI', HEALTH_STATES: 'RI' });
+  otherStateLake = await createRemLake({ REM_STATES: 'AZ', HEALTH_STATES: 'AZ' });
+  const withRhodeIsland = await runLake(precomputedLake);
+  precomputed = {
+    support: await loadClusterSupport(withRhodeIsland),
+    store: await ClusterStatisticsStore.load(withRhodeIsland),
+  };
+  const withoutRhodeIsland = await runLake(otherStateLake);
+  const counties = await withoutRhodeIsland.rows<RemCountyRow>('rem_counties');
+  const rates = await withoutRhodeIsland.rows<EnergyRate>('rem_energy_rates');
+  const factors = await withoutRhodeIsland.rows<EmissionFactor>('rem_emission_factors');
+  snapshotHomes = snapshotSamples(withoutRhodeIsland);
+  onDemand = {
+    support: await loadClusterSupport(withoutRhodeIsland),
+    clusters: new OnDemandClusters(rates, factors),
+    providence: counties.find((c) => c.county_fips === PROVIDENCE)!,
+    ratesAndFactors: ratesAndFactorsJson('RI', rates, factors),
+    rates,
+    factors,
+  };
+}, 240_000);
+afterAll(async () => {
+  await precomputedLake?.remove();
+  await otherStateLake?.remove();
+});
+
+const bodyOf = (answer: Parameters<typeof savingsBody>[0], ratesAndFactors: string) =>
+  savingsBody(answer, {
+    ratesAndFactorsJson: encodedFragment(ratesAndFactors),
+    modelJson: encodedFragment(`"model":${JSON.stringify(REM_MODEL)}`),
+    estimateType: 'county_level',
+  }).toString('utf8');
+
+describe('a cluster computed on demand', () => {
+  it('draws as many homes as the snapshot was built with (its manifest), whatever the server is set to', () => {
+    expect(snapshotHomes).toBe(SAMPLES);
+  });
+
+  it('is byte for byte the precomputed cluster: support, every upgrade, every number', async () => {
+    const keys: ClusterKey[] = clusterKeysOf(PROVIDENCE);
+    // Rhode Island is precomputed in one lake only.
+    expect(
+      keys.every((key) =>
+        precomputed.support.has(`${key.county_fips}|${key.heating_fuel}|${key.water_heater_fuel ?? '-'}`),
+      ),
+    ).toBe(true);
+    expect([...onDemand.support.keys()].some((id) => id.startsWith(`${PROVIDENCE}|`))).toBe(false);
+
+    let compared = 0;
+    for (const key of keys) {
+      const id = `${key.county_fips}|${key.heating_fuel}|${key.water_heater_fuel ?? '-'}`;
+      const computed = await onDemand.clusters.cluster(onDemand.providence, key, SAMPLES, committedSurrogate);
+      expect(computed.supported, id).toBe(precomputed.support.get(id));
+      if (!computed.supported) continue;
+      for (const upgrade of UPGRADES) {
+        const stored = precomputed.store.answer(key, upgrade);
+        const fresh = computed.answers.get(upgrade) ?? null;
+        expect(fresh === null, `${id} ${upgrade}`).toBe(stored === null);
+        if (stored === null || fresh === null) continue;
+        expect(fresh.counts).toEqual(stored.counts);
+        expect(
+          Buffer.from(fresh.values.buffer).equals(Buffer.from(stored.values.buffer)),
+          `${id} ${upgrade}`,
+        ).toBe(true);
+        expect(bodyOf(fresh, onDemand.ratesAndFactors)).toBe(bodyOf(stored, onDemand.ratesAndFactors));
+        compared++;
+      }
+    }
+    // Most of the county's 20 clusters are plausible, each with most of the upgrades.
+    expect(compared).toBeGreaterThan(50);
+  }, 120_000);
+
+  it('is computed once: concurrent requests share the computation, a repeat the kept cluster', async () => {
+    const key: ClusterKey = { county_fips: PROVIDENCE, heating_fuel: 'propane', water_heater_fuel: null };
+    const clusters = new OnDemandClusters(onDemand.rates, onDemand.factors);
+    let computations = 0;
+    const surrogate = () => {
+      computations++;
+      return committedSurrogate();
+    };
+    const [a, b] = await Promise.all([
+      clusters.cluster(onDemand.providence, key, SAMPLES, surrogate),
+      clusters.cluster(onDemand.providence, key, SAMPLES, surrogate),
+    ]);
+    expect(a).toBe(b);
+    expect(await clusters.cluster(onDemand.providence, key, SAMPLES, surrogate)).toBe(a);
+    expect(computations).toBe(1);
+    expect(a.supported && a.answers.get('baseline')?.counts).toEqual({
+      num_samples: SAMPLES,
+      num_excluded_samples: 0,
+    });
+  }, 60_000);
+});

@@ -1,0 +1,67 @@
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openSnapshotInChildProcess } from '../../../serve/snapshot/child-process-snapshot-reader.ts';
+import { openSnapshot } from '../../../transform/lake/snapshot-reader.ts';
+import { writeProgramsSnapshot } from '../../support/serve-lake-fixture.ts';
+
+let lakeDir: string;
+beforeAll(async () => {
+  lakeDir = await mkdtemp(path.join(tmpdir(), 'child-reader-'));
+  await writeProgramsSnapshot(lakeDir, 's1', 3, { publish: true });
+});
+afterAll(() => rm(lakeDir, { recursive: true, force: true }));
+
+describe('openSnapshotInChildProcess', () => {
+  it('gives the same manifest and rows as reading in this process', async () => {
+    const direct = await openSnapshot(lakeDir, 's1');
+    const viaChild = await openSnapshotInChildProcess(lakeDir, 's1');
+    expect(viaChild.id).toBe('s1');
+    expect(viaChild.manifest).toEqual(direct.manifest);
+    expect(await viaChild.rows('programs')).toEqual([
+      { snapshot: 's1', program: 'program-0', amountUsd: 1000 },
+      { snapshot: 's1', program: 'program-1', amountUsd: 2000 },
+      { snapshot: 's1', program: 'program-2', amountUsd: 3000 },
+    ]);
+    // A second read, after the child has gone idle and exited, starts a new one.
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(await viaChild.rows('programs')).toHaveLength(3);
+  });
+
+  it('rejects a table the snapshot lacks with the reader’s message, and keeps reading others', async () => {
+    const reader = await openSnapshotInChildProcess(lakeDir, 's1');
+    await expect(reader.rows('nope')).rejects.toThrow('snapshot s1 has no table "nope"');
+    expect(await reader.rows('programs')).toHaveLength(3);
+  });
+
+  it('refuses a snapshot that does not exist before starting any process', async () => {
+    await expect(openSnapshotInChildProcess(lakeDir, 's9')).rejects.toThrow();
+  });
+});
+
+describe('writeFloat64File', () => {
+  it('writes a query over the snapshot’s tables as float64 rows, in the serving cache, and reuses the file', async () => {
+    const reader = await openSnapshotInChildProcess(lakeDir, 's1');
+    const sql = 'SELECT amountUsd, length(program) FROM programs ORDER BY amountUsd DESC';
+    const file = await reader.writeFloat64File('amounts', sql);
+    expect(file.values).toBe(6);
+    expect(path.dirname(file.path)).toBe(path.join(lakeDir, 'cache', 'serving', 's1'));
+    const bytes = await readFile(file.path);
+    expect([...new Float64Array(bytes.buffer, bytes.byteOffset, 6)]).toEqual([3000, 9, 2000, 9, 1000, 9]);
+    const written = (await stat(file.path)).mtimeMs;
+    // Asked again (as after a restart), the complete file is reused, not rewritten.
+    const again = await openSnapshot(lakeDir, 's1');
+    expect(await again.writeFloat64File('amounts', sql)).toEqual(file);
+    expect((await stat(file.path)).mtimeMs).toBe(written);
+    // Another query under the same name is another file.
+    expect((await again.writeFloat64File('amounts', 'SELECT 1.5')).path).not.toBe(file.path);
+  });
+
+  it('rejects a query that fails with DuckDB’s message and leaves no file behind', async () => {
+    const reader = await openSnapshotInChildProcess(lakeDir, 's1');
+    await expect(reader.writeFloat64File('broken', 'SELECT nope FROM programs')).rejects.toThrow(/nope/);
+    const files = await readdir(path.join(lakeDir, 'cache', 'serving', 's1'));
+    expect(files.some((f) => f.startsWith('broken'))).toBe(false);
+  });
+});
