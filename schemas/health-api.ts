@@ -15,7 +15,7 @@ import { languageSchema } from './incentives/enums.ts';
 
 /**
  * Request and response of `POST /api/v2/etools/health-impacts` (the reference's v2 health-impacts call;
- * README, "Health impacts API"). Answers are assembled from per-snapshot sums rather than validated per
+ * docs/health-api.md). Answers are assembled from per-snapshot sums rather than validated per
  * request, so they must match these shapes (a spec checks the example answer against them).
  */
 

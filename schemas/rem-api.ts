@@ -5,7 +5,7 @@ import { RESULT_FUELS } from './rem-data.ts';
 
 /**
  * Requests and responses of the REM API (`/api/v1/rem/*`). The `Savings` shape is the reference's (see
- * README, REM API), with `estimate_type: "county_level"` beside its `address_level`/`puma_level`, the basis
+ * docs/rem-api.md), with `estimate_type: "county_level"` beside its `address_level`/`puma_level`, the basis
  * of each emissions factor, and `model`: which model answered and what it is not. Answers are assembled
  * from the compact per-snapshot store rather than validated per request, so they must match these shapes.
  */

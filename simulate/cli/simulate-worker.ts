@@ -8,7 +8,7 @@ import { runSimulateWorker } from '../stage/simulate-stage.ts';
 import { runMain, UsageError } from '../../lib/cli-main.ts';
 
 // npm run simulate:worker: one more member of the simulate stage's consumer group, on any machine that reaches
-// the Kafka brokers (see README, "Simulate stage"). SIGINT or SIGTERM: finish the units in hand, then leave.
+// the Kafka brokers (see docs/rem-model.md, "Simulate stage"). SIGINT or SIGTERM: finish the units in hand, then leave.
 runMain(async () => {
   const config = loadConfig();
   if (!config.KAFKA_BROKERS) {

@@ -2,7 +2,7 @@ import type { HealthPollutant } from '../../schemas/health-data.ts';
 
 /**
  * How many people breathe what a county emits, relative to the nation: the population-exposure weighting
- * that spreads EPA's national deaths per tonne over counties (issue 16; README "Health impacts model").
+ * that spreads EPA's national deaths per tonne over counties (issue 16; docs/health-model.md).
  *
  * Two terms, each divided by its household-weighted national mean so that both are 1 for a typical home:
  * - local: the county's population over the width of its land, P / √A (people per km). In the urban box

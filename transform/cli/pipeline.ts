@@ -5,7 +5,7 @@ import { runMain } from '../../lib/cli-main.ts';
 import { pauseHookFromEnv } from './pause-hook.ts';
 import { pipelineCommand } from './pipeline-command.ts';
 
-// npm run pipeline: one run over the configured sources (see README, "Lake and pipeline").
+// npm run pipeline: one run over the configured sources (see docs/pipeline-and-lake.md).
 runMain(async () => {
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL, 'pipeline');

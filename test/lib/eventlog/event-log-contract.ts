@@ -14,7 +14,7 @@ export type OpenEventLog = (store: string) => Promise<EventLog>;
 export interface ContractOptions {
   /**
    * Whether the back end's group can rebalance between two members (default true). librdkafka 2.0.2's mock
-   * cluster cannot: its SyncGroup answers REBALANCE_IN_PROGRESS to two kafkajs members in a loop (README).
+   * cluster cannot: its SyncGroup answers REBALANCE_IN_PROGRESS to two kafkajs members in a loop (docs/event-log.md).
    */
   rebalances?: boolean;
 }

@@ -34,7 +34,7 @@ import { defaultSourceRecords } from '../../support/default-source-records.ts';
 /*
  * The health rollup of every county of the contiguous US and DC from the project's default sources, as the
  * simulate stage builds it, with 8 sample homes per cluster instead of 400 (so it runs in seconds; the
- * national snapshot's figures come from the pipeline run reported in the README). It checks the invariants
+ * national snapshot's figures come from the pipeline run reported in docs/health-model.md). It checks the invariants
  * over the whole nation and the plausibility of the national figure.
  */
 
@@ -183,7 +183,7 @@ describe('the national health rollup (default sources, 8 homes per cluster)', ()
     const ranked = perHousehold.sort((a, b) => b.deaths - a.deaths).map((s) => s.state);
     // Many people around each home and much gas or oil burnt in it: New York (the first here), New Jersey,
     // Pennsylvania and Illinois; few people and mild use or electric heat: Montana, Wyoming, North Dakota,
-    // New Mexico. Ranks 1, 3, 4, 6 and 49, 48, 47, 46 with 8 homes per cluster (README, health model).
+    // New Mexico. Ranks 1, 3, 4, 6 and 49, 48, 47, 46 with 8 homes per cluster (docs/health-model.md).
     for (const state of ['NY', 'NJ', 'PA', 'IL']) expect(ranked.indexOf(state), state).toBeLessThan(10);
     for (const state of ['MT', 'WY', 'ND', 'NM']) expect(ranked.indexOf(state), state).toBeGreaterThan(38);
   });
