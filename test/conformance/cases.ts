@@ -5,9 +5,14 @@ import { REFERENCE_SHAPES } from './compare.ts';
 type QueryValue = string | number | boolean | null | Record<string, never> | (string | number)[];
 type Query = Record<string, QueryValue>;
 
+export const CASE_KINDS = ['calculator', 'programs', 'loan', 'utilities', 'bad', 'badZips'] as const;
+export type CaseKind = (typeof CASE_KINDS)[number];
+
 /** One request of the conformance suite and what must come back. */
 export interface ConformanceCase {
   name: string;
+  /** Which list of cases.json it comes from. */
+  kind: CaseKind;
   url: string;
   status: number;
   /** The expected body (compared after dropping properties the reference does not define), if any. */
@@ -47,6 +52,7 @@ export async function loadCases(conformanceDir: string): Promise<ConformanceCase
     Promise.all(
       file[kind].map(async ({ query, snapshot: name }, index) => ({
         name: `${kind} #${index + 1} ${name}`,
+        kind,
         url: `${route}?${queryString(query)}`,
         status: 200,
         body: await snapshot(name),
@@ -59,6 +65,7 @@ export async function loadCases(conformanceDir: string): Promise<ConformanceCase
     ...(await withSnapshots('loan', '/api/v1/finance/loan-programs')),
     ...file.utilities.map(([zip, body]) => ({
       name: `utilities ${zip}`,
+      kind: 'utilities' as const,
       url: `/api/v1/utilities?zip=${zip}`,
       status: 200,
       body,
@@ -66,11 +73,13 @@ export async function loadCases(conformanceDir: string): Promise<ConformanceCase
     })),
     ...file.bad.map((query, index) => ({
       name: `bad #${index + 1} ${queryString(query)}`,
+      kind: 'bad' as const,
       url: `/api/v1/calculator?${queryString(query)}`,
       status: 400,
     })),
     ...file.badZips.map((zip) => ({
       name: `badZip ${zip}`,
+      kind: 'badZips' as const,
       url: `/api/v1/calculator?${queryString({ zip, owner_status: 'homeowner', household_income: 0, household_size: 1, tax_filing: 'single' })}`,
       status: 404,
     })),

@@ -11,7 +11,8 @@ import { startService } from '../../serve/service.ts';
 import { lakeSnapshotSource } from '../../serve/snapshot/lake-snapshot-source.ts';
 import { defaultCatalog } from '../../transform/catalog.ts';
 import { runPipeline } from '../../transform/pipeline/run-pipeline.ts';
-import { loadCases, type ConformanceCase } from './cases.ts';
+import { writeFigures } from '../figures/figure-files.ts';
+import { CASE_KINDS, loadCases, type ConformanceCase } from './cases.ts';
 import { checkCase } from './check-case.ts';
 import { IN_PROCESS_KEY, inProcessApp } from './in-process-app.ts';
 
@@ -123,6 +124,15 @@ async function run(): Promise<number> {
     await target.close();
   }
   console.log(`${cases.length - failed} passed, ${failed} failed`);
+  const byKind = Object.fromEntries(
+    CASE_KINDS.map((kind) => [kind, cases.filter((c) => c.kind === kind).length]),
+  );
+  const changed = await writeFigures('conformance', {
+    cases: cases.length,
+    passed: cases.length - failed,
+    byKind,
+  });
+  if (changed.length > 0) console.log(`conformance figures changed in ${changed.join(', ')}`);
   return failed === 0 ? 0 : 1;
 }
 

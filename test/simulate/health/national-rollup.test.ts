@@ -30,6 +30,7 @@ import { OnnxSurrogate } from '../../../simulate/surrogate/onnx-surrogate.ts';
 import { heatingFuelsByCounty, remCountyRow } from '../../../transform/tables/rem/rem-tables.ts';
 import { type RemCountyRow } from '../../../schemas/tables/rem.ts';
 import { defaultSourceRecords } from '../../support/default-source-records.ts';
+import { ALL_ELECTRIC, PUBLISHED_DEATHS_AVOIDED } from '../../figures/health-national-figures.ts';
 
 /*
  * The health rollup of every county of the contiguous US and DC from the project's default sources, as the
@@ -39,9 +40,6 @@ import { defaultSourceRecords } from '../../support/default-source-records.ts';
  */
 
 const HOMES_PER_CLUSTER = 8;
-const ALL_ELECTRIC = 'combination__all_electric__hvac_seer24_hspf13__weatherization';
-/** Rewiring America, "Breathe easy" (2024): about 3,400 premature deaths a year avoided. */
-const PUBLISHED_DEATHS_AVOIDED = 3400;
 
 let counties: RemCountyRow[];
 let cells: HealthImpactCell[];

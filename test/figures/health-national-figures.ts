@@ -1,0 +1,160 @@
+import { z } from 'zod';
+import { HEALTH_POLLUTANTS, HEALTH_UPGRADES } from '../../schemas/health-data.ts';
+import type { FigureSet } from './figure-sets.ts';
+
+/**
+ * Rewiring America, "Breathe easy" (2024, rewiringamerica.org/research/home-electrification-health-benefits):
+ * premature deaths a year avoided by electrifying residential fossil appliances, the figure the model card
+ * holds the national all-electric answer to (within a factor of two).
+ */
+export const PUBLISHED_DEATHS_AVOIDED = 3400;
+export const ALL_ELECTRIC = 'combination__all_electric__hvac_seer24_hspf13__weatherization';
+
+const UPGRADE_LABELS: Record<(typeof HEALTH_UPGRADES)[number], string> = {
+  combination__all_electric__hvac_seer24_hspf13__weatherization:
+    'all-electric (heat pump 24/13, HPWH, dryer, range, weatherization)',
+  hvac__heat_pump_seer24_hspf13: 'heat pump SEER 24 / HSPF 13',
+  combination__hvac_seer18_hspf10__weatherization: 'heat pump SEER 18 / HSPF 10 + weatherization',
+  hvac__heat_pump_seer18_hspf10: 'heat pump SEER 18 / HSPF 10',
+  hvac__heat_pump_seer15_hspf9: 'heat pump SEER 15 / HSPF 9',
+  weatherization__insulation_air_duct_sealing: 'weatherization',
+  'water_heater__heat_pump_uef3.35': 'heat-pump water heater',
+};
+
+const tonnesSchema = z.record(z.enum(HEALTH_POLLUTANTS), z.number());
+
+const stateFiguresSchema = z.object({
+  state: z.string().length(2),
+  households: z.number().int().positive(),
+  deaths: z.number(),
+  deathsOnsite: z.number(),
+  deathsPower: z.number(),
+});
+
+const healthNationalSchema = z.object({
+  /** The snapshot the figures were read from, and the settings that shaped it. */
+  snapshot: z.string(),
+  createdAt: z.iso.datetime(),
+  remSamples: z.number().int().positive(),
+  upgrades: z.array(
+    z.object({
+      upgrade: z.enum(HEALTH_UPGRADES),
+      deaths: z.number(),
+      deathsLow: z.number(),
+      deathsOnsite: z.number(),
+      deathsPower: z.number(),
+      valueUsd: z.number(),
+    }),
+  ),
+  /** Households of every upgrade's rows, and of its single-family and multi-family rows. */
+  households: z.number().int().positive(),
+  singleFamilyHouseholds: z.number().int().positive(),
+  multiFamilyHouseholds: z.number().int().positive(),
+  multiFamilyDeaths: z.number(),
+  /** The all-electric upgrade's avoided tonnes a year, by sector. */
+  tonnesOnsite: tonnesSchema,
+  tonnesPower: tonnesSchema,
+  /** Every state's all-electric figures, most avoided deaths per household first. */
+  states: z.array(stateFiguresSchema).min(12),
+  /** Deaths per million New York households with the SEER 18 heat pump alone. */
+  newYorkSeer18PerMillion: z.number(),
+  /** Central deaths per tonne of primary PM2.5 from homes in named counties, and the national figure. */
+  pm25PerTonne: z.array(z.object({ county: z.string(), deaths: z.number() })),
+  pm25PerTonneNational: z.number(),
+  /** Central deaths per tonne of power-plant SO2, by state. */
+  so2PerTonne: z.array(z.object({ state: z.string(), deaths: z.number() })),
+});
+export type HealthNationalFigures = z.infer<typeof healthNationalSchema>;
+
+/** A typographic minus, as the docs print negative figures. */
+const signed = (text: string): string => text.replace('-', '−');
+/** Deaths as the model card prints them: whole from 100 up, 3 significant digits below. */
+const deaths = (value: number): string =>
+  signed(
+    Math.abs(value) >= 100
+      ? Math.round(value).toLocaleString('en-US')
+      : Number(value.toPrecision(3)).toLocaleString('en-US'),
+  );
+const perMillion = (value: number, households: number): number => (value / households) * 1e6;
+const oneDecimal = (value: number): string => signed(value.toFixed(1));
+const tonnes = (kgOrTonnes: number): string => (Math.round(kgOrTonnes / 10) * 10).toLocaleString('en-US');
+const billions = (usd: number): string => `$${(usd / 1e9).toFixed(1)} B`;
+const POLLUTANT_LABELS = { nox: 'NOx', pm25: 'PM2.5', voc: 'VOC', nh3: 'NH3', so2: 'SO2' } as const;
+
+const tonnesList = (byPollutant: Record<(typeof HEALTH_POLLUTANTS)[number], number>): string =>
+  HEALTH_POLLUTANTS.filter((p) => Math.round(byPollutant[p]) > 0)
+    .sort((a, b) => byPollutant[b] - byPollutant[a])
+    .map((p) => `${POLLUTANT_LABELS[p]} ${tonnes(byPollutant[p])}`)
+    .join(', ');
+
+const allElectric = (f: HealthNationalFigures) => f.upgrades.find((u) => u.upgrade === ALL_ELECTRIC)!;
+const sumTonnes = (t: Record<string, number>): number => Object.values(t).reduce((a, b) => a + b, 0);
+
+function upgradesTable(f: HealthNationalFigures): string {
+  const rows = [...f.upgrades]
+    .sort((a, b) => b.deaths - a.deaths)
+    .map(
+      (u) =>
+        `| ${UPGRADE_LABELS[u.upgrade]} | ${u.upgrade === ALL_ELECTRIC ? `**${deaths(u.deaths)}**` : deaths(u.deaths)} | ` +
+        `${deaths(u.deathsLow)} | ${deaths(u.deathsOnsite)} | ${deaths(u.deathsPower)} | ${billions(u.valueUsd)} |`,
+    );
+  return [
+    '| upgrade | deaths avoided / yr, central | low | from homes | from power plants | value (2024$) |',
+    '| --- | ---: | ---: | ---: | ---: | ---: |',
+    ...rows,
+  ].join('\n');
+}
+
+function plausibility(f: HealthNationalFigures): string {
+  const all = allElectric(f);
+  const ratio = all.deaths / PUBLISHED_DEATHS_AVOIDED;
+  const within = ratio > 0.5 && ratio < 2;
+  const lowWithin = all.deathsLow / PUBLISHED_DEATHS_AVOIDED > 0.5;
+  return (
+    `The all-electric central figure here, **${deaths(all.deaths)}**, is **${ratio.toFixed(2)} × theirs: ` +
+    `${within ? 'within' : 'outside'} a factor of two** (the low estimate, ${deaths(all.deathsLow)}, is ` +
+    `${lowWithin ? 'too' : 'not'}). It avoids ${tonnes(sumTonnes(f.tonnesOnsite) + sumTonnes(f.tonnesPower))} t ` +
+    `a year of PM2.5 and precursors (homes: ${tonnesList(f.tonnesOnsite)}; power plants: ` +
+    `${tonnesList(f.tonnesPower)}); ${deaths(f.multiFamilyDeaths)} of its deaths are in multi-family households.`
+  );
+}
+
+function topStates(f: HealthNationalFigures): string {
+  const top = f.states.slice(0, 10).map((s) => {
+    const rate = (value: number) => oneDecimal(perMillion(value, s.households));
+    return `| ${s.state} | ${rate(s.deaths)} | ${rate(s.deathsOnsite)} | ${rate(s.deathsPower)} | ${deaths(s.deaths)} |`;
+  });
+  return [
+    '| state | per million households | from homes | from power plants | deaths |',
+    '| --- | ---: | ---: | ---: | ---: |',
+    ...top,
+  ].join('\n');
+}
+
+export const healthNationalSet: FigureSet<HealthNationalFigures> = {
+  command: 'npm run figures:health -- <national lake dir>',
+  schema: healthNationalSchema,
+  parts: {
+    source: (f) =>
+      `snapshot \`${f.snapshot}\` of ${f.createdAt.slice(0, 10)}, ${f.remSamples} homes per cluster, ` +
+      `${f.households.toLocaleString('en-US')} households`,
+    households: (f) => f.households.toLocaleString('en-US'),
+    'single-family-households': (f) => f.singleFamilyHouseholds.toLocaleString('en-US'),
+    'multi-family-households': (f) =>
+      `${f.multiFamilyHouseholds.toLocaleString('en-US')}, ${Math.round((f.multiFamilyHouseholds / f.households) * 100)} %`,
+    upgrades: upgradesTable,
+    plausibility,
+    'top-states': topStates,
+    'last-states': (f) =>
+      f.states
+        .slice(-2)
+        .reverse()
+        .map((s) => `${s.state} (${oneDecimal(perMillion(s.deaths, s.households))})`)
+        .join(' and '),
+    'ny-seer18': (f) => oneDecimal(f.newYorkSeer18PerMillion),
+    'pm25-per-tonne': (f) =>
+      `${f.pm25PerTonne.map((c) => `${c.county} ${c.deaths.toPrecision(2)}`).join(', ')}, against ` +
+      `the national ${f.pm25PerTonneNational.toPrecision(2)}`,
+    'so2-per-tonne': (f) => f.so2PerTonne.map((s) => `${s.state} ${s.deaths.toPrecision(2)}`).join(', '),
+  },
+};
