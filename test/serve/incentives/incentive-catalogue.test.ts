@@ -13,6 +13,10 @@ beforeAll(async () => {
   ({ catalogue } = await fixtureData());
 });
 
+/** The fixture's incentives in the list's order: by id among the federal ones, by authority then id in RI. */
+const FEDERAL = ['IRA-1', 'IRA-14', 'IRA-5'];
+const RHODE_ISLAND = ['RI-1', 'RI-3', 'RI-4', 'RI-2', 'RI-5'];
+
 const ids = (positions: readonly number[]) => positions.map((p) => catalogue[p]!.id);
 const launched: CatalogueFilter = { includeBetaStates: false };
 const entry = (state: string | null, authority: string | null, id: string): CatalogueEntry => ({
@@ -48,17 +52,7 @@ describe('the catalogue order', () => {
   });
 
   it('is the order the snapshot’s catalogue is held in, every incentive once', () => {
-    expect(catalogue.map((e) => e.id)).toEqual([
-      'IRA-1',
-      'IRA-14',
-      'IRA-5',
-      'RI-1',
-      'RI-3',
-      'RI-4',
-      'RI-2',
-      'RI-5',
-      'SD-1',
-    ]);
+    expect(catalogue.map((e) => e.id)).toEqual([...FEDERAL, ...RHODE_ISLAND, 'SD-1']);
   });
 });
 
@@ -67,25 +61,16 @@ describe('the list filter', () => {
     catalogue.filter((e) => matchesFilter(e, filter)).map((e) => e.id);
 
   it('keeps federal incentives and launched states’ by default; beta states only when asked', () => {
-    expect(kept(launched)).toEqual(['IRA-1', 'IRA-14', 'IRA-5', 'RI-1', 'RI-3', 'RI-4', 'RI-2', 'RI-5']);
-    expect(kept({ includeBetaStates: true })).toContain('SD-1');
-    expect(kept({ state: 'SD', includeBetaStates: false })).toEqual(['IRA-1', 'IRA-14', 'IRA-5']);
-    expect(kept({ state: 'SD', includeBetaStates: true })).toEqual(['IRA-1', 'IRA-14', 'IRA-5', 'SD-1']);
+    expect(kept(launched)).toEqual([...FEDERAL, ...RHODE_ISLAND]);
+    expect(kept({ includeBetaStates: true })).toEqual([...FEDERAL, ...RHODE_ISLAND, 'SD-1']);
+    expect(kept({ state: 'SD', includeBetaStates: false })).toEqual(FEDERAL);
+    expect(kept({ state: 'SD', includeBetaStates: true })).toEqual([...FEDERAL, 'SD-1']);
   });
 
   it('keeps a state’s own incentives and the federal ones for a state', () => {
-    expect(kept({ state: 'RI', includeBetaStates: true })).toEqual([
-      'IRA-1',
-      'IRA-14',
-      'IRA-5',
-      'RI-1',
-      'RI-3',
-      'RI-4',
-      'RI-2',
-      'RI-5',
-    ]);
+    expect(kept({ state: 'RI', includeBetaStates: true })).toEqual([...FEDERAL, ...RHODE_ISLAND]);
     // Colorado is launched but has no incentives of its own in this data.
-    expect(kept({ state: 'CO', includeBetaStates: false })).toEqual(['IRA-1', 'IRA-14', 'IRA-5']);
+    expect(kept({ state: 'CO', includeBetaStates: false })).toEqual(FEDERAL);
   });
 
   it('keeps the authority types asked for, and incentives covering any item asked for', () => {
