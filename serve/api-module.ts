@@ -70,6 +70,8 @@ export interface ApiModuleContext<T> {
   data(request: FastifyRequest): T;
   /** The date the request treats as today (AS_OF_DATE, else today in America/New_York). */
   asOfDate(request: FastifyRequest): string;
+  /** The id of the snapshot the request is pinned to (what its X-Snapshot-Id header says). */
+  snapshotId(request: FastifyRequest): string;
 }
 
 /**
@@ -105,6 +107,7 @@ function moduleContext<T>(module: ApiModule<T>, config: Config): ApiModuleContex
       return snapshot.data.get(module.serving.name) as T;
     },
     asOfDate: (request) => pinned(request).asOfDate,
+    snapshotId: (request) => pinned(request).snapshot.id,
   };
 }
 

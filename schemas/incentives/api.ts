@@ -8,6 +8,7 @@ import {
   languageSchema,
   ownerStatusSchema,
   paymentMethodSchema,
+  stateCodeSchema,
 } from './enums.ts';
 import { calculatorRequestExample as request, calculatorResponseExample } from './api-examples.ts';
 import { loanProgramRecordSchema } from './records.ts';
@@ -53,6 +54,14 @@ const authorityTypes = uniqueList(authorityTypeSchema)
   .optional()
   .describe('Only incentives of these authority types; a list: comma-separated or repeated');
 
+const items = uniqueList(itemSchema)
+  .optional()
+  .describe('Only incentives for these items; comma-separated or repeated');
+const includeBetaStates = z
+  .boolean()
+  .default(false)
+  .describe('Also offer the incentives of states whose data is not launched yet');
+
 const exactlyOneLocation = (query: { zip?: string | undefined; address?: string | undefined }) =>
   (query.zip === undefined) !== (query.address === undefined);
 const locationRule = { message: 'give exactly one of zip and address', path: ['zip'] };
@@ -84,14 +93,9 @@ export const calculatorQuerySchema = z
     authority_types: authorityTypes,
     utility,
     gas_utility: gasUtility,
-    items: uniqueList(itemSchema)
-      .optional()
-      .describe('Only incentives for these items; comma-separated or repeated'),
+    items,
     language,
-    include_beta_states: z
-      .boolean()
-      .default(false)
-      .describe('Also offer the incentives of states whose data is not launched yet'),
+    include_beta_states: includeBetaStates,
   })
   .refine(exactlyOneLocation, locationRule);
 export type CalculatorQuery = z.infer<typeof calculatorQuerySchema>;
@@ -105,6 +109,37 @@ export const programsQuerySchema = z
   .object({ ...location, authority_types: authorityTypes, utility, gas_utility: gasUtility, language })
   .refine(exactlyOneLocation, locationRule);
 export type ProgramsQuery = z.infer<typeof programsQuerySchema>;
+
+/** How many incentives a page of the list holds: by default, and at most. */
+export const INCENTIVES_PAGE_SIZE = { default: 100, max: 500 } as const;
+
+export const incentivesListQuerySchema = z.object({
+  state: stateCodeSchema
+    .optional()
+    .describe('Only the incentives offered in this state (two-letter code): its own and the federal ones')
+    .meta({ examples: ['RI'] }),
+  authority_types: authorityTypes,
+  items,
+  include_beta_states: includeBetaStates,
+  language,
+  page_size: z
+    .number()
+    .int()
+    .min(1)
+    .max(INCENTIVES_PAGE_SIZE.max)
+    .default(INCENTIVES_PAGE_SIZE.default)
+    .describe(`Incentives per page (1–${INCENTIVES_PAGE_SIZE.max})`),
+  page_token: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      'The `next_page_token` of the previous page, to get the next one (with the same filters). It is only ' +
+        'good while the snapshot that gave it is served: after a new snapshot is published it is refused ' +
+        '(400), and the walk starts again without it.',
+    ),
+});
+export type IncentivesListQuery = z.infer<typeof incentivesListQuerySchema>;
 
 export const statesQuerySchema = z.object({
   include_beta_states: z
@@ -178,23 +213,56 @@ export const utilitiesResponseSchema = z
   })
   .meta({ id: 'APIUtilitiesResponse', description: 'The utilities serving the location' });
 
+const programSchema = z.object({
+  name: z.string(),
+  url: z.string(),
+  authority_type: authorityTypeSchema,
+  authority: z.string().optional(),
+  items: z.array(itemSchema).optional(),
+});
+
 export const programsResponseSchema = z
   .object({
     authorities: z.record(z.string(), namedSchema),
     coverage: z.object({ state: z.string().nullable(), utility: z.string().nullable() }),
     location: z.object({ state: z.string() }),
-    programs: z.record(
-      z.string(),
-      z.object({
-        name: z.string(),
-        url: z.string(),
-        authority_type: authorityTypeSchema,
-        authority: z.string().optional(),
-        items: z.array(itemSchema).optional(),
-      }),
-    ),
+    programs: z.record(z.string(), programSchema),
   })
   .meta({ id: 'APIProgramsResponse', description: 'The programs offered at the location, by id' });
+
+/** An incentive of the list: the calculator's incentive, with its program in full and its state. */
+export const listedIncentiveSchema = apiIncentiveSchema
+  .extend({
+    state: z.string().nullable().describe('The state whose data lists it; null for a federal incentive'),
+    program: programSchema.extend({ id: z.string() }).describe('The program that offers it'),
+    low_income: z
+      .string()
+      .optional()
+      .describe('Id of the income limit the incentive is restricted to; absent when it has none'),
+    eligible_geo_group: z
+      .string()
+      .optional()
+      .describe('Id of the group of areas the incentive is restricted to, beyond its authority’s'),
+  })
+  .meta({ id: 'APIListedIncentive' });
+
+export const incentivesListResponseSchema = z
+  .object({
+    snapshot: z
+      .string()
+      .describe('The data snapshot every incentive of the page comes from (also the X-Snapshot-Id header)'),
+    total: z.number().int().nonnegative().describe('Incentives matching the filters, over all pages'),
+    incentives: z.array(listedIncentiveSchema),
+    next_page_token: z
+      .string()
+      .nullable()
+      .describe('Gives the next page as `page_token`; null on the last page'),
+  })
+  .meta({
+    id: 'APIIncentivesListResponse',
+    description:
+      'One page of the incentive catalogue, ordered by state (federal first), authority id, then incentive id',
+  });
 
 // The response is the upstream record as published, less our ordering column: one definition for both.
 export const loanProgramsResponseSchema = z

@@ -23,6 +23,7 @@ import { incomeClass } from './eligibility/income-class.ts';
 import { programsForLocation } from './eligibility/programs-for-location.ts';
 import { utilitiesForLocation } from './eligibility/utilities-for-location.ts';
 import type { IncentivesData } from './incentives-data.ts';
+import { registerIncentivesListRoute } from './incentives-list-route.ts';
 import { incentivesServingModule } from './incentives-serving-module.ts';
 import { messages } from './messages.ts';
 import { parseQueryString, rawQuery } from '../http/query-string.ts';
@@ -56,7 +57,10 @@ export interface IncentivesApiOptions {
   geocoder?: Geocoder;
 }
 
-/** The incentives API: calculator, utilities, programs, loan programs, states, and the retired v0 routes. */
+/**
+ * The incentives API: calculator, utilities, programs, the incentives list, loan programs, states, and the
+ * retired v0 routes.
+ */
 export function createIncentivesApi(options: IncentivesApiOptions = {}): ApiModule<IncentivesData> {
   return {
     serving: incentivesServingModule,
@@ -176,6 +180,8 @@ export function createIncentivesApi(options: IncentivesApiOptions = {}): ApiModu
           );
         },
       );
+
+      registerIncentivesListRoute(app, ctx);
 
       app.get(
         '/api/v1/finance/loan-programs',

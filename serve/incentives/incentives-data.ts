@@ -12,6 +12,7 @@ import { FEDERAL_SCOPE, type ServingStateRow } from '../../schemas/tables/incent
 import type { Candidate } from './eligibility/candidate.ts';
 import { lastDayOf } from './eligibility/dates.ts';
 import { tr } from './eligibility/localization.ts';
+import { catalogueOrder, type CatalogueEntry } from './incentive-catalogue.ts';
 import { compileRelationships, type RelationshipRules } from './eligibility/relationships.ts';
 import { sortRanks } from './eligibility/sorting.ts';
 import { stateStatuses } from './eligibility/states.ts';
@@ -102,6 +103,8 @@ export interface IncentivesData {
   statesJson: { reference: string; withBeta: string };
   /** Loan programs of states without a catalogue row: national ones only. */
   nationalLoanProgramsJson: string;
+  /** Every incentive of the snapshot, federal and state, in the incentives list's order. */
+  catalogue: readonly CatalogueEntry[];
 }
 
 export interface IncentivesTables {
@@ -157,15 +160,21 @@ function prepareLocation(row: ServingLocationRow, shared: ReturnType<typeof inte
 }
 
 type ServingIncentive = ServingStateRow['incentives'][number];
+type ServingProgram = ServingStateRow['programs'][string];
+
+/** A program as the API shows it (a value of the programs endpoint, the list's `program`). */
+const programFields = (program: ServingProgram, language: Language) => ({
+  name: tr(program.name, language),
+  url: tr(program.url, language),
+  authority_type: program.authority_type,
+  authority: program.authority ?? undefined,
+  items: program.items,
+});
 
 /** The incentive in the reference's field order, plus its stable `id` (which the reference drops). */
-function incentiveFragment(
-  incentive: ServingIncentive,
-  program: ServingStateRow['programs'][string],
-  language: Language,
-): string {
+const apiIncentive = (incentive: ServingIncentive, program: ServingProgram, language: Language) => {
   const { amount } = incentive;
-  return json({
+  return {
     payment_methods: incentive.payment_methods,
     authority_type: program.authority_type,
     authority: program.authority ?? undefined,
@@ -187,6 +196,49 @@ function incentiveFragment(
     end_date: incentive.end_date,
     short_description: tr(incentive.short_description, language),
     id: incentive.id,
+  };
+};
+
+/**
+ * The incentive as the list shows it: the calculator's fields (`id` and `state` first), with its program
+ * in full and the eligibility limits the calculator applies rather than shows.
+ */
+const listedIncentive = (
+  state: string | null,
+  incentive: ServingIncentive,
+  program: ServingProgram,
+  language: Language,
+) => {
+  const { id, ...fields } = apiIncentive(incentive, program, language);
+  return {
+    id,
+    state,
+    ...fields,
+    program: { id: incentive.program, ...programFields(program, language) },
+    low_income: incentive.low_income,
+    eligible_geo_group: incentive.eligible_geo_group,
+  };
+};
+
+/** Every incentive of a catalogue row (federal or one state's) as an entry of the list. */
+function catalogueEntries(row: ServingStateRow): CatalogueEntry[] {
+  const state = row.state === FEDERAL_SCOPE ? null : row.state;
+  return row.incentives.flatMap((incentive) => {
+    const program = row.programs[incentive.program];
+    // A dangling program reference is an audit error, so a published snapshot has none; skip defensively.
+    if (program === undefined) return [];
+    const render = (language: Language) =>
+      Buffer.from(json(listedIncentive(state, incentive, program, language)));
+    return [
+      {
+        id: incentive.id,
+        state,
+        authority: program.authority,
+        authorityType: program.authority_type,
+        items: incentive.items,
+        fragment: { en: render('en'), es: render('es') },
+      },
+    ];
   });
 }
 
@@ -232,8 +284,8 @@ function prepareCatalog(row: ServingStateRow, loanProgramsJson: string): StateCa
       lowIncome: incentive.low_income ?? null,
       lastDay: incentive.end_date ? lastDayOf(incentive.end_date) : null,
       fragment: {
-        en: Buffer.from(incentiveFragment(incentive, program, 'en')),
-        es: Buffer.from(incentiveFragment(incentive, program, 'es')),
+        en: Buffer.from(json(apiIncentive(incentive, program, 'en'))),
+        es: Buffer.from(json(apiIncentive(incentive, program, 'es'))),
       },
       sortRank: 0, // set once every catalogue is prepared (ranks span federal and state candidates)
     });
@@ -257,16 +309,7 @@ function prepareCatalog(row: ServingStateRow, loanProgramsJson: string): StateCa
       id,
       authority: p.authority,
       authorityType: p.authority_type,
-      entry: perLanguage(
-        (language) =>
-          `${json(id)}:${json({
-            name: tr(p.name, language),
-            url: tr(p.url, language),
-            authority_type: p.authority_type,
-            authority: p.authority ?? undefined,
-            items: p.items,
-          })}`,
-      ),
+      entry: perLanguage((language) => `${json(id)}:${json(programFields(p, language))}`),
     })),
     authorities,
     electricUtilities: utilities(row.electric_utilities),
@@ -310,5 +353,6 @@ export function prepareIncentivesData(tables: IncentivesTables): IncentivesData 
       withBeta: json(stateStatuses(statesWithIncentives, { betaStatus: true })),
     },
     nationalLoanProgramsJson: loansFor(null),
+    catalogue: tables.states.flatMap(catalogueEntries).sort(catalogueOrder),
   };
 }

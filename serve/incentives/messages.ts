@@ -18,6 +18,9 @@ export const messages = {
     noDataForLocation: 'There is no income or EV charger credit data for this location.',
     geocoderUnavailable: 'The address service is unavailable; retry shortly, or give a ZIP code.',
     endpointGone: 'This endpoint no longer exists.',
+    pageTokenInvalid: 'page_token: is not a token this service gave; start again without page_token.',
+    pageTokenStale:
+      'page_token: the incentive data has changed since this token was given; start again without page_token.',
   },
   es: {
     oneLocation: 'indique exactamente uno de zip y address',
@@ -38,6 +41,9 @@ export const messages = {
     geocoderUnavailable:
       'El servicio de direcciones no está disponible; vuelva a intentarlo o indique un código postal.',
     endpointGone: 'Este endpoint ya no existe.',
+    pageTokenInvalid: 'page_token: no es un token dado por este servicio; empiece de nuevo sin page_token.',
+    pageTokenStale:
+      'page_token: los datos de incentivos han cambiado desde que se dio este token; empiece de nuevo sin page_token.',
   },
 } satisfies Record<Language, unknown>;
 

@@ -6,23 +6,34 @@ import { buildApp } from '../../serve/app.ts';
 import type { Geocoder } from '../../serve/geocoding/geocoder.ts';
 import type { LruLimits } from '../../serve/http/lru-cache.ts';
 import { createIncentivesApi } from '../../serve/incentives/incentives-api.ts';
-import { loadSnapshot } from '../../serve/snapshot/snapshot-holder.ts';
+import { incentivesServingModule } from '../../serve/incentives/incentives-serving-module.ts';
+import { loadSnapshot, type LoadedSnapshot } from '../../serve/snapshot/snapshot-holder.ts';
 import { memoryReader } from '../support/serve-fixtures.ts';
 import { buildIncentiveTablesInProcess } from './in-process-lake.ts';
 
 export const IN_PROCESS_KEY = 'in-process-test-key-0123456789';
 
-/**
- * The real server (app shell + incentives API) over tables built in memory from parsed records: for
- * tests, and for iterating on conformance before a lake exists. Requests need `IN_PROCESS_KEY`.
- */
-export async function inProcessApp(
-  records: SourceRecord[],
-  options: { asOfDate: string; geocoder?: Geocoder; responseCache?: LruLimits },
-): Promise<ZodApp> {
+interface InProcessOptions {
+  asOfDate: string;
+  geocoder?: Geocoder;
+  responseCache?: LruLimits;
+}
+
+/** A snapshot of the incentives tables built in memory from parsed records, loaded as the server loads one. */
+export async function inProcessSnapshot(records: SourceRecord[], id = 'in-process'): Promise<LoadedSnapshot> {
   const { tables } = await buildIncentiveTablesInProcess(records);
+  return loadSnapshot(memoryReader(id, Object.fromEntries(tables)), [incentivesServingModule]);
+}
+
+/**
+ * The real server (app shell + incentives API) answering from whichever snapshot `snapshots` names at each
+ * request, so a spec can publish another. Requests need `IN_PROCESS_KEY`.
+ */
+export async function inProcessServer(
+  snapshots: { current(): LoadedSnapshot | null },
+  options: InProcessOptions,
+): Promise<ZodApp> {
   const api = createIncentivesApi(options.geocoder ? { geocoder: options.geocoder } : {});
-  const snapshot = await loadSnapshot(memoryReader('in-process', Object.fromEntries(tables)), [api.serving]);
   return buildApp({
     config: loadConfig({
       AS_OF_DATE: options.asOfDate,
@@ -30,11 +41,20 @@ export async function inProcessApp(
       RATE_LIMIT_PER_MINUTE: '1000000000',
     }),
     logger: createLogger('silent'),
-    snapshots: { current: () => snapshot },
+    snapshots,
     apiModules: [api as never],
     keyStore: {
       authenticate: (key) => (key === IN_PROCESS_KEY ? { id: 'in-process', name: 'in-process' } : null),
     },
     ...(options.responseCache ? { responseCache: options.responseCache } : {}),
   });
+}
+
+/**
+ * The real server (app shell + incentives API) over tables built in memory from parsed records: for
+ * tests, and for iterating on conformance before a lake exists. Requests need `IN_PROCESS_KEY`.
+ */
+export async function inProcessApp(records: SourceRecord[], options: InProcessOptions): Promise<ZodApp> {
+  const snapshot = await inProcessSnapshot(records);
+  return inProcessServer({ current: () => snapshot }, options);
 }

@@ -10,7 +10,8 @@ export interface Sortable {
 const paymentGroup = (s: Sortable) =>
   s.paymentMethods[0] === 'performance_rebate' ? 'pos_rebate' : s.paymentMethods[0]!;
 
-const ascending = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+/** Code-unit order: the same on every platform and locale. */
+export const ascending = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * The reference's order: by first payment method (alphabetically, so account credits first and tax

@@ -1,0 +1,79 @@
+import { incentivesListQuerySchema, incentivesListResponseSchema } from '../../schemas/incentives/api.ts';
+import type { ApiModuleContext, ZodApp } from '../api-module.ts';
+import { documentedError, errors } from '../errors.ts';
+import { parseQueryString, rawQuery } from '../http/query-string.ts';
+import { validateQuery } from '../http/query-validation.ts';
+import { validatedByHandler } from '../http/request-validation.ts';
+import { sendJson } from '../http/send-json.ts';
+import { cataloguePage } from './incentive-catalogue.ts';
+import type { IncentivesData } from './incentives-data.ts';
+import { messages, type Messages } from './messages.ts';
+import { decodePageToken, encodePageToken } from './page-token.ts';
+import { incentivesListBody } from './response-bodies.ts';
+
+/** A bad filter, or a page token that is not ours or belongs to a snapshot no longer served. */
+const badRequest = documentedError(
+  'A filter fails its schema, or `page_token` is malformed or from a snapshot no longer served (field named)',
+  errors.invalid(messages.en.pageTokenStale, 'page_token'),
+);
+
+/** The catalogue position a page token continues after (-1 without one), or a 400 naming `page_token`. */
+function startAfter(
+  pageToken: string | undefined,
+  snapshotId: string,
+  catalogueSize: number,
+  text: Messages,
+): number {
+  if (pageToken === undefined) return -1;
+  const token = decodePageToken(pageToken);
+  if (token === null || token.after >= catalogueSize) {
+    throw errors.invalid(text.pageTokenInvalid, 'page_token');
+  }
+  if (token.snapshot !== snapshotId) throw errors.invalid(text.pageTokenStale, 'page_token');
+  return token.after;
+}
+
+/**
+ * GET /api/v1/incentives: the snapshot's incentive catalogue, filtered and paginated. A page continues
+ * after the catalogue position its token names, in the snapshot that gave the token: positions mean
+ * nothing in another snapshot, so such a token is refused rather than silently skipping or repeating.
+ */
+export function registerIncentivesListRoute(app: ZodApp, ctx: ApiModuleContext<IncentivesData>): void {
+  app.get(
+    '/api/v1/incentives',
+    {
+      ...validatedByHandler,
+      schema: {
+        summary: 'The incentive catalogue, filtered and paginated',
+        description:
+          'Every federal and state incentive of the data being served, with its program, dates and ' +
+          'eligibility limits, whatever the date (expired and paused ones included). Ordered by state ' +
+          '(federal first), authority id and incentive id. Follow `next_page_token` to the last page; ' +
+          'when the data snapshot changes mid-walk, a token is refused (400, field `page_token`) and the ' +
+          'walk starts again.',
+        operationId: 'getIncentives',
+        querystring: incentivesListQuerySchema,
+        response: { 200: incentivesListResponseSchema, 400: badRequest },
+      },
+    },
+    async (request, reply) => {
+      const { catalogue } = ctx.data(request);
+      const snapshot = ctx.snapshotId(request);
+      const query = validateQuery(incentivesListQuerySchema, parseQueryString(rawQuery(request.url)));
+      const after = startAfter(query.page_token, snapshot, catalogue.length, messages[query.language]);
+      const page = cataloguePage(
+        catalogue,
+        {
+          state: query.state,
+          authorityTypes: query.authority_types,
+          items: query.items,
+          includeBetaStates: query.include_beta_states,
+        },
+        after,
+        query.page_size,
+      );
+      const next = page.nextAfter === null ? null : encodePageToken({ snapshot, after: page.nextAfter });
+      return sendJson(reply, incentivesListBody(snapshot, catalogue, page, next, query.language));
+    },
+  );
+}
