@@ -1,4 +1,6 @@
 import type { SourceRecord } from '../../ingest/source.ts';
+import type { ZipCounty } from '../../schemas/rem-data.ts';
+import { REM_ZIP_COUNTIES } from '../../schemas/tables/rem.ts';
 import { loadConfig } from '../../lib/config.ts';
 import { createLogger } from '../../lib/log.ts';
 import type { ZodApp } from '../../serve/api-module.ts';
@@ -18,9 +20,16 @@ export const IN_PROCESS_KEY = 'in-process-test-key-0123456789';
  */
 export async function inProcessApp(
   records: SourceRecord[],
-  options: { asOfDate: string; geocoder?: Geocoder; responseCache?: LruLimits },
+  options: {
+    asOfDate: string;
+    geocoder?: Geocoder;
+    responseCache?: LruLimits;
+    /** The postal table of every US ZIP's state (`rem_zip_counties`), which the lake has beside the incentives. */
+    zipCounties?: ZipCounty[];
+  },
 ): Promise<ZodApp> {
   const { tables } = await buildIncentiveTablesInProcess(records);
+  if (options.zipCounties) tables.set(REM_ZIP_COUNTIES.name, options.zipCounties);
   const api = createIncentivesApi(options.geocoder ? { geocoder: options.geocoder } : {});
   const snapshot = await loadSnapshot(memoryReader('in-process', Object.fromEntries(tables)), [api.serving]);
   return buildApp({
