@@ -103,9 +103,9 @@ export const savingsSchema = z
     estimate_type: z
       .enum(ESTIMATE_TYPES)
       .describe(
-        '`county_level`: homes drawn for the county and fuels (this service, GET /rem/address); ' +
-          '`address_level`: drawn to match a given building profile (POST /rem/profile). The reference ' +
-          'also answers `puma_level`.',
+        '`county_level`: homes drawn for the county and fuels (GET /rem/address, and POST ' +
+          '/rem/profile with no building feature known); `address_level`: drawn to match a given ' +
+          'building profile (POST /rem/profile). The reference also answers `puma_level`.',
       ),
     model: remModelInfoSchema,
   })
@@ -192,8 +192,9 @@ export const buildingFeaturesSchema = z
   .meta({ id: 'BuildingFeatures' });
 export type BuildingFeatures = z.infer<typeof buildingFeaturesSchema>;
 
+// Strict at the top, as the health-impacts body: a misspelt field is a 400 naming it, not silently ignored.
 export const remProfileBodySchema = z
-  .object({
+  .strictObject({
     ...savingsRequest,
     building_profile: z
       .object({

@@ -30,20 +30,3 @@ export class GeocoderUnavailableError extends Error {
     this.name = 'GeocoderUnavailableError';
   }
 }
-
-/**
- * Locates an address; a geocoder that cannot answer becomes `unavailable()` (a 503 for the routes), so an
- * outage is never reported as an address that does not exist.
- */
-export async function locateAddress(
-  geocoder: Geocoder,
-  address: string,
-  unavailable: () => Error,
-): Promise<GeocodedAddress | null> {
-  try {
-    return await geocoder.locate(address);
-  } catch (error) {
-    if (error instanceof GeocoderUnavailableError) throw unavailable();
-    throw error;
-  }
-}

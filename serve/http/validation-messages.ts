@@ -1,4 +1,5 @@
 import type { Language } from '../../schemas/incentives/enums.ts';
+import type { ZipStateConflict } from '../geocoding/zip-states.ts';
 
 /**
  * What a request field's validation failure says, in English and Spanish: the same words on every route,
@@ -23,6 +24,8 @@ export const validationMessages = {
     text: 'a single text value',
     list: 'a list',
     invalid: 'is invalid',
+    zipNotInState: ({ zip, zipState, state }: ZipStateConflict) =>
+      `ZIP code ${zip} is in ${zipState}, not in ${state}, the state the address names; correct one of the two`,
   },
   es: {
     required: 'es obligatorio',
@@ -42,6 +45,8 @@ export const validationMessages = {
     text: 'un único valor de texto',
     list: 'una lista',
     invalid: 'no es válido',
+    zipNotInState: ({ zip, zipState, state }: ZipStateConflict) =>
+      `el código postal ${zip} está en ${zipState}, no en ${state}, el estado que indica la dirección; corrija uno de los dos`,
   },
 } satisfies Record<Language, unknown>;
 

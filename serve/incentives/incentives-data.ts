@@ -7,6 +7,7 @@ import type {
   Prerequisite,
   TaxBracketRecord,
 } from '../../schemas/incentives/records.ts';
+import type { ZipCounty } from '../../schemas/rem-data.ts';
 import type { ServingLocationRow } from '../../schemas/tables/incentives.ts';
 import { FEDERAL_SCOPE, type ServingStateRow } from '../../schemas/tables/incentives.ts';
 import type { Candidate } from './eligibility/candidate.ts';
@@ -16,6 +17,7 @@ import { catalogueOrder, type CatalogueEntry } from './incentive-catalogue.ts';
 import { compileRelationships, type RelationshipRules } from './eligibility/relationships.ts';
 import { sortRanks } from './eligibility/sorting.ts';
 import { stateStatuses } from './eligibility/states.ts';
+import { zipStatesOf, type ZipStates } from '../geocoding/zip-states.ts';
 
 export type Fragments = Readonly<Record<Language, string>>;
 
@@ -94,6 +96,10 @@ export interface StateCatalog {
 /** Everything the incentives routes answer from, built once per snapshot. */
 export interface IncentivesData {
   locations: ReadonlyMap<string, Location>;
+  /** The states of the locations: those the incentives data covers. */
+  locationStates: ReadonlySet<string>;
+  /** The state of every US ZIP, beyond the locations (empty for a snapshot without the postal table). */
+  zipStates: ZipStates;
   federal: StateCatalog;
   states: ReadonlyMap<string, StateCatalog>;
   thresholds: ReadonlyMap<string, LowIncomeThresholdRecord>;
@@ -114,6 +120,8 @@ export interface IncentivesTables {
   povertyLevels: PovertyLevelRecord[];
   taxBrackets: TaxBracketRecord[];
   loanPrograms: LoanProgramRecord[];
+  /** Every US ZIP's state and county (`rem_zip_counties`), when the snapshot has them. */
+  zipCounties?: readonly ZipCounty[];
 }
 
 const json = JSON.stringify;
@@ -343,6 +351,8 @@ export function prepareIncentivesData(tables: IncentivesTables): IncentivesData 
   );
   return {
     locations: new Map(tables.locations.map((row) => [row.zip, prepareLocation(row, shareLocationParts)])),
+    locationStates: new Set(tables.locations.map((row) => row.state)),
+    zipStates: zipStatesOf(tables.zipCounties ?? []),
     federal,
     states: new Map(catalogs.filter((c) => c !== federal).map((c) => [c.state, c])),
     thresholds: new Map(tables.thresholds.map((t) => [t.id, t])),

@@ -7,6 +7,7 @@ import {
   TAX_BRACKETS,
 } from '../../schemas/tables/incentives.ts';
 import { lowIncomeThresholdRecordSchema } from '../../schemas/incentives/records.ts';
+import { REM_ZIP_COUNTIES } from '../../schemas/tables/rem.ts';
 import { readTable } from '../../transform/lake/snapshot-reader.ts';
 import type { ServingModule } from '../snapshot/serving-module.ts';
 import { prepareIncentivesData, type IncentivesData } from './incentives-data.ts';
@@ -38,6 +39,11 @@ export const incentivesServingModule: ServingModule<IncentivesData> = {
       povertyLevels: await readTable(snapshot, POVERTY_LEVELS),
       taxBrackets: await readTable(snapshot, TAX_BRACKETS),
       loanPrograms: await readTable(snapshot, LOAN_PROGRAMS),
+      // Optional: with every US ZIP's state, an address whose ZIP contradicts its state, or a ZIP of a
+      // state the incentives data does not cover, is told so rather than "no location".
+      ...(REM_ZIP_COUNTIES.name in snapshot.manifest.tables
+        ? { zipCounties: await readTable(snapshot, REM_ZIP_COUNTIES) }
+        : {}),
     });
   },
 };

@@ -15,6 +15,8 @@ export const messages = {
       'Give "utility" when asking for utility programs (authority_types includes "utility").',
     zipNotFound: (zip: string) => `No location is known for ZIP code ${zip}.`,
     addressNotFound: 'The address could not be located.',
+    stateNotCovered: (state: string, zip: string) =>
+      `The incentives data being served does not cover ${state}, where ZIP code ${zip} is.`,
     noDataForLocation: 'There is no income or EV charger credit data for this location.',
     geocoderUnavailable: 'The address service is unavailable; retry shortly, or give a ZIP code.',
     endpointGone: 'This endpoint no longer exists.',
@@ -36,6 +38,8 @@ export const messages = {
       'Indique "utility" al pedir programas de empresas eléctricas (authority_types incluye "utility").',
     zipNotFound: (zip: string) => `No se conoce ninguna ubicación para el código postal ${zip}.`,
     addressNotFound: 'No se pudo ubicar la dirección.',
+    stateNotCovered: (state: string, zip: string) =>
+      `Los datos de incentivos publicados no cubren ${state}, donde está el código postal ${zip}.`,
     noDataForLocation:
       'No hay datos de ingresos ni del crédito para cargadores de vehículos eléctricos para esta ubicación.',
     geocoderUnavailable:

@@ -1,5 +1,7 @@
+import type { Language } from '../../schemas/incentives/enums.ts';
 import { errors } from '../errors.ts';
-import { locateAddress, type Geocoder } from '../geocoding/geocoder.ts';
+import type { Geocoder } from '../geocoding/geocoder.ts';
+import { locateAddress } from '../geocoding/locate-address.ts';
 import type { IncentivesData, Location, StateCatalog } from './incentives-data.ts';
 import type { Messages } from './messages.ts';
 import { areaContains } from './eligibility/point-in-area.ts';
@@ -7,27 +9,54 @@ import { areaContains } from './eligibility/point-in-area.ts';
 /** A 404 naming `location`: no data covers the ZIP or address. */
 export const locationNotFound = (message: string) => errors.notInData(message, 'location');
 
+/** A ZIP's state: its postal one where known, else that of the location the data has for it. */
+const stateOfZip = (data: IncentivesData, zip: string): string | undefined =>
+  data.zipStates.get(zip) ?? data.locations.get(zip)?.state;
+
+/**
+ * The 404 for a ZIP in `state` (when known) that no location covers: the data does not cover the state at
+ * all, or it does but not this ZIP (`otherwise`).
+ */
+export function uncoveredLocation(
+  data: Pick<IncentivesData, 'locationStates'>,
+  zip: string,
+  state: string | undefined,
+  otherwise: string,
+  text: Messages,
+) {
+  const stateUncovered = state !== undefined && !data.locationStates.has(state);
+  return locationNotFound(stateUncovered ? text.stateNotCovered(state, zip) : otherwise);
+}
+
 /**
  * The location of a request: a ZIP from the precomputed table, or an address through the geocoder and
  * then its ZIP. When the geocoder names the county, only that county of the ZIP's area counts (a ZIP can
- * straddle counties). 404 (field "location") when nothing covers it; 503 when the geocoder is down.
+ * straddle counties). 404 (field "location") when nothing covers it, saying so when the data does not
+ * cover its state; 400 (field "address") for an address whose ZIP is in another state than it names;
+ * 503 when the geocoder is down.
  */
 export async function resolveLocation(
   data: IncentivesData,
-  query: { zip?: string | undefined; address?: string | undefined },
+  query: { zip?: string | undefined; address?: string | undefined; language: Language },
   geocoder: Geocoder,
   text: Messages,
 ): Promise<Location> {
   if (query.zip !== undefined) {
     const location = data.locations.get(query.zip);
-    if (!location) throw locationNotFound(text.zipNotFound(query.zip));
+    if (!location) {
+      const state = stateOfZip(data, query.zip);
+      throw uncoveredLocation(data, query.zip, state, text.zipNotFound(query.zip), text);
+    }
     return location;
   }
-  const geocoded = await locateAddress(geocoder, query.address!, () =>
-    errors.geocoderUnavailable(text.geocoderUnavailable),
-  );
-  const location = geocoded ? data.locations.get(geocoded.zip) : undefined;
-  if (!geocoded || !location) throw locationNotFound(text.addressNotFound);
+  const geocoded = await locateAddress(geocoder, query.address!, {
+    stateOfZip: (zip) => stateOfZip(data, zip),
+    language: query.language,
+    unavailable: () => errors.geocoderUnavailable(text.geocoderUnavailable),
+  });
+  if (!geocoded) throw locationNotFound(text.addressNotFound);
+  const location = data.locations.get(geocoded.zip);
+  if (!location) throw uncoveredLocation(data, geocoded.zip, geocoded.state, text.addressNotFound, text);
   const inCounty = narrowToCounty(location, geocoded.countyFips);
   const { lat, lon } = geocoded;
   return lat === undefined || lon === undefined

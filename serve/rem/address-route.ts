@@ -69,7 +69,7 @@ export function registerAddressRoute(
       const text = remMessages[query.language];
       requireWaterHeaterFuel(query, text);
       const data = readyRemData(ctx.data(request), text);
-      const { fips, county } = await resolveCounty(data, query.address, geocoder, text);
+      const { fips, county } = await resolveCounty(data, query, geocoder, text);
       const key: ClusterKey = {
         county_fips: fips,
         heating_fuel: query.heating_fuel,

@@ -3,6 +3,7 @@ import type {
   BUILDING_TYPE_OPTIONS,
   BuildingFeatures,
   COOLING_TYPE_OPTIONS,
+  ESTIMATE_TYPES,
   HEATING_TYPE_OPTIONS,
 } from '../../schemas/rem-api.ts';
 import type { Home } from '../../schemas/rem.ts';
@@ -95,6 +96,13 @@ export function profileMatcher(features: BuildingFeatures): (home: Home) => bool
   }
   return (home) => tests.every((test) => test(home));
 }
+
+/**
+ * What a profile's answer is over: homes matching the building (`address_level`), or, when no feature it
+ * honours is known, every home drawn for the county and fuels (`county_level`, as /rem/address labels them).
+ */
+export const profileEstimateType = (features: BuildingFeatures): (typeof ESTIMATE_TYPES)[number] =>
+  Object.values(features).some((value) => value != null) ? 'address_level' : 'county_level';
 
 /** `G4400070` (GISJOIN: G + state FIPS + 0 + county FIPS + 0) or `44007` → `44007`. */
 export const countyFipsOf = (county: string): string =>

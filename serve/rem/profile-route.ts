@@ -8,7 +8,7 @@ import { errorBodySchema, errors } from '../errors.ts';
 import { validateRequest, validatedByHandler } from '../http/request-validation.ts';
 import { sendJson } from '../http/send-json.ts';
 import { remMessages } from './messages.ts';
-import { countyFipsOf } from './profile-features.ts';
+import { countyFipsOf, profileEstimateType } from './profile-features.ts';
 import { profileJob, type ProfileJob, type ProfileResult } from './profile-savings.ts';
 import type { RemSnapshot } from './rem-data.ts';
 import { buildingNotSupported, readyRemData, requireWaterHeaterFuel } from './savings-request.ts';
@@ -65,7 +65,9 @@ export function registerProfileRoute(app: ZodApp, ctx: ApiModuleContext<RemSnaps
         summary: 'Energy, emissions and bill change of an upgrade for homes matching a building profile',
         description:
           "Sample homes are drawn for the profile's county and fuels, and those matching every known " +
-          'building feature are kept (`estimate_type: "address_level"`); computed for each request.',
+          'building feature are kept (`estimate_type: "address_level"`; with no known feature, every home ' +
+          'drawn is kept: `county_level`); computed for each request. Unknown top-level fields are refused ' +
+          '(400 naming the field).',
         operationId: 'postRemProfile',
         body: remProfileBodySchema,
         response: {
@@ -100,7 +102,7 @@ export function registerProfileRoute(app: ZodApp, ctx: ApiModuleContext<RemSnaps
           savingsBody(result.answer, {
             ratesAndFactorsJson: data.ratesAndFactorsJson.get(county.state)!,
             modelJson: data.modelJson,
-            estimateType: 'address_level',
+            estimateType: profileEstimateType(body.building_profile.building_features),
           }),
         );
       }

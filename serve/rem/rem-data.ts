@@ -18,6 +18,7 @@ import {
 import { ClusterStatisticsStore, loadClusterSupport } from './cluster-statistics-store.ts';
 import { OnDemandClusters } from './on-demand-clusters.ts';
 import { encodedFragment } from '../http/json-bytes.ts';
+import { zipStatesOf, type ZipStates } from '../geocoding/zip-states.ts';
 
 /** The lake tables the REM routes answer from. */
 export const REM_TABLES = [
@@ -63,6 +64,8 @@ export interface RemData {
   samples: number | null;
   /** ZIP → county FIPS. */
   zipCounties: ReadonlyMap<string, string>;
+  /** ZIP → state, to tell an address whose ZIP is in another state than it names. */
+  zipStates: ZipStates;
   /** County FIPS → its row (with its weather station, for drawing homes on demand). */
   counties: ReadonlyMap<string, RemCountyRow>;
   rates: readonly EnergyRate[];
@@ -158,6 +161,7 @@ async function loadRemData(snapshot: SnapshotReader): Promise<RemData> {
     onDemand: new OnDemandClusters(rates, factors),
     samples: snapshotSamples(snapshot),
     zipCounties: new Map(zips.map((z) => [z.zip, z.county_fips])),
+    zipStates: zipStatesOf(zips),
     counties: new Map(counties.map((c) => [c.county_fips, c])),
     rates,
     factors,

@@ -1,23 +1,28 @@
+import type { Language } from '../../schemas/incentives/enums.ts';
 import type { RemCountyRow } from '../../schemas/tables/rem.ts';
 import { errors } from '../errors.ts';
-import { locateAddress, type Geocoder } from '../geocoding/geocoder.ts';
+import type { Geocoder } from '../geocoding/geocoder.ts';
+import { locateAddress } from '../geocoding/locate-address.ts';
 import type { RemMessages } from './messages.ts';
 import { CONTIGUOUS_STATES, type RemData } from './rem-data.ts';
 
 /**
  * The county an address lies in: the geocoder's county, else its ZIP's; only the contiguous US and DC.
  * 404 naming `address` when it cannot be placed in a county the data knows, 400 outside the REM's
- * states, 503 when the geocoder is down (never "not found": the address may be fine).
+ * states or when its ZIP is in another state than it names, 503 when the geocoder is down (never "not
+ * found": the address may be fine).
  */
 export async function resolveCounty(
   data: RemData,
-  address: string,
+  query: { address: string; language: Language },
   geocoder: Geocoder,
   text: RemMessages,
 ): Promise<{ fips: string; county: RemCountyRow }> {
-  const located = await locateAddress(geocoder, address, () =>
-    errors.geocoderUnavailable(text.geocoderUnavailable),
-  );
+  const located = await locateAddress(geocoder, query.address, {
+    stateOfZip: (zip) => data.zipStates.get(zip),
+    language: query.language,
+    unavailable: () => errors.geocoderUnavailable(text.geocoderUnavailable),
+  });
   if (located === null) throw errors.notInData(text.addressNotFound, 'address');
   if (!CONTIGUOUS_STATES.has(located.state)) {
     throw errors.badRequest(text.outsideContiguousUs(located.state), 'address');

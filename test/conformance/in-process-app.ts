@@ -1,4 +1,6 @@
 import type { SourceRecord } from '../../ingest/source.ts';
+import type { ZipCounty } from '../../schemas/rem-data.ts';
+import { REM_ZIP_COUNTIES } from '../../schemas/tables/rem.ts';
 import { loadConfig } from '../../lib/config.ts';
 import { createLogger } from '../../lib/log.ts';
 import type { ZodApp } from '../../serve/api-module.ts';
@@ -17,11 +19,18 @@ interface InProcessOptions {
   asOfDate: string;
   geocoder?: Geocoder;
   responseCache?: LruLimits;
+  /** The postal table of every US ZIP's state (`rem_zip_counties`), which the lake has beside the incentives. */
+  zipCounties?: ZipCounty[];
 }
 
 /** A snapshot of the incentives tables built in memory from parsed records, loaded as the server loads one. */
-export async function inProcessSnapshot(records: SourceRecord[], id = 'in-process'): Promise<LoadedSnapshot> {
+export async function inProcessSnapshot(
+  records: SourceRecord[],
+  id = 'in-process',
+  zipCounties?: ZipCounty[],
+): Promise<LoadedSnapshot> {
   const { tables } = await buildIncentiveTablesInProcess(records);
+  if (zipCounties) tables.set(REM_ZIP_COUNTIES.name, zipCounties);
   return loadSnapshot(memoryReader(id, Object.fromEntries(tables)), [incentivesServingModule]);
 }
 
@@ -55,6 +64,6 @@ export async function inProcessServer(
  * tests, and for iterating on conformance before a lake exists. Requests need `IN_PROCESS_KEY`.
  */
 export async function inProcessApp(records: SourceRecord[], options: InProcessOptions): Promise<ZodApp> {
-  const snapshot = await inProcessSnapshot(records);
+  const snapshot = await inProcessSnapshot(records, 'in-process', options.zipCounties);
   return inProcessServer({ current: () => snapshot }, options);
 }

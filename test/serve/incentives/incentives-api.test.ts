@@ -405,3 +405,67 @@ describe('retired v0 routes', () => {
     expect((await get(`${path}?language=es`)).body.message).toBe('Este endpoint ya no existe.');
   });
 });
+
+describe('every route that takes a location (offline geocoder, with the postal table of US ZIPs)', () => {
+  let postal: ZodApp;
+  beforeAll(async () => {
+    postal = await inProcessApp(fixtureRecords(), {
+      asOfDate: '2025-01-25',
+      zipCounties: [
+        { zip: '02903', state: 'RI', county_fips: '44007', latitude: 41.8208, longitude: -71.4128 },
+        { zip: '79401', state: 'TX', county_fips: '48303', latitude: 33.5939, longitude: -101.8434 },
+      ],
+    });
+  });
+  afterAll(() => postal.close());
+
+  const ROUTES = [
+    `/api/v1/calculator?${household}&`,
+    '/api/v1/utilities?',
+    '/api/v1/incentives/programs?',
+    '/api/v1/finance/loan-programs?',
+  ];
+  const ask = async (url: string) => {
+    const response = await postal.inject({
+      method: 'GET',
+      url,
+      headers: { authorization: `Bearer ${IN_PROCESS_KEY}` },
+    });
+    return { status: response.statusCode, body: response.json() as Record<string, unknown> };
+  };
+
+  it.each(ROUTES)('%s refuses an address whose ZIP contradicts its state: 400 naming both', async (route) => {
+    const address = encodeURIComponent('1 Main St, Lubbock, TX 02903');
+    expect(await ask(`${route}address=${address}`)).toEqual({
+      status: 400,
+      body: {
+        statusCode: 400,
+        error: 'Bad Request',
+        message:
+          'address: ZIP code 02903 is in RI, not in TX, the state the address names; correct one of the two',
+        field: 'address',
+      },
+    });
+    expect((await ask(`${route}address=${address}&language=es`)).body.message).toBe(
+      'address: el código postal 02903 está en RI, no en TX, el estado que indica la dirección; corrija uno de los dos',
+    );
+  });
+
+  it.each(ROUTES)('%s says the data does not cover the state of a real ZIP outside it', async (route) => {
+    const expected = {
+      status: 404,
+      body: {
+        statusCode: 404,
+        error: 'Not Found',
+        message: 'The incentives data being served does not cover TX, where ZIP code 79401 is.',
+        field: 'location',
+      },
+    };
+    expect(await ask(`${route}zip=79401`)).toEqual(expected);
+    expect(await ask(`${route}address=${encodeURIComponent('1 Main St, Lubbock, TX 79401')}`)).toEqual(
+      expected,
+    );
+    // A ZIP no postal data knows is still "no location".
+    expect((await ask(`${route}zip=99999`)).body.message).toBe('No location is known for ZIP code 99999.');
+  });
+});

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { HEAT_PUMPS } from '../../../simulate/equipment/heat-pumps.ts';
-import { countyFipsOf, profileMatcher, vintageBinOf } from '../../../serve/rem/profile-features.ts';
+import {
+  countyFipsOf,
+  profileEstimateType,
+  profileMatcher,
+  vintageBinOf,
+} from '../../../serve/rem/profile-features.ts';
 import { electricSlabHome, gasHeatedHome } from '../../simulate/homes.ts';
 
 // gasHeatedHome: 2,000 ft², 2 stories, 1975, 3 bedrooms, vented attic, furnace, central AC.
@@ -57,5 +62,21 @@ describe('vintageBinOf and countyFipsOf', () => {
     ]);
     expect(countyFipsOf('G4400070')).toBe('44007');
     expect(countyFipsOf('48303')).toBe('48303');
+  });
+});
+
+describe('profileEstimateType', () => {
+  it('labels a profile with a known building feature address_level', () => {
+    expect(profileEstimateType({ geometry_floor_area: 1800 })).toBe('address_level');
+    expect(profileEstimateType({ bedrooms: null, hvac_heating_type: ['Ducted Heating'] })).toBe(
+      'address_level',
+    );
+  });
+
+  it('labels a profile that knows nothing of the building county_level: its homes are the county’s', () => {
+    expect(profileEstimateType({})).toBe('county_level');
+    expect(
+      profileEstimateType({ geometry_floor_area: null, vintage: undefined, geometry_attic_type: null }),
+    ).toBe('county_level');
   });
 });

@@ -53,6 +53,21 @@ describe('POST /api/v1/rem/profile validation', () => {
       'es obligatorio',
     ],
     [
+      // As on POST /api/v2/etools/health-impacts: a misspelt or unknown top-level field is refused.
+      'a field the request does not have',
+      profile({ zip: '02903' }),
+      'zip',
+      'is not a field of this request',
+      'no es un campo de esta solicitud',
+    ],
+    [
+      'a misspelt fuel field',
+      { ...profile({ heating_fuel: undefined }), heating_fule: 'natural_gas' },
+      'heating_fuel',
+      'is required',
+      'es obligatorio',
+    ],
+    [
       'a county code of the wrong form',
       profile({ building_profile: { county: 'Providence' } }),
       'building_profile.county',
@@ -71,6 +86,42 @@ describe('POST /api/v1/rem/profile validation', () => {
       expect(error).toMatchObject({ statusCode: 400, error: 'Bad Request', field });
       expect(error.message.startsWith(`${field}: ${words}`), error.message).toBe(true);
     }
+  });
+
+  it('answers a language it does not speak in English, naming the field and the languages', async () => {
+    const response = await post(profile({ language: 'fr' }));
+    expect(response.json()).toEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      message: 'language: must be one of: en, es',
+      field: 'language',
+    });
+  });
+
+  it('answers a form or XML body 415 naming the content type, and plain text 400 naming the body', async () => {
+    const send = (contentType: string, payload: string) =>
+      server().app.inject({
+        method: 'POST',
+        url: '/api/v1/rem/profile',
+        headers: { authorization: `Bearer ${REM_TEST_KEY}`, 'content-type': contentType },
+        payload,
+      });
+    const unsupported = {
+      statusCode: 415,
+      error: 'Unsupported Media Type',
+      message: 'Unsupported Media Type',
+      field: 'content-type',
+    };
+    const form = 'upgrade=hvac__heat_pump_seer18_hspf10&heating_fuel=natural_gas';
+    expect((await send('application/x-www-form-urlencoded', form)).json()).toEqual(unsupported);
+    expect((await send('application/xml', '<profile/>')).json()).toEqual(unsupported);
+    // Fastify reads text/plain as a string, which is not the JSON object the route takes.
+    expect((await send('text/plain', JSON.stringify(profile()))).json()).toEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      message: 'body: must be a JSON object',
+      field: 'body',
+    });
   });
 
   it('answers a body that is not an object, or none, naming the body', async () => {

@@ -239,6 +239,20 @@ describe('GET /api/v1/rem/address', () => {
     });
   });
 
+  it('refuses an address whose ZIP contradicts its state, 400 naming both, as the incentives routes do', async () => {
+    const query = `address=${encodeURIComponent('1 Main St, Lubbock, TX 02903')}&upgrade=baseline&heating_fuel=natural_gas`;
+    expect((await remAddress(query)).json()).toEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      message:
+        'address: ZIP code 02903 is in RI, not in TX, the state the address names; correct one of the two',
+      field: 'address',
+    });
+    expect((await remAddress(`${query}&language=es`)).json().message).toBe(
+      'address: el código postal 02903 está en RI, no en TX, el estado que indica la dirección; corrija uno de los dos',
+    );
+  });
+
   it('validates every parameter with a 400 naming it', async () => {
     const cases: [string, string, string][] = [
       ['upgrade=baseline&heating_fuel=natural_gas', 'address', 'address: is required'],

@@ -4,7 +4,7 @@ import type { ApiModule } from '../../../serve/api-module.ts';
 import { committedSurrogate } from '../../../serve/rem/committed-surrogate.ts';
 import { createRemApi } from '../../../serve/rem/rem-api.ts';
 import type { RemData, RemSnapshot } from '../../../serve/rem/rem-data.ts';
-import { countyFipsOf } from '../../../serve/rem/profile-features.ts';
+import { countyFipsOf, profileEstimateType } from '../../../serve/rem/profile-features.ts';
 import { profileAnswer } from '../../../serve/rem/profile-savings.ts';
 import { savingsBody } from '../../../serve/rem/savings-body.ts';
 import {
@@ -53,7 +53,7 @@ async function inProcessBody(data: RemData, body: unknown): Promise<string> {
   return savingsBody(result.answer, {
     ratesAndFactorsJson: data.ratesAndFactorsJson.get(county.state)!,
     modelJson: data.modelJson,
-    estimateType: 'address_level',
+    estimateType: profileEstimateType(parsed.building_profile.building_features),
   }).toString('utf8');
 }
 

@@ -41,6 +41,15 @@ describe('POST /api/v1/rem/profile', () => {
     expect(response.headers.etag).toBeUndefined();
   }, 30_000);
 
+  it('labels a profile without building features county_level: every home drawn for the county is kept', async () => {
+    for (const features of [{}, { geometry_floor_area: null, hvac_cooling_type: null }]) {
+      const response = await post(providenceProfile(features));
+      expect(response.statusCode).toBe(200);
+      expect(response.json().estimate_type).toBe('county_level');
+      expect(response.json().sampling_details.num_samples).toBeGreaterThan(0);
+    }
+  }, 30_000);
+
   it('narrows the homes: a larger home has a larger baseline, a 5-digit FIPS names the same county', async () => {
     const small = (await post(providenceProfile({ geometry_floor_area: 1000 }))).json();
     const large = (
