@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { countyColumns } from './county-columns.ts';
 import {
   healthImpactsRequestExample as request,
   healthImpactsResponseExample,
@@ -216,9 +217,7 @@ export type HealthCountiesQuery = z.infer<typeof healthCountiesQuerySchema>;
 
 export const healthCountyRateSchema = z
   .object({
-    county_fips: z.string().regex(/^\d{5}$/),
-    county_name: z.string(),
-    state_abbreviation: z.string().length(2),
+    ...countyColumns,
     number_of_households: z
       .number()
       .int()

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { countyColumns } from './county-columns.ts';
 import { languageSchema } from './incentives/enums.ts';
 import { FUELS, fuelSchema, upgradeSchema, type Upgrade } from './rem.ts';
 import { RESULT_FUELS } from './rem-data.ts';
@@ -222,9 +223,7 @@ export type RemCountiesQuery = z.infer<typeof remCountiesQuerySchema>;
 
 export const remCountyChangeSchema = z
   .object({
-    county_fips: z.string().regex(/^\d{5}$/),
-    county_name: z.string(),
-    state_abbreviation: z.string().length(2),
+    ...countyColumns,
     supported: z
       .boolean()
       .describe('false when the fuels are too rare in the county to estimate (building_not_supported)'),
