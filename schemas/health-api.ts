@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { countyColumns } from './county-columns.ts';
 import {
   healthImpactsRequestExample as request,
   healthImpactsResponseExample,
@@ -203,4 +204,57 @@ export const healthImpactsResponseSchema = z
     description:
       'Long-format rows ordered by state FIPS, county FIPS, upgrade, bin and housing type, then metric as requested',
     example: healthImpactsResponseExample,
+  });
+
+/** Avoided deaths are mapped as a rate: per this many households. */
+export const RATE_HOUSEHOLDS = 100_000;
+
+export const healthCountiesQuerySchema = z.object({
+  upgrade: healthUpgradeSchema.describe('The REM upgrade offered to every household of each county'),
+  language: languageSchema.default('en').describe('Language of error messages (en or es)'),
+});
+export type HealthCountiesQuery = z.infer<typeof healthCountiesQuerySchema>;
+
+export const healthCountyRateSchema = z
+  .object({
+    ...countyColumns,
+    number_of_households: z
+      .number()
+      .int()
+      .describe(
+        'Households the rollup counts in the county (single-family and mobile homes, and multi-family)',
+      ),
+    impact: z
+      .number()
+      .describe(
+        'Premature deaths avoided a year (central estimate), rounded to 2 decimals: the `impact` the ' +
+          'POST route answers for the county',
+      ),
+    impact_low: z.number().describe('The same by the low estimate: the POST route’s `impact_low`'),
+    impact_per_100k_households: z
+      .number()
+      .describe(
+        'impact ÷ number_of_households × 100,000, from the unrounded sum, rounded to 2 decimals (deaths ' +
+          'per 100,000 households a year)',
+      ),
+    impact_low_per_100k_households: z.number().describe('The same for impact_low'),
+  })
+  .meta({ id: 'HealthCountyRate' });
+export type HealthCountyRate = z.infer<typeof healthCountyRateSchema>;
+
+export const healthCountiesResponseSchema = z
+  .object({
+    upgrade: healthUpgradeSchema,
+    metric: z.literal('avoided_premature_mortality_incidence'),
+    units: z.object({
+      impact: z.literal('deaths_per_year'),
+      impact_per_100k_households: z.literal('deaths_per_100k_households_per_year'),
+    }),
+    counties: z.array(healthCountyRateSchema).describe('Every county with health data, by FIPS'),
+    model: healthModelSchema,
+  })
+  .meta({
+    id: 'HealthCounties',
+    description:
+      'Avoided premature deaths of every county at once, as counts and per 100,000 households, both estimates',
   });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { countyColumns } from './county-columns.ts';
 import { languageSchema } from './incentives/enums.ts';
 import { FUELS, fuelSchema, upgradeSchema, type Upgrade } from './rem.ts';
 import { RESULT_FUELS } from './rem-data.ts';
@@ -209,3 +210,62 @@ export const remProfileBodySchema = z
   })
   .meta({ id: 'RemProfileRequest' });
 export type RemProfileBody = z.infer<typeof remProfileBodySchema>;
+
+/** The upgrades a county map can show: every one but `baseline` (whose change is nothing). */
+const remChangeUpgradeSchema = upgradeSchema.exclude(['baseline']);
+
+export const remCountiesQuerySchema = z.object({
+  upgrade: remChangeUpgradeSchema.describe('The upgrade to evaluate'),
+  heating_fuel: savingsRequest.heating_fuel,
+  water_heater_fuel: savingsRequest.water_heater_fuel,
+  language: languageSchema.default('en').describe('Language of error messages (en or es)'),
+});
+export type RemCountiesQuery = z.infer<typeof remCountiesQuerySchema>;
+
+export const remCountyChangeSchema = z
+  .object({
+    ...countyColumns,
+    supported: z
+      .boolean()
+      .describe('false when the fuels are too rare in the county to estimate (building_not_supported)'),
+    num_samples: z.number().int().describe('Sample homes the medians are over (0: none, see num_excluded)'),
+    num_excluded_samples: z.number().int().describe('Sample homes the upgrade does not apply to'),
+    median_bill_change: z
+      .number()
+      .nullable()
+      .describe(
+        'Median change of the annual energy bill per home, all fuels ($/year, 4 decimals; negative = ' +
+          'savings): `fuel_results.total.delta.cost.median` of GET /rem/address for the county. Null ' +
+          'when not supported or the upgrade applies to none of its sample homes.',
+      ),
+    median_emissions_change: z
+      .number()
+      .nullable()
+      .describe(
+        'Median change of annual emissions per home, all fuels (kgCO2e/year, 4 decimals; negative = ' +
+          'avoided): `fuel_results.total.delta.emissions.median` of GET /rem/address. Null as above.',
+      ),
+  })
+  .meta({ id: 'RemCountyChange' });
+export type RemCountyChange = z.infer<typeof remCountyChangeSchema>;
+
+export const remCountiesResponseSchema = z
+  .object({
+    upgrade: remChangeUpgradeSchema,
+    heating_fuel: fuelSchema,
+    water_heater_fuel: fuelSchema.nullable(),
+    units: z.object({
+      median_bill_change: z.literal('$/year'),
+      median_emissions_change: z.literal('kgCO2e/year'),
+    }),
+    counties: z
+      .array(remCountyChangeSchema)
+      .describe('Every county whose cluster for these fuels the snapshot precomputed, by FIPS'),
+  })
+  .meta({
+    id: 'RemCounties',
+    description:
+      'The county medians of the precomputed clusters (those of REM_STATES): the numbers GET /rem/address ' +
+      'answers for an address in each county, with the same fuels',
+  });
+export type RemCountiesResponse = z.infer<typeof remCountiesResponseSchema>;

@@ -5,6 +5,7 @@ import type { Logger } from '../lib/log.ts';
 import { apiModulePlugin, type ApiModule, type ZodApp } from './api-module.ts';
 import type { KeyAuthenticator } from './auth/key-store.ts';
 import { docsPlugin } from './docs/docs-plugin.ts';
+import { explorePlugin } from './explore/explore-plugin.ts';
 import { asOfDateClock } from './http/as-of-date-clock.ts';
 import { authPlugin } from './http/auth-plugin.ts';
 import { dataScopePlugin } from './http/data-scope-plugin.ts';
@@ -34,7 +35,7 @@ export const RESPONSE_CACHE_MAX_ENTRIES = 10_000;
 
 /**
  * The HTTP server, composed of encapsulated plugins registered where they apply: the error shape, the
- * API reference and the health check on the root (public), and one API scope holding every API module
+ * API reference, the county map and the health check on the root (public), and one API scope holding every API module
  * behind the auth plugin (key, rate limit) and the data-scope plugin (snapshot pinning, response cache,
  * ETag). A route registered in the API scope cannot leave it, and nothing outside it asks for a key.
  */
@@ -50,6 +51,7 @@ export async function buildApp(deps: AppDeps): Promise<ZodApp> {
 
   await app.register(errorPlugin);
   await app.register(docsPlugin);
+  await app.register(explorePlugin);
   await app.register(healthzPlugin, { snapshots });
   await app.register(async (api) => {
     await api.register(authPlugin, {

@@ -16,7 +16,7 @@ export const DOCS_PATH = '/docs';
 
 const API_DESCRIPTION = `Electrification incentives, savings and health-impact API, answered from a published snapshot.
 
-**Authentication.** Every route except \`/healthz\`, \`/spec.json\` and this page (\`${DOCS_PATH}\`) needs an API key
+**Authentication.** Every route except \`/healthz\`, \`/spec.json\`, the county map (\`/explore\`) and this page (\`${DOCS_PATH}\`) needs an API key
 in the header \`Authorization: Bearer <key>\`. \`npm start\` creates a key named \`local\` on first start and prints it
 once; \`npm run keys -- create --name <name>\` makes more. Press **Authorize** to try requests from this page.
 Each key has its own rate limit, reported in the \`X-RateLimit-*\` headers.

@@ -23,7 +23,7 @@ import type { HealthAreas } from './health-request.ts';
 import { healthMessages } from './messages.ts';
 
 /** Impacts are reported to 2 decimals (halves toward +∞, as Math.round does). */
-const DECIMALS = 2;
+export const IMPACT_DECIMALS = 2;
 
 // A row is written as: its area's opening columns, HEADS (upgrade, bin and housing-type columns, then the
 // households' key), the households, the metric's opening, the impact, for a mortality metric LOW_START and
@@ -155,9 +155,9 @@ export function healthAnswerJson(
               .bytes(head)
               .number(households)
               .bytes(metric.start)
-              .rounded(sumOver(values, base, slots, metric.impact), DECIMALS);
+              .rounded(sumOver(values, base, slots, metric.impact), IMPACT_DECIMALS);
             if (metric.low >= 0) {
-              writer.bytes(LOW_START).rounded(sumOver(values, base, slots, metric.low), DECIMALS);
+              writer.bytes(LOW_START).rounded(sumOver(values, base, slots, metric.low), IMPACT_DECIMALS);
             }
             writer.bytes(metric.tails[few]!);
           }

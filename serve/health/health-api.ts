@@ -5,6 +5,7 @@ import { errorBodySchema, errors } from '../errors.ts';
 import { validatedByHandler } from '../http/request-validation.ts';
 import { sendJson } from '../http/send-json.ts';
 import type { ServingModule } from '../snapshot/serving-module.ts';
+import { registerHealthCountiesRoute } from './counties-route.ts';
 import { healthAnswerJson } from './health-answer.ts';
 import { loadHealthSnapshot, type HealthSnapshot } from './health-data.ts';
 import { healthAnswerKey, resolveAreas, validateHealthRequest } from './health-request.ts';
@@ -69,6 +70,7 @@ export function createHealthApi(): ApiModule<HealthSnapshot> {
           return sendJson(reply as FastifyReply, answer.body);
         },
       );
+      registerHealthCountiesRoute(app, ctx);
     },
   };
 }

@@ -61,6 +61,8 @@ export interface HealthArea {
   fips: string;
   /** The state's postal code. */
   state: string;
+  /** The county's name (a state's: its postal code). */
+  name: string;
   /** The row's opening columns, JSON-encoded (UTF-8): `{"state_abbreviation":"..",` (and the county's two). */
   rowStart: Buffer;
 }
@@ -227,6 +229,7 @@ async function loadHealthData(snapshot: SnapshotReader): Promise<HealthData> {
       countyAreas.push({
         fips,
         state,
+        name,
         rowStart: encodedFragment(
           `${stateStart(state)}"county_fips":"${fips.slice(2)}","county_name":${JSON.stringify(name)},`,
         ),
@@ -270,7 +273,7 @@ async function loadHealthData(snapshot: SnapshotReader): Promise<HealthData> {
     states: {
       areas: stateFips.map((fips) => {
         const state = countyAreas[countyRanges[stateIndex.get(fips)!]![0]]!.state;
-        return { fips, state, rowStart: encodedFragment(stateStart(state)) };
+        return { fips, state, name: state, rowStart: encodedFragment(stateStart(state)) };
       }),
       values: states,
     },

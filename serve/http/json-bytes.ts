@@ -63,6 +63,13 @@ export function writeRounded(target: Uint8Array, at: number, value: number, deci
   return writeDigits(target, at, fraction, width);
 }
 
+/**
+ * The number `writeRounded` writes the digits of, for an answer made with JSON.stringify that must agree
+ * with one written as bytes (−0 comes out 0, as both write it).
+ */
+export const roundedTo = (value: number, decimals: number): number =>
+  Math.round(value * SCALES[decimals]!) / SCALES[decimals]! + 0;
+
 /** A JSON fragment encoded once (UTF-8), to be copied into answers. */
 export const encodedFragment = (json: string): Buffer => Buffer.from(json, 'utf8');
 

@@ -115,6 +115,16 @@ export interface ClusterAnswer {
   counts: SampleCounts;
 }
 
+const TOTAL_DELTA_LINE =
+  (RESULT_FUELS.indexOf('total') * SCENARIOS.length + SCENARIOS.indexOf('delta')) * LINE_VALUES;
+const MEDIAN = (measure: (typeof MEASURES)[number]) =>
+  TOTAL_DELTA_LINE + MEASURES.indexOf(measure) * STATISTICS.length + STATISTICS.indexOf('median');
+
+/** The median change per home, all fuels together, of an answer: emissions (kgCO2e) and cost ($). */
+export function totalDeltaMedians(answer: ClusterAnswer): { emissions: number; cost: number } {
+  return { emissions: answer.values[MEDIAN('emissions')]!, cost: answer.values[MEDIAN('cost')]! };
+}
+
 const fdCloser = new FinalizationRegistry<number>((fd) => close(fd, () => undefined));
 
 export class ClusterStatisticsStore {

@@ -5,6 +5,7 @@ import { openGeocoder } from '../geocoding/open-geocoder.ts';
 import { sendJson } from '../http/send-json.ts';
 import type { ServingModule } from '../snapshot/serving-module.ts';
 import { registerAddressRoute } from './address-route.ts';
+import { registerCountiesRoute } from './counties-route.ts';
 import { registerProfileRoute } from './profile-route.ts';
 import { loadRemSnapshot, type RemSnapshot } from './rem-data.ts';
 
@@ -31,6 +32,7 @@ export function createRemApi(options: RemApiOptions = {}): ApiModule<RemSnapshot
     register(app: ZodApp, ctx: ApiModuleContext<RemSnapshot>) {
       registerAddressRoute(app, ctx, options.geocoder ?? openGeocoder(ctx.config));
       registerProfileRoute(app, ctx);
+      registerCountiesRoute(app, ctx);
       app.get(
         '/api/v1/rem/server_version',
         {

@@ -15,7 +15,7 @@ const MEASURE_UNITS = (fuel: (typeof RESULT_FUELS)[number]) => [ENERGY_UNITS[fue
 const MEASURE_KEYS = ['energy', 'emissions', 'cost'] as const;
 const STATISTIC_KEYS = ['mean', 'median', 'percentile_20', 'percentile_80'] as const;
 /** Statistics are reported to 4 decimals, as the reference does. */
-const DECIMALS = 4;
+export const STATISTIC_DECIMALS = 4;
 
 /**
  * Per result fuel, the fragments of a line that has its numbers: `open`, then each number followed by
@@ -63,7 +63,8 @@ function writeLine(values: Float64Array, fuel: number, scenario: number): void {
   }
   const { open, after } = LINE_FRAGMENTS[fuel]!;
   writer.bytes(open);
-  for (let i = 0; i < LINE_VALUES; i++) writer.rounded(values[start + i]!, DECIMALS).bytes(after[i]!);
+  for (let i = 0; i < LINE_VALUES; i++)
+    writer.rounded(values[start + i]!, STATISTIC_DECIMALS).bytes(after[i]!);
 }
 
 export interface SavingsContext {

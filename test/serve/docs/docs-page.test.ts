@@ -1,6 +1,5 @@
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFileReader } from '../../../ingest/connectors/file-reader.ts';
 import { rewiringAmericaOpenDataParser } from '../../../ingest/parsers/rewiring-america-open-data.ts';
@@ -11,14 +10,15 @@ import {
 import { calculatorQuerySchema, calculatorResponseSchema } from '../../../schemas/incentives/api.ts';
 import type { ZodApp } from '../../../serve/api-module.ts';
 import { IN_PROCESS_KEY, inProcessApp } from '../../conformance/in-process-app.ts';
+import {
+  chromiumMissing,
+  launchChromium,
+  offHostRequests,
+  reportMissingChromium,
+} from '../../support/headless-chromium.ts';
 
 const SAMPLE_DIR = fileURLToPath(new URL('../../../ingest/sample-data/incentives', import.meta.url));
-/** Debian's chromium; .ci/run installs it where apt-get works. */
-const CHROMIUM = '/usr/bin/chromium';
-const chromiumMissing = !existsSync(CHROMIUM);
-if (chromiumMissing) {
-  console.log(`docs page not checked in a browser: ${CHROMIUM} is missing (apt-get install chromium)`);
-}
+reportMissingChromium('docs page');
 
 /** The example answer is dated: federal credits and state programs start and end. */
 const EXAMPLE_AS_OF = '2026-06-01';
@@ -103,17 +103,13 @@ describe('GET /docs', () => {
 describe.skipIf(chromiumMissing)('the /docs page in a headless browser', () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM });
+    browser = await launchChromium();
   });
   afterAll(() => browser?.close());
 
   it("renders the calculator's parameters and 200 example, and tries the request, all from this host", async () => {
     const page = await browser.newPage();
-    const offHost: string[] = [];
-    page.on('request', (request) => {
-      const url = new URL(request.url());
-      if (url.protocol !== 'data:' && url.host !== new URL(origin).host) offHost.push(request.url());
-    });
+    const offHost = offHostRequests(page, origin);
     const response = await page.goto(`${origin}/docs`);
     expect(response?.status()).toBe(200);
 

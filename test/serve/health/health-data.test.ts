@@ -256,6 +256,7 @@ describe('loading health cells', () => {
       {
         fips: '35013',
         state: 'NM',
+        name: 'Doña Ana County',
         rowStart: Buffer.from(
           '{"state_abbreviation":"NM","county_fips":"013","county_name":"Doña Ana County",',
         ),

@@ -1,0 +1,237 @@
+import { mkdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPOSITORY_ROOT } from '../../../lib/repository-root.ts';
+import { CONTIGUOUS_STATE_FIPS } from '../../../schemas/rem-data.ts';
+import type { ApiModule } from '../../../serve/api-module.ts';
+import { createHealthApi } from '../../../serve/health/health-api.ts';
+import { createRemApi } from '../../../serve/rem/rem-api.ts';
+import { HEALTH_FIXTURE_SOURCES, healthFixtureTable } from '../../support/health-lake-fixture.ts';
+import {
+  chromiumMissing,
+  launchChromium,
+  offHostRequests,
+  reportMissingChromium,
+} from '../../support/headless-chromium.ts';
+import { remFixtureTables } from '../../support/rem-lake-fixture.ts';
+import { lakeServerForSpecs } from '../../support/serve-lake-fixture.ts';
+
+reportMissingChromium('explore page');
+
+const KEY = 'explore-test-key-0123456789abcdef';
+/** Where CI keeps the screenshot (git-ignored). */
+const SCREENSHOT = path.join(REPOSITORY_ROOT, 'test-artifacts/explore.png');
+const HP = 'hvac__heat_pump_seer18_hspf10';
+const HEALTH_URL = `/api/v2/etools/health-impacts/counties?upgrade=${HP}`;
+const SAVINGS_URL = `/api/v1/rem/counties?upgrade=${HP}&heating_fuel=natural_gas`;
+const NO_DATA_COLOUR = '#d9d9d9';
+
+/** The counties us-atlas has in the contiguous states and DC: what the map must draw, from the package itself. */
+const require = createRequire(import.meta.url);
+const atlas = require('us-atlas/counties-10m.json') as {
+  objects: { counties: { geometries: { id: string }[] } };
+};
+const contiguousStates = new Set(Object.values(CONTIGUOUS_STATE_FIPS));
+const contiguousCounties = atlas.objects.counties.geometries
+  .map((county) => county.id)
+  .filter((id) => contiguousStates.has(id.slice(0, 2)));
+
+// The real server over a lake holding the sample health and REM tables the other serve specs use.
+const server = lakeServerForSpecs('explore', {
+  tables: () => [...remFixtureTables(), healthFixtureTable()],
+  modules: () => [createHealthApi(), createRemApi()] as ApiModule<unknown>[],
+  key: KEY,
+  sources: HEALTH_FIXTURE_SOURCES,
+});
+
+/** The API's answer to a URL, fetched by the test with the key. */
+const apiAnswer = async (url: string) =>
+  (await server().app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${KEY}` } })).json();
+
+interface LegendBin {
+  min: number;
+  max: number;
+  colour: string;
+}
+
+const legendBins = (page: Page): Promise<LegendBin[]> =>
+  page.locator('#legend .legend-bin').evaluateAll((items) =>
+    items.map((item) => ({
+      min: Number(item.getAttribute('data-min')),
+      max: Number(item.getAttribute('data-max')),
+      colour: item.getAttribute('data-colour')!,
+    })),
+  );
+
+const countyFills = async (page: Page): Promise<Map<string, string>> =>
+  new Map(
+    await page
+      .locator('#map path.county')
+      .evaluateAll((paths) =>
+        paths.map((p) => [p.getAttribute('data-fips')!, p.getAttribute('fill')!] as const),
+      ),
+  );
+
+/** The figures the county panel shows, by field. */
+const shownFigures = (page: Page): Promise<Record<string, string>> =>
+  page
+    .locator('#details [data-field]')
+    .evaluateAll((spans) =>
+      Object.fromEntries(spans.map((s) => [s.getAttribute('data-field')!, s.textContent!])),
+    );
+
+/** Checks every county's colour against the legend: its figure lies in the bin of its colour, or it has none. */
+function expectColoursMatchLegend(
+  fills: Map<string, string>,
+  bins: LegendBin[],
+  figures: Map<string, number>,
+) {
+  for (const [fips, fill] of fills) {
+    const figure = figures.get(fips);
+    if (figure === undefined) {
+      expect(fill, fips).toBe(NO_DATA_COLOUR);
+      continue;
+    }
+    const bin = bins.find((b) => b.colour === fill);
+    expect(bin, `${fips} is coloured ${fill}, a colour of no bin`).toBeDefined();
+    expect(figure).toBeGreaterThanOrEqual(bin!.min);
+    expect(figure).toBeLessThanOrEqual(bin!.max);
+  }
+}
+
+describe.skipIf(chromiumMissing)('the /explore map in a headless browser', () => {
+  let browser: Browser;
+  let page: Page;
+  let origin: string;
+  let offHost: string[];
+  beforeAll(async () => {
+    origin = await server().app.listen({ port: 0, host: '127.0.0.1' });
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    offHost = offHostRequests(page, origin);
+  }, 60_000);
+  afterAll(() => browser?.close());
+
+  it('draws every county of the contiguous US before any key is given', async () => {
+    expect((await page.goto(`${origin}/explore`))?.status()).toBe(200);
+    await page.getByText('Enter your API key to load data.').waitFor();
+    expect(contiguousCounties.length).toBeGreaterThan(3000);
+    expect(await page.locator('#map path.county').count()).toBe(contiguousCounties.length);
+    expect([...(await countyFills(page)).keys()].sort()).toEqual(contiguousCounties.toSorted());
+  });
+
+  it("colours counties by avoided deaths per 100,000 households, with a legend over the data's range", async () => {
+    await page.locator('#api-key').fill(KEY);
+    await page.locator('#key-form button[type=submit]').click();
+    await page.locator('#upgrade').selectOption(HP);
+    await page.locator(`#map[data-request="${HEALTH_URL}"]`).waitFor();
+
+    const answer = await apiAnswer(HEALTH_URL);
+    const central = new Map<string, number>(
+      answer.counties.map((c: { county_fips: string; impact_per_100k_households: number }) => [
+        c.county_fips,
+        c.impact_per_100k_households,
+      ]),
+    );
+    expect(central.size).toBe(5);
+    const bins = await legendBins(page);
+    expect(bins).toHaveLength(7);
+    expect(bins[0]!.min).toBe(Math.min(...central.values()));
+    expect(bins.at(-1)!.max).toBe(Math.max(...central.values()));
+    expect(new Set(bins.map((b) => b.colour)).size).toBe(7);
+    const fills = await countyFills(page);
+    expectColoursMatchLegend(fills, bins, central);
+    expect([...fills.values()].filter((fill) => fill === NO_DATA_COLOUR)).toHaveLength(
+      contiguousCounties.length - 5,
+    );
+    expect(await page.locator('#legend .legend-no-data').innerText()).toBe(
+      `No data (${contiguousCounties.length - 5} counties)`,
+    );
+
+    // The low estimate redraws the same counties from the other column.
+    await page.locator('#estimate').selectOption('low');
+    const low = new Map<string, number>(
+      answer.counties.map((c: { county_fips: string; impact_low_per_100k_households: number }) => [
+        c.county_fips,
+        c.impact_low_per_100k_households,
+      ]),
+    );
+    await expect.poll(async () => (await legendBins(page))[0]!.min).toBe(Math.min(...low.values()));
+    expectColoursMatchLegend(await countyFills(page), await legendBins(page), low);
+    await page.locator('#estimate').selectOption('central');
+    await expect.poll(async () => (await legendBins(page))[0]!.min).toBe(Math.min(...central.values()));
+  });
+
+  it("shows a clicked county's figures exactly as the API answers them, and the request", async () => {
+    await page.locator('#map path.county[data-fips="55025"]').click();
+    const dane = (await apiAnswer(HEALTH_URL)).counties.find(
+      (c: { county_fips: string }) => c.county_fips === '55025',
+    );
+    expect(await shownFigures(page)).toEqual({
+      impact_per_100k_households: String(dane.impact_per_100k_households),
+      impact_low_per_100k_households: String(dane.impact_low_per_100k_households),
+      impact: String(dane.impact),
+      impact_low: String(dane.impact_low),
+      number_of_households: String(dane.number_of_households),
+    });
+    const details = await page.locator('#details').innerText();
+    expect(details).toContain('Dane County, WI (55025)');
+    expect(details).toContain('deaths_per_100k_households_per_year');
+    expect(await page.locator('#details code.request').innerText()).toBe(`GET ${HEALTH_URL}`);
+    await mkdir(path.dirname(SCREENSHOT), { recursive: true });
+    await page.screenshot({ path: SCREENSHOT, fullPage: true });
+    await page.locator('#map path.county[data-fips="55025"]').click();
+  });
+
+  it("draws the savings of the precomputed counties, and a clicked county's medians and sample sizes", async () => {
+    await page.locator('#dataset').selectOption('bill');
+    await page.locator('#heating-fuel').selectOption('natural_gas');
+    await page.locator(`#map[data-request="${SAVINGS_URL}"]`).waitFor();
+    const [providence] = (await apiAnswer(SAVINGS_URL)).counties;
+    expect(providence.county_fips).toBe('44007');
+    // One county: one bin, from its figure to its figure.
+    const bins = await legendBins(page);
+    expect(bins.map(({ min, max }) => [min, max])).toEqual([
+      [providence.median_bill_change, providence.median_bill_change],
+    ]);
+    expectColoursMatchLegend(
+      await countyFills(page),
+      bins,
+      new Map([['44007', providence.median_bill_change]]),
+    );
+
+    await page.locator('#map path.county[data-fips="44007"]').click();
+    expect(await shownFigures(page)).toEqual({
+      median_bill_change: String(providence.median_bill_change),
+      median_emissions_change: String(providence.median_emissions_change),
+      num_samples: String(providence.num_samples),
+      num_excluded_samples: String(providence.num_excluded_samples),
+      supported: 'true',
+    });
+    const details = await page.locator('#details').innerText();
+    expect(details).toContain('Providence County, RI (44007)');
+    expect(details).toContain('$/year');
+    expect(details).toContain('kgCO2e/year');
+    expect(await page.locator('#details code.request').innerText()).toBe(`GET ${SAVINGS_URL}`);
+  });
+
+  it('keeps the key for the session: a reload loads the data without asking again', async () => {
+    await page.reload();
+    await page.locator('#map[data-request^="/api/"]').waitFor();
+    expect(await page.locator('#status').innerText()).toMatch(
+      /^\d+ count(y|ies) with data, from GET \/api\//,
+    );
+    expect(offHost).toEqual([]);
+  });
+
+  it('says so when the key is refused, and forgets it', async () => {
+    await page.locator('#api-key').fill('not-a-valid-key-0123456789');
+    await page.locator('#key-form button[type=submit]').click();
+    await page.locator('#status.error').waitFor();
+    expect(await page.locator('#status').innerText()).toMatch(/^The API answered 401: /);
+    expect(await page.evaluate("sessionStorage.getItem('electrify-api-key')")).toBeNull();
+    expect(await page.locator('#legend .legend-bin').count()).toBe(0);
+  });
+});

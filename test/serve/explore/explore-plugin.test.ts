@@ -1,0 +1,80 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HEALTH_UPGRADES } from '../../../schemas/health-data.ts';
+import type { ApiModule, ZodApp } from '../../../serve/api-module.ts';
+import { buildApp } from '../../../serve/app.ts';
+import { EXPLORE_OPTIONS } from '../../../serve/explore/explore-plugin.ts';
+import { createHealthApi } from '../../../serve/health/health-api.ts';
+import { createRemApi } from '../../../serve/rem/rem-api.ts';
+import { silentLogger, testConfig } from '../../support/serve-fixtures.ts';
+
+const require = createRequire(import.meta.url);
+
+let app: ZodApp;
+beforeAll(async () => {
+  app = await buildApp({
+    config: testConfig(),
+    logger: silentLogger(),
+    snapshots: { current: () => null },
+    apiModules: [createHealthApi(), createRemApi()] as ApiModule<unknown>[],
+    keyStore: { authenticate: () => null },
+  });
+});
+afterAll(() => app.close());
+
+const get = (url: string) => app.inject({ method: 'GET', url });
+
+describe('GET /explore', () => {
+  it('serves the page and every file it loads without a key, from this server', async () => {
+    const page = await get('/explore');
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+    const sources = [...page.body.matchAll(/(?:src|href)="([^"]+)"/g)]
+      .map((match) => match[1]!)
+      .filter((source) => source !== '/docs');
+    expect(sources).toEqual([
+      '/explore/explore.css',
+      '/explore/assets/d3.min.js',
+      '/explore/assets/topojson-client.min.js',
+      '/explore/explore.js',
+    ]);
+    const types = await Promise.all(
+      sources.map(async (source) => (await get(source)).headers['content-type']),
+    );
+    expect(types).toEqual([
+      'text/css; charset=utf-8',
+      'text/javascript; charset=utf-8',
+      'text/javascript; charset=utf-8',
+      'text/javascript; charset=utf-8',
+    ]);
+  });
+
+  it('serves the map libraries and county shapes as the npm packages ship them', async () => {
+    const d3 = path.join(path.dirname(require.resolve('d3')), 'd3.min.js');
+    const files = {
+      '/explore/assets/d3.min.js': d3,
+      '/explore/assets/topojson-client.min.js':
+        require.resolve('topojson-client/dist/topojson-client.min.js'),
+      '/explore/assets/counties-10m.json': require.resolve('us-atlas/counties-10m.json'),
+    };
+    for (const [url, file] of Object.entries(files)) {
+      expect((await get(url)).rawPayload.equals(readFileSync(file)), url).toBe(true);
+    }
+  });
+
+  it("offers the schemas' upgrades and fuels, the contiguous states, and routes that /spec.json describes", async () => {
+    const options = (await get('/explore/options.json')).json();
+    expect(options).toEqual(JSON.parse(JSON.stringify(EXPLORE_OPTIONS)));
+    expect(options.upgrades).toEqual([...HEALTH_UPGRADES]);
+    expect(options.heating_fuels).toEqual(['electricity', 'natural_gas', 'fuel_oil', 'propane']);
+    expect(options.contiguous_state_fips).toHaveLength(49);
+    expect(options.contiguous_state_fips).not.toContain('02');
+    expect(options.contiguous_state_fips).not.toContain('15');
+    const spec = (await get('/spec.json')).json();
+    expect(spec.paths[options.routes.health].get.operationId).toBe('getHealthCounties');
+    expect(spec.paths[options.routes.savings].get.operationId).toBe('getRemCounties');
+    expect(Object.keys(spec.paths).filter((p) => p.startsWith('/explore'))).toEqual([]);
+  });
+});
