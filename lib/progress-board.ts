@@ -91,6 +91,13 @@ export class ProgressBoard implements Progress {
   }
 }
 
+/** Time a running line still needs at its rate so far; undefined when unknown (no total, nothing counted). */
+export function timeLeftMs(line: Readonly<ProgressLine>, nowMs: number): number | undefined {
+  const elapsedMs = nowMs - line.startedAtMs;
+  if (line.total === undefined || line.count === 0 || elapsedMs <= 0) return undefined;
+  return (Math.max(0, line.total - line.count) * elapsedMs) / line.count;
+}
+
 const BAR_WIDTH = 24;
 
 /**
@@ -113,9 +120,8 @@ export function renderProgressLines(lines: readonly Readonly<ProgressLine>[], no
     if (done) status = `done in ${formatDuration(elapsedMs)}`;
     else if (!known) status = formatDuration(elapsedMs);
     else {
-      const rate = elapsedMs > 0 ? line.count / elapsedMs : 0;
-      const left = rate > 0 ? `  ${formatDuration(Math.max(0, line.total! - line.count) / rate)} left` : '';
-      status = `${Math.floor(fraction * 100)}%${left}`;
+      const leftMs = timeLeftMs(line, nowMs);
+      status = `${Math.floor(fraction * 100)}%${leftMs === undefined ? '' : `  ${formatDuration(leftMs)} left`}`;
     }
     return `${done ? '✓' : '›'} ${line.label.padEnd(width)}  ${bar}  ${counted}  ${status}`;
   });

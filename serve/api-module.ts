@@ -9,6 +9,7 @@ import type {
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from '../schemas/config.ts';
 import type { KeyIdentity } from './auth/api-key.ts';
+import type { PrecomputeProgress } from './http/not-ready.ts';
 import type { LoadedSnapshot } from './snapshot/snapshot-holder.ts';
 import type { ServingModule } from './snapshot/serving-module.ts';
 
@@ -70,6 +71,8 @@ export interface ApiModuleContext<T> {
   data(request: FastifyRequest): T;
   /** The date the request treats as today (AS_OF_DATE, else today in America/New_York). */
   asOfDate(request: FastifyRequest): string;
+  /** How far the precompute building the families the served snapshot lacks is; null when none runs. */
+  precompute(): PrecomputeProgress | null;
 }
 
 /**
@@ -87,7 +90,11 @@ export interface ApiModule<T> {
   register(app: ZodApp, ctx: ApiModuleContext<T>): void | Promise<void>;
 }
 
-function moduleContext<T>(module: ApiModule<T>, config: Config): ApiModuleContext<T> {
+function moduleContext<T>(
+  module: ApiModule<T>,
+  config: Config,
+  precompute: () => PrecomputeProgress | null,
+): ApiModuleContext<T> {
   const pinned = (request: FastifyRequest) => {
     // Only reachable from a route registered outside the API scope: a wiring bug, not a client's.
     if (request.pinned === null || request.pinned === undefined) {
@@ -105,6 +112,7 @@ function moduleContext<T>(module: ApiModule<T>, config: Config): ApiModuleContex
       return snapshot.data.get(module.serving.name) as T;
     },
     asOfDate: (request) => pinned(request).asOfDate,
+    precompute,
   };
 }
 
@@ -112,12 +120,19 @@ function moduleContext<T>(module: ApiModule<T>, config: Config): ApiModuleContex
  * A module as a Fastify plugin: its routes in a context of their own (hooks a module adds stay among its
  * routes), grouped on the reference page under the module's name unless a route says otherwise.
  */
-export function apiModulePlugin<T>(module: ApiModule<T>, config: Config): FastifyPluginAsync {
+export function apiModulePlugin<T>(
+  module: ApiModule<T>,
+  config: Config,
+  precompute: () => PrecomputeProgress | null = () => null,
+): FastifyPluginAsync {
   return async (scope) => {
     scope.addHook('onRoute', (route) => {
       const schema = (route.schema ??= {}) as { tags?: string[] };
       schema.tags ??= [module.serving.name];
     });
-    await module.register(scope.withTypeProvider<ZodTypeProvider>(), moduleContext(module, config));
+    await module.register(
+      scope.withTypeProvider<ZodTypeProvider>(),
+      moduleContext(module, config, precompute),
+    );
   };
 }

@@ -1,7 +1,8 @@
 import type { FastifyReply } from 'fastify';
 import { healthImpactsRequestSchema, healthImpactsResponseSchema } from '../../schemas/health-api.ts';
 import type { ApiModule, ApiModuleContext, ZodApp } from '../api-module.ts';
-import { errorBodySchema, errors } from '../errors.ts';
+import { errorBodySchema } from '../errors.ts';
+import { notReadyError } from '../http/not-ready.ts';
 import { validatedByHandler } from '../http/request-validation.ts';
 import { sendJson } from '../http/send-json.ts';
 import type { ServingModule } from '../snapshot/serving-module.ts';
@@ -18,6 +19,7 @@ export const healthServingModule: ServingModule<HealthSnapshot> = {
   // None required: a snapshot without the health table must still serve the other routes.
   tables: [],
   load: loadHealthSnapshot,
+  ready: (snapshot) => snapshot.data !== null,
 };
 
 /** The health-impacts API: avoided deaths and emissions of electrifying the households of states or counties. */
@@ -60,7 +62,13 @@ export function createHealthApi(): ApiModule<HealthSnapshot> {
           const body = validateHealthRequest(request.body);
           const text = healthMessages[body.language];
           const { data } = ctx.data(request);
-          if (data === null) throw errors.moduleNotReady(text.healthUnavailable);
+          if (data === null) {
+            const precompute = ctx.precompute();
+            throw notReadyError(
+              precompute ? text.healthPrecomputing(precompute) : text.healthUnavailable,
+              precompute,
+            );
+          }
           const areas = resolveAreas(data, body, text);
           // Assembled as bytes (see healthAnswerJson): sent as they are, not through the response schema,
           // and given back to the writer once written (an aborted response's are left to the GC).
