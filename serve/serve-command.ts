@@ -92,6 +92,7 @@ export async function serveCommand(config: Config): Promise<number | undefined> 
     process.on(signal, () => {
       if (stopping) return;
       stopping = true;
+      display?.close();
       logger.info({ signal }, 'shutting down: finishing requests in flight');
       // In-flight requests get a bounded time; a stuck one must not keep the process alive.
       setTimeout(() => process.exit(1), 10_000).unref();
