@@ -1,8 +1,31 @@
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 
 export type { Logger };
 
 /** Structured JSON logs (one object a line) for every stage; the server passes the same logger to Fastify. */
-export function createLogger(level: string = process.env.LOG_LEVEL ?? 'info', name?: string): Logger {
-  return pino({ level, ...(name ? { name } : {}) });
+export function createLogger(
+  level: string = process.env.LOG_LEVEL ?? 'info',
+  name?: string,
+  destination?: DestinationStream,
+): Logger {
+  return pino({ level, ...(name ? { name } : {}) }, destination);
+}
+
+const LEVEL_NAMES: Record<number, string> = { 40: 'warn', 50: 'error', 60: 'fatal' };
+
+/**
+ * Where a logger writes when a person watches a terminal that shows progress instead: warnings and errors
+ * as one readable line each (`warn: <message>`, with the error's message when one is attached), the rest
+ * left out (the progress display says what the info lines would).
+ */
+export function terminalLogDestination(print: (line: string) => void): DestinationStream {
+  return {
+    write(line: string) {
+      const entry = JSON.parse(line) as { level: number; msg?: string; err?: { message?: string } };
+      const level = LEVEL_NAMES[entry.level];
+      if (level === undefined) return;
+      const cause = entry.err?.message === undefined ? '' : `: ${entry.err.message}`;
+      print(`${level}: ${entry.msg ?? ''}${cause}`);
+    },
+  };
 }

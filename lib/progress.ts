@@ -21,6 +21,8 @@ export interface ProgressOptions {
   logEveryMs?: number;
   /** Least time between two redraws of the terminal line. */
   redrawEveryMs?: number;
+  /** Draw on the stream (true) or log (false); default: whether the stream is a terminal. */
+  onTerminal?: boolean;
 }
 
 /**
@@ -33,7 +35,7 @@ export function createProgress(options: ProgressOptions): Progress {
   const now = options.now ?? (() => performance.now());
   const logEveryMs = options.logEveryMs ?? 2000;
   const redrawEveryMs = options.redrawEveryMs ?? 100;
-  const onTerminal = stream.isTTY === true;
+  const onTerminal = options.onTerminal ?? stream.isTTY === true;
 
   return {
     start(step, { total, unit }) {
@@ -119,7 +121,7 @@ function round(value: number): number {
   return Math.round(value * 10) / 10;
 }
 
-function formatCount(value: number): string {
+export function formatCount(value: number): string {
   return Math.round(value).toLocaleString('en-US');
 }
 
@@ -134,4 +136,17 @@ export function formatDuration(ms: number): string {
   return hours > 0
     ? `${hours}h${String(minutes).padStart(2, '0')}m`
     : `${minutes}m${String(seconds).padStart(2, '0')}s`;
+}
+
+/** Reports every step to each of `progresses` (e.g. the logs, and a board a server reads). */
+export function teeProgress(...progresses: readonly Progress[]): Progress {
+  return {
+    start(step, options) {
+      const tasks = progresses.map((p) => p.start(step, options));
+      return {
+        tick: (n) => tasks.forEach((task) => task.tick(n)),
+        done: () => tasks.forEach((task) => task.done()),
+      };
+    },
+  };
 }

@@ -64,6 +64,8 @@ export const configSchema = z.object({
    */
   SERVE_HEAP_GROWTH_PERCENT: z.coerce.number().int().min(0).max(300).default(60),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** `auto`: a progress display when stdout and stderr are terminals, JSON logs otherwise. */
+  LOG_FORMAT: z.enum(['auto', 'json', 'terminal']).default('auto'),
   GEOCODER: z.enum(['offline', 'census']).default('offline'),
   GEOCODER_URL: z.url().default('https://geocoding.geo.census.gov/geocoder'),
   GEOCODER_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),

@@ -9,6 +9,7 @@ import type {
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from '../schemas/config.ts';
 import type { KeyIdentity } from './auth/api-key.ts';
+import type { PrecomputeProgress } from './http/not-ready.ts';
 import type { LoadedSnapshot } from './snapshot/snapshot-holder.ts';
 import type { ServingModule } from './snapshot/serving-module.ts';
 
@@ -72,6 +73,8 @@ export interface ApiModuleContext<T> {
   asOfDate(request: FastifyRequest): string;
   /** The id of the snapshot the request is pinned to (what its X-Snapshot-Id header says). */
   snapshotId(request: FastifyRequest): string;
+  /** How far the precompute building the families the served snapshot lacks is; null when none runs. */
+  precompute(): PrecomputeProgress | null;
 }
 
 /**
@@ -89,7 +92,11 @@ export interface ApiModule<T> {
   register(app: ZodApp, ctx: ApiModuleContext<T>): void | Promise<void>;
 }
 
-function moduleContext<T>(module: ApiModule<T>, config: Config): ApiModuleContext<T> {
+function moduleContext<T>(
+  module: ApiModule<T>,
+  config: Config,
+  precompute: () => PrecomputeProgress | null,
+): ApiModuleContext<T> {
   const pinned = (request: FastifyRequest) => {
     // Only reachable from a route registered outside the API scope: a wiring bug, not a client's.
     if (request.pinned === null || request.pinned === undefined) {
@@ -108,6 +115,7 @@ function moduleContext<T>(module: ApiModule<T>, config: Config): ApiModuleContex
     },
     asOfDate: (request) => pinned(request).asOfDate,
     snapshotId: (request) => pinned(request).snapshot.id,
+    precompute,
   };
 }
 
@@ -115,12 +123,19 @@ function moduleContext<T>(module: ApiModule<T>, config: Config): ApiModuleContex
  * A module as a Fastify plugin: its routes in a context of their own (hooks a module adds stay among its
  * routes), grouped on the reference page under the module's name unless a route says otherwise.
  */
-export function apiModulePlugin<T>(module: ApiModule<T>, config: Config): FastifyPluginAsync {
+export function apiModulePlugin<T>(
+  module: ApiModule<T>,
+  config: Config,
+  precompute: () => PrecomputeProgress | null = () => null,
+): FastifyPluginAsync {
   return async (scope) => {
     scope.addHook('onRoute', (route) => {
       const schema = (route.schema ??= {}) as { tags?: string[] };
       schema.tags ??= [module.serving.name];
     });
-    await module.register(scope.withTypeProvider<ZodTypeProvider>(), moduleContext(module, config));
+    await module.register(
+      scope.withTypeProvider<ZodTypeProvider>(),
+      moduleContext(module, config, precompute),
+    );
   };
 }

@@ -12,6 +12,7 @@ import { dataScopePlugin } from './http/data-scope-plugin.ts';
 import { errorPlugin, sendFrameworkError } from './http/error-plugin.ts';
 import { healthzPlugin } from './http/healthz-plugin.ts';
 import type { LruLimits } from './http/lru-cache.ts';
+import type { PrecomputeProgress } from './http/not-ready.ts';
 import { localizedValidatorCompiler } from './http/request-validation.ts';
 import type { LoadedSnapshot } from './snapshot/snapshot-holder.ts';
 
@@ -21,6 +22,8 @@ export interface AppDeps {
   snapshots: { current(): LoadedSnapshot | null };
   apiModules: readonly ApiModule<unknown>[];
   keyStore: KeyAuthenticator;
+  /** How far the precompute of the families the served snapshot lacks is (default: none runs). */
+  precompute?: () => PrecomputeProgress | null;
   /** The clock AS_OF_DATE falls back to (tests fix it). */
   now?: () => Date;
   /** Bounds of the response cache (default: RESPONSE_CACHE_MB and RESPONSE_CACHE_MAX_ENTRIES). */
@@ -41,6 +44,7 @@ export const RESPONSE_CACHE_MAX_ENTRIES = 10_000;
  */
 export async function buildApp(deps: AppDeps): Promise<ZodApp> {
   const { config, snapshots } = deps;
+  const precompute = deps.precompute ?? (() => null);
   // Cast: passing a pino Logger makes Fastify's logger type parameter pino's; modules see the base type.
   const app = Fastify({
     loggerInstance: deps.logger,
@@ -52,7 +56,11 @@ export async function buildApp(deps: AppDeps): Promise<ZodApp> {
   await app.register(errorPlugin);
   await app.register(docsPlugin);
   await app.register(explorePlugin);
-  await app.register(healthzPlugin, { snapshots });
+  await app.register(healthzPlugin, {
+    snapshots,
+    modules: deps.apiModules.map((m) => m.serving),
+    precompute,
+  });
   await app.register(async (api) => {
     await api.register(authPlugin, {
       keyStore: deps.keyStore,
@@ -66,7 +74,7 @@ export async function buildApp(deps: AppDeps): Promise<ZodApp> {
         maxEntries: RESPONSE_CACHE_MAX_ENTRIES,
       },
     });
-    for (const module of deps.apiModules) await api.register(apiModulePlugin(module, config));
+    for (const module of deps.apiModules) await api.register(apiModulePlugin(module, config, precompute));
   });
   return app;
 }

@@ -130,10 +130,11 @@ export const errors = {
     ),
   /**
    * A snapshot is served, but without the data family a module answers from (e.g. the REM tables): the
-   * pipeline has not built it yet, so a client should come back later, not shortly.
+   * pipeline has not built it yet, so a client should come back later (when a running precompute should be
+   * done, see serve/http/not-ready.ts), not shortly.
    */
-  moduleNotReady: (message: string) =>
-    new HttpError(503, 'MODULE_NOT_READY', message, undefined, { 'retry-after': '60' }),
+  moduleNotReady: (message: string, retryAfterSeconds = 60) =>
+    new HttpError(503, 'MODULE_NOT_READY', message, undefined, { 'retry-after': String(retryAfterSeconds) }),
   /** Every worker is busy and the queue is full: the request is fine and worth retrying soon. */
   overloaded: (message: string, retryAfterSeconds: number) =>
     new HttpError(503, 'OVERLOADED', message, undefined, { 'retry-after': String(retryAfterSeconds) }),

@@ -6,7 +6,17 @@ import { ensureKey } from './auth/ensure-key.ts';
 import { keyAnnouncement } from './auth/key-announcement.ts';
 import { keyFilePath } from './auth/key-file.ts';
 import { KeyStore } from './auth/key-store.ts';
+import type { PrecomputeProgress } from './http/not-ready.ts';
 import { SnapshotHolder, type SnapshotSource } from './snapshot/snapshot-holder.ts';
+
+/** What a precompute reports before its first step starts (reading the sources, fingerprinting). */
+const PREPARING: PrecomputeProgress = {
+  step: 'preparing',
+  count: 0,
+  total: undefined,
+  unit: 'steps',
+  leftMs: undefined,
+};
 
 export interface ServiceDeps {
   config: Config;
@@ -15,6 +25,15 @@ export interface ServiceDeps {
   source: SnapshotSource;
   /** Builds and publishes a snapshot; run once when nothing is published yet. */
   publishFirstSnapshot: () => Promise<void>;
+  /**
+   * Builds and publishes what the published snapshot lacks (the REM and health families after a first
+   * snapshot of the incentives alone; nothing on a complete lake), in the background once serving.
+   */
+  precompute?: {
+    run(): Promise<void>;
+    /** How far the run is, while it runs. */
+    progress(): PrecomputeProgress | null;
+  };
   /** Where the one-time key announcement (a block of lines) goes: the terminal, never the logs. */
   print: (block: string) => void;
 }
@@ -22,13 +41,16 @@ export interface ServiceDeps {
 export interface RunningService {
   app: ZodApp;
   url: string;
+  /** Settles once the background precompute is over and what it published is served (or it failed). */
+  precomputed: Promise<void>;
   stop(): Promise<void>;
 }
 
 /**
  * `npm start` after configuration: a first snapshot if there is none, a key if none is configured, then
- * the server. A failed first pipeline run is logged and the server starts anyway: data routes answer 503
- * until a snapshot is published (e.g. by `npm run pipeline`), which the holder then picks up.
+ * the server, then the precompute in the background. A failed first pipeline run is logged and the server
+ * starts anyway: data routes answer 503 until a snapshot is published (e.g. by `npm run pipeline`), which
+ * the holder then picks up. A failed precompute is logged too, and what is served stays as it was.
  */
 export async function startService(deps: ServiceDeps): Promise<RunningService> {
   const { config, logger, source } = deps;
@@ -60,7 +82,15 @@ export async function startService(deps: ServiceDeps): Promise<RunningService> {
     logger,
   });
   await snapshots.start();
-  const app = await buildApp({ config, logger, snapshots, apiModules: deps.apiModules, keyStore });
+  let precomputing = deps.precompute !== undefined;
+  const app = await buildApp({
+    config,
+    logger,
+    snapshots,
+    apiModules: deps.apiModules,
+    keyStore,
+    precompute: () => (precomputing ? (deps.precompute?.progress() ?? PREPARING) : null),
+  });
   try {
     await app.listen({ port: config.PORT, host: config.HOST });
   } catch (err) {
@@ -72,9 +102,22 @@ export async function startService(deps: ServiceDeps): Promise<RunningService> {
   const port = typeof address === 'object' && address !== null ? address.port : config.PORT;
   const url = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`;
   logger.info({ url, snapshot: snapshots.current()?.id ?? null }, `serving on ${url}`);
+  const precomputed = (async () => {
+    if (deps.precompute === undefined) return;
+    try {
+      await deps.precompute.run();
+      // Swapped before the routes stop saying a precompute runs, so none answers "not in the data yet".
+      await snapshots.refresh();
+    } catch (err) {
+      logger.error({ err }, 'precompute failed; still serving the published snapshot');
+    } finally {
+      precomputing = false;
+    }
+  })();
   return {
     app,
     url,
+    precomputed,
     async stop() {
       snapshots.close();
       keyStore.close();

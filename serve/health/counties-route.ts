@@ -7,7 +7,7 @@ import {
 } from '../../schemas/health-api.ts';
 import { HEALTH_UPGRADES } from '../../schemas/health-data.ts';
 import type { ApiModuleContext, ZodApp } from '../api-module.ts';
-import { errorBodySchema, errors } from '../errors.ts';
+import { errorBodySchema } from '../errors.ts';
 import { roundedTo } from '../http/json-bytes.ts';
 import { sendJson } from '../http/send-json.ts';
 import { IMPACT_DECIMALS } from './health-answer.ts';
@@ -23,6 +23,7 @@ import {
   type HealthData,
   type HealthSnapshot,
 } from './health-data.ts';
+import { readyHealthData } from './health-request.ts';
 import { healthMessages } from './messages.ts';
 
 const DEATHS = HEALTH_METRIC_NAMES.indexOf('avoided_premature_mortality_incidence');
@@ -75,14 +76,15 @@ export function registerHealthCountiesRoute(app: ZodApp, ctx: ApiModuleContext<H
         querystring: healthCountiesQuerySchema,
         response: {
           200: healthCountiesResponseSchema,
-          503: errorBodySchema.describe('No snapshot, or the snapshot has no health impacts yet'),
+          503: errorBodySchema.describe(
+            'No snapshot, or the snapshot has no health impacts yet (with Retry-After)',
+          ),
         },
       },
     },
     async (request, reply) => {
       const { upgrade, language } = request.query;
-      const { data } = ctx.data(request);
-      if (data === null) throw errors.moduleNotReady(healthMessages[language].healthUnavailable);
+      const data = readyHealthData(ctx.data(request), healthMessages[language], ctx.precompute());
       // The model label is encoded once per snapshot; the rows are few enough to stringify (answers are cached).
       const head = JSON.stringify({
         upgrade,

@@ -1,14 +1,14 @@
 import type { FastifyReply } from 'fastify';
 import { healthImpactsRequestSchema, healthImpactsResponseSchema } from '../../schemas/health-api.ts';
 import type { ApiModule, ApiModuleContext, ZodApp } from '../api-module.ts';
-import { errorBodySchema, errors } from '../errors.ts';
+import { errorBodySchema } from '../errors.ts';
 import { validatedByHandler } from '../http/request-validation.ts';
 import { sendJson } from '../http/send-json.ts';
 import type { ServingModule } from '../snapshot/serving-module.ts';
 import { registerHealthCountiesRoute } from './counties-route.ts';
 import { healthAnswerJson } from './health-answer.ts';
 import { loadHealthSnapshot, type HealthSnapshot } from './health-data.ts';
-import { healthAnswerKey, resolveAreas, validateHealthRequest } from './health-request.ts';
+import { healthAnswerKey, readyHealthData, resolveAreas, validateHealthRequest } from './health-request.ts';
 import { healthMessages } from './messages.ts';
 
 /** Bodies are small lists of codes: 64 KB holds every county of every state many times over. */
@@ -19,6 +19,7 @@ export const healthServingModule: ServingModule<HealthSnapshot> = {
   // None required: a snapshot without the health table must still serve the other routes.
   tables: [],
   load: loadHealthSnapshot,
+  ready: (snapshot) => snapshot.data !== null,
 };
 
 /** The health-impacts API: avoided deaths and emissions of electrifying the households of states or counties. */
@@ -60,8 +61,7 @@ export function createHealthApi(): ApiModule<HealthSnapshot> {
         async (request, reply) => {
           const body = validateHealthRequest(request.body);
           const text = healthMessages[body.language];
-          const { data } = ctx.data(request);
-          if (data === null) throw errors.moduleNotReady(text.healthUnavailable);
+          const data = readyHealthData(ctx.data(request), text, ctx.precompute());
           const areas = resolveAreas(data, body, text);
           // Assembled as bytes (see healthAnswerJson): sent as they are, not through the response schema,
           // and given back to the writer once written (an aborted response's are left to the GC).

@@ -4,8 +4,22 @@ import { CONTIGUOUS_STATE_FIPS, OTHER_STATE_FIPS } from '../../schemas/rem-data.
 import { errors } from '../errors.ts';
 import { validateRequest } from '../http/request-validation.ts';
 import { languageOf } from '../http/validation-messages.ts';
-import type { HealthData } from './health-data.ts';
+import { notReadyError, type PrecomputeProgress } from '../http/not-ready.ts';
+import type { HealthData, HealthSnapshot } from './health-data.ts';
 import { healthMessages, type HealthMessages } from './messages.ts';
+
+/**
+ * The snapshot's health data, or a 503 (module not ready) while the snapshot has no health table yet, saying
+ * how far the precompute is when one runs.
+ */
+export function readyHealthData(
+  snapshot: HealthSnapshot,
+  text: HealthMessages,
+  precompute: PrecomputeProgress | null,
+): HealthData {
+  if (snapshot.data !== null) return snapshot.data;
+  throw notReadyError(precompute ? text.healthPrecomputing(precompute) : text.healthUnavailable, precompute);
+}
 
 /** The rows an answer has: states, or the counties of one state, as positions in the data's sums. */
 export interface HealthAreas {

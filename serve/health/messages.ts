@@ -1,4 +1,5 @@
 import type { Language } from '../../schemas/incentives/enums.ts';
+import { precomputeProgressText, type PrecomputeProgress } from '../http/not-ready.ts';
 
 /** Every message the health-impacts route answers with (beyond the generic validation ones), in English and Spanish. */
 export const healthMessages = {
@@ -19,6 +20,8 @@ export const healthMessages = {
     multiFamilyApproximated:
       'Rows include multi-family households (buildings of 2 or more units), whose fuel change is approximated from the county’s single-family homes scaled by RECS 2015 apartment-to-house energy use; group_by housing_type shows them apart.',
     healthUnavailable: 'Health impacts are not in the data being served yet; retry later',
+    healthPrecomputing: (progress: PrecomputeProgress) =>
+      `Health impacts are being precomputed (${precomputeProgressText.en(progress)}); retry later`,
   },
   es: {
     stateFipsFormat: (code: string) => `state_fips: "${code}" no es un código FIPS de estado de 2 dígitos`,
@@ -39,6 +42,8 @@ export const healthMessages = {
       'Las filas incluyen hogares multifamiliares (edificios de 2 o más unidades), cuyo cambio de combustible se aproxima a partir de las viviendas unifamiliares del condado, escalado por el consumo de apartamentos frente a casas (RECS 2015); group_by housing_type los muestra aparte.',
     healthUnavailable:
       'Los impactos en la salud aún no están en los datos publicados; vuelva a intentarlo más tarde',
+    healthPrecomputing: (progress: PrecomputeProgress) =>
+      `Los impactos en la salud se están precalculando (${precomputeProgressText.es(progress)}); vuelva a intentarlo más tarde`,
   },
 } satisfies Record<Language, unknown>;
 

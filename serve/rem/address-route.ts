@@ -68,7 +68,7 @@ export function registerAddressRoute(
       const query = validateQuery(remAddressQuerySchema, parseQueryString(rawQuery(request.url)));
       const text = remMessages[query.language];
       requireWaterHeaterFuel(query, text);
-      const data = readyRemData(ctx.data(request), text);
+      const data = readyRemData(ctx.data(request), text, ctx.precompute());
       const { fips, county } = await resolveCounty(data, query, geocoder, text);
       const key: ClusterKey = {
         county_fips: fips,

@@ -73,7 +73,7 @@ export function registerCountiesRoute(app: ZodApp, ctx: ApiModuleContext<RemSnap
       const { language, ...query } = request.query;
       const text = remMessages[language];
       requireWaterHeaterFuel(query, text);
-      const data = readyRemData(ctx.data(request), text);
+      const data = readyRemData(ctx.data(request), text, ctx.precompute());
       return sendJson(
         reply,
         JSON.stringify({

@@ -1,4 +1,5 @@
 import type { Language } from '../../schemas/incentives/enums.ts';
+import { precomputeProgressText, type PrecomputeProgress } from '../http/not-ready.ts';
 
 const FUEL_NAMES = {
   en: { electricity: 'electric', natural_gas: 'natural gas', fuel_oil: 'fuel oil', propane: 'propane' },
@@ -29,6 +30,8 @@ export const remMessages = {
       `building_not_supported: too few of ${county}'s sample homes match these building features to ` +
       'estimate; give fewer features',
     remUnavailable: 'REM estimates are not in the data being served yet; retry later',
+    remPrecomputing: (progress: PrecomputeProgress) =>
+      `REM estimates are being precomputed (${precomputeProgressText.en(progress)}); retry later`,
     geocoderUnavailable: 'The address service is unavailable; retry shortly.',
     profilesBusy: 'Too many building profiles are being computed; retry in a second',
   },
@@ -54,6 +57,8 @@ export const remMessages = {
       'para estimarlas; indique menos características',
     remUnavailable:
       'Las estimaciones REM aún no están en los datos publicados; vuelva a intentarlo más tarde',
+    remPrecomputing: (progress: PrecomputeProgress) =>
+      `Las estimaciones REM se están precalculando (${precomputeProgressText.es(progress)}); vuelva a intentarlo más tarde`,
     geocoderUnavailable: 'El servicio de direcciones no está disponible; vuelva a intentarlo en breve.',
     profilesBusy: 'Se están calculando demasiados perfiles de vivienda; vuelva a intentarlo en un segundo',
   },

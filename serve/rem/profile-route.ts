@@ -83,7 +83,7 @@ export function registerProfileRoute(app: ZodApp, ctx: ApiModuleContext<RemSnaps
       const body = validateProfileBody(request.body);
       const text = remMessages[body.language];
       requireWaterHeaterFuel(body, text);
-      const data = readyRemData(ctx.data(request), text);
+      const data = readyRemData(ctx.data(request), text, ctx.precompute());
       const county = data.counties.get(countyFipsOf(body.building_profile.county));
       if (!county) {
         throw errors.notInData(text.countyUnknown(body.building_profile.county), 'building_profile.county');

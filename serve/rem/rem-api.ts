@@ -14,6 +14,7 @@ export const remServingModule: ServingModule<RemSnapshot> = {
   // None required: a snapshot without the REM tables must still serve the incentives (see loadRemSnapshot).
   tables: [],
   load: loadRemSnapshot,
+  ready: (snapshot) => snapshot.data !== null,
 };
 
 export interface RemApiOptions {

@@ -1,6 +1,7 @@
 import { UPGRADES_NEEDING_WATER_HEATER_FUEL } from '../../schemas/rem-api.ts';
 import type { Fuel, Upgrade } from '../../schemas/rem.ts';
 import { errors } from '../errors.ts';
+import { notReadyError, type PrecomputeProgress } from '../http/not-ready.ts';
 import type { RemMessages } from './messages.ts';
 import type { RemData, RemSnapshot } from './rem-data.ts';
 
@@ -22,10 +23,17 @@ export function requireWaterHeaterFuel(
   }
 }
 
-/** The snapshot's REM data, or a 503 (module not ready) while the snapshot has no REM tables yet. */
-export function readyRemData(snapshot: RemSnapshot, text: RemMessages): RemData {
-  if (snapshot.data === null) throw errors.moduleNotReady(text.remUnavailable);
-  return snapshot.data;
+/**
+ * The snapshot's REM data, or a 503 (module not ready) while the snapshot has no REM tables yet, saying
+ * how far the precompute is when one runs.
+ */
+export function readyRemData(
+  snapshot: RemSnapshot,
+  text: RemMessages,
+  precompute: PrecomputeProgress | null,
+): RemData {
+  if (snapshot.data !== null) return snapshot.data;
+  throw notReadyError(precompute ? text.remPrecomputing(precompute) : text.remUnavailable, precompute);
 }
 
 /** Fuels too rare in the county to estimate (`rem_clusters.supported` false), naming the fuel at fault. */

@@ -10,4 +10,9 @@ export interface ServingModule<T> {
   /** Tables the module reads; a snapshot missing one is refused before anything is swapped. */
   tables: readonly TableRef[];
   load(snapshot: SnapshotReader): Promise<T>;
+  /**
+   * Whether what `load` returned can answer (default: yes). A module whose tables are optional loads
+   * without them and is not ready: its family is still being precomputed (see /healthz).
+   */
+  ready?(data: T): boolean;
 }

@@ -173,12 +173,16 @@ describe('GET /healthz', () => {
     expect((await app.inject({ method: 'GET', url: '/healthz' })).json()).toEqual({
       status: 'no-snapshot',
       snapshot: null,
+      families: { programs: false },
+      precompute: null,
     });
     source.publish(memoryReader('snap-a', undefined, '2026-11-20T08:30:00.000Z'));
     await holder.refresh();
     expect((await app.inject({ method: 'GET', url: '/healthz' })).json()).toEqual({
       status: 'ok',
       snapshot: { id: 'snap-a', createdAt: '2026-11-20T08:30:00.000Z' },
+      families: { programs: true },
+      precompute: null,
     });
   });
 });

@@ -83,6 +83,12 @@ describe('npm start (serve/main.ts)', () => {
     expect(states.status).toBe(200);
     expect(states.headers.get('x-snapshot-id')).toBe(health.snapshot.id);
     expect((await fetch(`${url}/api/v1/states`)).status).toBe(401);
+    // The REM and health tables follow from the precompute, published as the next snapshot.
+    await expect
+      .poll(async () => ((await (await fetch(`${url}/healthz`)).json()) as { families: unknown }).families, {
+        timeout: 60_000,
+      })
+      .toEqual({ incentives: true, rem: true, 'health-impacts': true });
     // REM outside the precomputed states: a Texas address's cluster is computed on request.
     const texas = await fetch(
       `${url}/api/v1/rem/address?address=${encodeURIComponent('1 Broadway, Lubbock, TX 79401')}` +
@@ -95,7 +101,7 @@ describe('npm start (serve/main.ts)', () => {
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
     expect(output.stdout).toContain('"msg":"shutting down: finishing requests in flight"');
-  }, 90_000);
+  }, 180_000);
 
   it('from the compiled JavaScript serves from plain node (no tsx), its snapshot table reader included', async () => {
     await promisify(execFile)(

@@ -3,7 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { keyAnnouncement } from '../../serve/auth/key-announcement.ts';
-import { startService, type RunningService } from '../../serve/service.ts';
+import { createHealthApi } from '../../serve/health/health-api.ts';
+import type { PrecomputeProgress } from '../../serve/http/not-ready.ts';
+import { createRemApi } from '../../serve/rem/rem-api.ts';
+import { startService, type RunningService, type ServiceDeps } from '../../serve/service.ts';
 import {
   MemorySnapshotSource,
   memoryReader,
@@ -94,5 +97,123 @@ describe('startService', () => {
     await expect
       .poll(async () => (await fetch(`${service!.url}/v1/programs`, { headers })).status, { timeout: 5000 })
       .toBe(200);
+  });
+
+  describe('on a fresh lake: the incentives first, the REM and health precompute after', () => {
+    const headers = { authorization: 'Bearer configured-key-0123456789' };
+    const simulating: PrecomputeProgress = {
+      step: 'simulate clusters',
+      count: 3441,
+      total: 13_764,
+      unit: 'clusters',
+      leftMs: 89_500,
+    };
+
+    /** A service whose precompute waits for `finish` (then publishes `complete`) or `fail`. */
+    function staged(precomputeOutcome: 'publish' | 'fail') {
+      const source = new MemorySnapshotSource();
+      const events: string[] = [];
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const precompute: ServiceDeps['precompute'] = {
+        run: async () => {
+          events.push('precompute started');
+          await released;
+          if (precomputeOutcome === 'fail') throw new Error('simulate stage stalled');
+          source.publish(memoryReader('complete'));
+          events.push('complete published');
+        },
+        progress: () => simulating,
+      };
+      const running = startService({
+        config: testConfig({
+          LAKE_DIR: lakeDir,
+          PORT: '0',
+          HOST: '127.0.0.1',
+          API_KEYS: headers.authorization.slice(7),
+        }),
+        logger: silentLogger(),
+        apiModules: [programsModule(), createRemApi(), createHealthApi()],
+        source,
+        publishFirstSnapshot: async () => {
+          source.publish(memoryReader('incentives-only'));
+          events.push('incentives published');
+        },
+        precompute,
+        print: () => undefined,
+      });
+      return { running, events, release };
+    }
+
+    const remAddress = (url: string, language = 'en') =>
+      fetch(
+        `${url}/api/v1/rem/address?address=${encodeURIComponent('1 Main St, Providence, RI 02903')}` +
+          `&upgrade=hvac__heat_pump_seer18_hspf10&heating_fuel=natural_gas&language=${language}`,
+        { headers },
+      );
+    const healthImpacts = (url: string, language = 'en') =>
+      fetch(`${url}/api/v2/etools/health-impacts`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          metrics: ['avoided_premature_mortality_incidence'],
+          upgrade: ['combination__all_electric__hvac_seer24_hspf13__weatherization'],
+          state_fips: ['44'],
+          language,
+        }),
+      });
+    const healthz = async (url: string) => (await fetch(`${url}/healthz`)).json();
+
+    it('serves the first snapshot at once; REM and health answer 503 saying how far the precompute is', async () => {
+      const { running, events, release } = staged('publish');
+      service = await running;
+      expect(events).toEqual(['incentives published', 'precompute started']);
+      const first = await fetch(`${service.url}/v1/programs`, { headers });
+      expect([first.status, first.headers.get('x-snapshot-id')]).toEqual([200, 'incentives-only']);
+
+      const rem = await remAddress(service.url);
+      expect([rem.status, rem.headers.get('retry-after')]).toEqual([503, '90']);
+      expect(await rem.json()).toEqual({
+        statusCode: 503,
+        error: 'Service Unavailable',
+        message:
+          'REM estimates are being precomputed (simulate clusters: 3,441 of 13,764 clusters, 25%, about 2 min left); retry later',
+      });
+      const health = await healthImpacts(service.url, 'es');
+      expect([health.status, health.headers.get('retry-after')]).toEqual([503, '90']);
+      expect(((await health.json()) as { message: string }).message).toBe(
+        'Los impactos en la salud se están precalculando (simulate clusters: 3.441 de 13.764 clusters, ' +
+          '25 %, quedan unos 2 min); vuelva a intentarlo más tarde',
+      );
+      expect(await healthz(service.url)).toEqual({
+        status: 'ok',
+        snapshot: { id: 'incentives-only', createdAt: '2026-11-21T12:00:00.000Z' },
+        families: { programs: true, rem: false, 'health-impacts': false },
+        precompute: { step: 'simulate clusters', count: 3441, total: 13_764, unit: 'clusters', percent: 25 },
+      });
+
+      release();
+      await service.precomputed;
+      expect(events).toEqual(['incentives published', 'precompute started', 'complete published']);
+      const after = await fetch(`${service.url}/v1/programs`, { headers });
+      expect(after.headers.get('x-snapshot-id')).toBe('complete');
+      expect(await healthz(service.url)).toMatchObject({ snapshot: { id: 'complete' }, precompute: null });
+      // Still no REM tables in this snapshot, and no precompute running: the plain "not yet" answer.
+      const rem2 = await remAddress(service.url);
+      expect([rem2.status, rem2.headers.get('retry-after')]).toEqual([503, '60']);
+    });
+
+    it('keeps serving the first snapshot when the precompute fails', async () => {
+      const { running, release } = staged('fail');
+      service = await running;
+      release();
+      await service.precomputed;
+      const res = await fetch(`${service.url}/v1/programs`, { headers });
+      expect([res.status, res.headers.get('x-snapshot-id')]).toEqual([200, 'incentives-only']);
+      expect(await healthz(service.url)).toMatchObject({
+        families: { programs: true, rem: false, 'health-impacts': false },
+        precompute: null,
+      });
+    });
   });
 });

@@ -26,6 +26,8 @@ describe('the health-check plugin', () => {
     expect((await app.inject({ method: 'GET', url: '/healthz' })).json()).toEqual({
       status: 'no-snapshot',
       snapshot: null,
+      families: { programs: false },
+      precompute: null,
     });
     snapshot = await loadSnapshot(memoryReader('snap-a'), [programsModule().serving]);
     expect((await app.inject({ method: 'GET', url: '/v1/programs', headers: withKey })).statusCode).toBe(200);
@@ -36,11 +38,33 @@ describe('the health-check plugin', () => {
       expect(response.json()).toEqual({
         status: 'ok',
         snapshot: { id: 'snap-a', createdAt: '2026-11-21T12:00:00.000Z' },
+        families: { programs: true },
+        precompute: null,
       });
       expect(response.headers['x-ratelimit-limit']).toBeUndefined();
     }
     const spec = (await app.inject({ method: 'GET', url: '/spec.json' })).json();
     expect(spec.paths['/healthz'].get.security).toEqual([]);
     expect(spec.paths['/healthz'].get.tags).toEqual(['service']);
+  });
+
+  it('says which step a running precompute is at, with no percentage while its total is unknown', async () => {
+    app = await buildApp({
+      config: testConfig(),
+      logger: silentLogger(),
+      snapshots: { current: () => null },
+      apiModules: [programsModule()],
+      keyStore: { authenticate: () => null },
+      precompute: () => ({
+        step: 'stage records',
+        count: 54_238,
+        total: undefined,
+        unit: 'records',
+        leftMs: undefined,
+      }),
+    });
+    expect((await app.inject({ method: 'GET', url: '/healthz' })).json()).toMatchObject({
+      precompute: { step: 'stage records', count: 54_238, total: null, unit: 'records', percent: null },
+    });
   });
 });

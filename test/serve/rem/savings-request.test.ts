@@ -21,8 +21,8 @@ const thrown = (attempt: () => unknown): HttpError => {
 describe('readyRemData', () => {
   it('is the data, or module not ready (503, Retry-After 60) while the snapshot has no REM tables', () => {
     const data = {} as RemData;
-    expect(readyRemData({ data, serverVersionJson: '{}' }, remMessages.en)).toBe(data);
-    const error = thrown(() => readyRemData({ data: null, serverVersionJson: '{}' }, remMessages.es));
+    expect(readyRemData({ data, serverVersionJson: '{}' }, remMessages.en, null)).toBe(data);
+    const error = thrown(() => readyRemData({ data: null, serverVersionJson: '{}' }, remMessages.es, null));
     expect([error.statusCode, error.code, error.headers]).toEqual([
       503,
       'MODULE_NOT_READY',
@@ -33,6 +33,31 @@ describe('readyRemData', () => {
       error: 'Service Unavailable',
       message: remMessages.es.remUnavailable,
     });
+  });
+
+  it('while a precompute runs, says how far it is and asks to come back when its step should end', () => {
+    const progress = {
+      step: 'simulate clusters',
+      count: 3441,
+      total: 13_764,
+      unit: 'clusters',
+      leftMs: 89_500,
+    };
+    const en = thrown(() => readyRemData({ data: null, serverVersionJson: '{}' }, remMessages.en, progress));
+    expect([en.statusCode, en.code, en.headers]).toEqual([503, 'MODULE_NOT_READY', { 'retry-after': '90' }]);
+    expect(en.message).toBe(
+      'REM estimates are being precomputed (simulate clusters: 3,441 of 13,764 clusters, 25%, about 2 min left); retry later',
+    );
+    const es = thrown(() =>
+      readyRemData({ data: null, serverVersionJson: '{}' }, remMessages.es, {
+        ...progress,
+        leftMs: undefined,
+      }),
+    );
+    expect(es.headers).toEqual({ 'retry-after': '30' });
+    expect(es.message).toBe(
+      'Las estimaciones REM se están precalculando (simulate clusters: 3.441 de 13.764 clusters, 25 %); vuelva a intentarlo más tarde',
+    );
   });
 });
 
