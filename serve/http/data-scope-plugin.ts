@@ -23,8 +23,13 @@ export interface DataScopeOptions {
   responseCache: LruLimits;
 }
 
-/** Headers set per request by the auth plugin, never part of a cached answer. */
+/**
+ * Headers set per request, never part of a cached answer: the auth plugin's rate limit, and the CORS
+ * plugin's answer to the caller's origin (a kept answer replayed to another origin must not name the first).
+ */
 const PER_REQUEST_HEADERS = new Set(['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']);
+const isPerRequestHeader = (name: string) =>
+  PER_REQUEST_HEADERS.has(name) || name.startsWith('access-control-');
 
 const DATA_CACHE_CONTROL = 'private, no-cache';
 
@@ -124,7 +129,7 @@ export const dataScopePlugin = fp<DataScopeOptions>(
         if (cacheResponse !== undefined && !cacheResponse(request)) return done(null, payload);
         const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
         const headers = Object.fromEntries(
-          Object.entries(reply.getHeaders()).filter(([name]) => !PER_REQUEST_HEADERS.has(name)),
+          Object.entries(reply.getHeaders()).filter(([name]) => !isPerRequestHeader(name)),
         );
         responses.store(pinned.snapshot, pinned.asOfDate, pinned.cacheKey, {
           body,

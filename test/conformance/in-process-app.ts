@@ -18,7 +18,13 @@ export const IN_PROCESS_KEY = 'in-process-test-key-0123456789';
  */
 export async function inProcessApp(
   records: SourceRecord[],
-  options: { asOfDate: string; geocoder?: Geocoder; responseCache?: LruLimits },
+  options: {
+    asOfDate: string;
+    geocoder?: Geocoder;
+    responseCache?: LruLimits;
+    /** Further settings, as the environment would give them (e.g. CORS_ORIGINS). */
+    env?: Record<string, string>;
+  },
 ): Promise<ZodApp> {
   const { tables } = await buildIncentiveTablesInProcess(records);
   const api = createIncentivesApi(options.geocoder ? { geocoder: options.geocoder } : {});
@@ -28,6 +34,7 @@ export async function inProcessApp(
       AS_OF_DATE: options.asOfDate,
       LOG_LEVEL: 'silent',
       RATE_LIMIT_PER_MINUTE: '1000000000',
+      ...options.env,
     }),
     logger: createLogger('silent'),
     snapshots: { current: () => snapshot },

@@ -1,6 +1,5 @@
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFileReader } from '../../../ingest/connectors/file-reader.ts';
 import { rewiringAmericaOpenDataParser } from '../../../ingest/parsers/rewiring-america-open-data.ts';
@@ -11,15 +10,9 @@ import {
 import { calculatorQuerySchema, calculatorResponseSchema } from '../../../schemas/incentives/api.ts';
 import type { ZodApp } from '../../../serve/api-module.ts';
 import { IN_PROCESS_KEY, inProcessApp } from '../../conformance/in-process-app.ts';
+import { chromiumMissing, launchChromium } from '../../support/chromium.ts';
 
 const SAMPLE_DIR = fileURLToPath(new URL('../../../ingest/sample-data/incentives', import.meta.url));
-/** Debian's chromium; .ci/run installs it where apt-get works. */
-const CHROMIUM = '/usr/bin/chromium';
-const chromiumMissing = !existsSync(CHROMIUM);
-if (chromiumMissing) {
-  console.log(`docs page not checked in a browser: ${CHROMIUM} is missing (apt-get install chromium)`);
-}
-
 /** The example answer is dated: federal credits and state programs start and end. */
 const EXAMPLE_AS_OF = '2026-06-01';
 const exampleUrl = `/api/v1/calculator?${new URLSearchParams(
@@ -100,10 +93,10 @@ describe('GET /docs', () => {
   });
 });
 
-describe.skipIf(chromiumMissing)('the /docs page in a headless browser', () => {
+describe.skipIf(chromiumMissing('docs page'))('the /docs page in a headless browser', () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM });
+    browser = await launchChromium();
   });
   afterAll(() => browser?.close());
 
