@@ -12,7 +12,8 @@ import { SnapshotResponseCache } from './response-cache.ts';
  * the snapshot being served, its answer tagged with it, and a 200 may be answered again from the response
  * cache or with 304), so it is registered once on the scope holding the API modules, after authentication
  * (a dependency it declares: a cached answer must never reach a request that has not shown its key). A
- * route says only what is particular to it, in its config (`answerKey`, `bodyAnswerKey`, `cacheResponse`).
+ * route says only what is particular to it, in its config (`answerKey`, `bodyAnswerKey`, `cacheResponse`,
+ * `servesFile`).
  */
 
 export interface DataScopeOptions {
@@ -58,6 +59,7 @@ export const dataScopePlugin = fp<DataScopeOptions>(
         const conditional = request.method === 'GET' || request.method === 'HEAD';
         const pinned = { snapshot, asOfDate: date, etag: null as string | null, cacheKey: request.url };
         request.pinned = pinned;
+        if (request.routeOptions.config.servesFile === true) return done();
         const answerKey = conditional ? request.routeOptions.config.answerKey : undefined;
         const named =
           answerKey !== undefined
