@@ -23,9 +23,10 @@ export type FileAnswer =
 /**
  * How a GET or HEAD of a file is answered (RFC 9110 §13.2.2 and §14): a matching If-None-Match gets 304;
  * a single satisfiable byte range gets 206 with that slice, unless If-Range names other bytes than these,
- * in which case the whole file (200) is the answer; a range past the end gets 416. A malformed Range, a
- * unit other than bytes, or several disjoint ranges are ignored (200, the whole file): a server may
- * always answer a range request in full, and no client this serves asks for several ranges at once.
+ * in which case the whole file (200) is the answer; byte ranges no byte satisfies (past the end,
+ * reversed, unreadable positions) get 416, as range-parser reads them. A Range without a unit or in
+ * another unit, or of several disjoint ranges, is ignored (200, the whole file): a server may always
+ * answer a range request in full, and no client this serves asks for several ranges at once.
  */
 export function answerFileRequest(headers: FileRequestHeaders, file: FileValidators): FileAnswer {
   if (ifNoneMatchMatches(headers['if-none-match'], file.etag)) return { status: 304 };
