@@ -127,7 +127,11 @@ async function duckdbRows(file: string): Promise<Record<string, unknown>[]> {
 describe('GET /api/v1/lake', () => {
   it("lists every table of the published snapshot's manifest with rows, columns and types, size and URL", async () => {
     const manifest = await readManifest(snapshotDir(server().lakeDir, SNAPSHOT));
-    const size = async (table: string) => (await stat(fileOf(table))).size;
+    // What the lake itself says of a table's file: its size on disk and the manifest's checksum.
+    const file = async (table: string) => ({
+      bytes: (await stat(fileOf(table))).size,
+      sha256: manifest.tables[table]!.sha256,
+    });
     const response = await request('/api/v1/lake');
     expect(response.statusCode).toBe(200);
     expect(response.headers['x-snapshot-id']).toBe(SNAPSHOT);
@@ -138,8 +142,7 @@ describe('GET /api/v1/lake', () => {
           name: 'households',
           description: 'fixture households',
           rows: 3,
-          bytes: await size('households'),
-          sha256: manifest.tables.households!.sha256,
+          ...(await file('households')),
           url: '/api/v1/lake/households.parquet',
           columns: [
             { name: 'household_id', type: 'BIGINT' },
@@ -155,8 +158,7 @@ describe('GET /api/v1/lake', () => {
           name: 'meter_readings',
           description: 'fixture meter_readings',
           rows: 60_000,
-          bytes: await size('meter_readings'),
-          sha256: manifest.tables.meter_readings!.sha256,
+          ...(await file('meter_readings')),
           url: '/api/v1/lake/meter_readings.parquet',
           columns: [
             { name: 'reading_id', type: 'BIGINT' },
@@ -168,8 +170,7 @@ describe('GET /api/v1/lake', () => {
           name: 'programs',
           description: 'fixture programs',
           rows: 3,
-          bytes: await size('programs'),
-          sha256: manifest.tables.programs!.sha256,
+          ...(await file('programs')),
           url: '/api/v1/lake/programs.parquet',
           columns: [
             { name: 'snapshot', type: 'VARCHAR' },
