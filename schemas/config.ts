@@ -19,20 +19,39 @@ const stateSelection = z
     ]),
   );
 
+/** An unset or empty variable is an empty list; entries are trimmed and empty ones dropped. */
+const commaSeparated = z
+  .string()
+  .optional()
+  .transform((v) =>
+    (v ?? '')
+      .split(',')
+      .map((item) => item.trim())
+      .filter((item) => item.length > 0),
+  );
+
+/** An origin as a browser sends it in the Origin header (scheme, host, port; no path), or `*`. */
+const isOrigin = (value: string) => value === '*' || (URL.canParse(value) && new URL(value).origin === value);
+
 export const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
   LAKE_DIR: z.string().min(1).default('./data-lake'),
-  API_KEYS: z
-    .string()
-    .optional()
-    .transform((v) =>
-      (v ?? '')
-        .split(',')
-        .map((k) => k.trim())
-        .filter((k) => k.length > 0),
-    )
-    .pipe(z.array(z.string().min(16, 'each API key must be at least 16 characters'))),
+  API_KEYS: commaSeparated.pipe(z.array(z.string().min(16, 'each API key must be at least 16 characters'))),
+  /**
+   * Web origins whose pages may call the API from a visitor's browser (CORS). None by default: a browser
+   * then refuses every cross-origin call, which is what a deployment that has not chosen its sites wants.
+   */
+  CORS_ORIGINS: commaSeparated.pipe(
+    z.array(
+      z
+        .string()
+        .refine(
+          isOrigin,
+          'each origin is written as a browser sends it, scheme://host[:port] with no path or trailing slash, or *',
+        ),
+    ),
+  ),
   KAFKA_BROKERS: z
     .string()
     .optional()

@@ -61,6 +61,12 @@ declare module 'fastify' {
      * POST is never conditional). Called after the body is parsed, before the handler; it must not throw.
      */
     bodyAnswerKey?: (request: FastifyRequest) => string | undefined;
+    /**
+     * The route answers with an immutable file of the snapshot and makes its own validators (a per-file
+     * ETag, Last-Modified, byte ranges): the request is pinned and its answer tagged with X-Snapshot-Id, but
+     * the plugin neither answers it from the response cache nor tags or keeps its answer.
+     */
+    servesFile?: boolean;
   }
 }
 

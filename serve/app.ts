@@ -8,6 +8,7 @@ import { docsPlugin } from './docs/docs-plugin.ts';
 import { explorePlugin } from './explore/explore-plugin.ts';
 import { asOfDateClock } from './http/as-of-date-clock.ts';
 import { authPlugin } from './http/auth-plugin.ts';
+import { corsPlugin } from './http/cors-plugin.ts';
 import { dataScopePlugin } from './http/data-scope-plugin.ts';
 import { errorPlugin, sendFrameworkError } from './http/error-plugin.ts';
 import { healthzPlugin } from './http/healthz-plugin.ts';
@@ -37,8 +38,8 @@ export interface AppDeps {
 export const RESPONSE_CACHE_MAX_ENTRIES = 10_000;
 
 /**
- * The HTTP server, composed of encapsulated plugins registered where they apply: the error shape, the
- * API reference, the county map and the health check on the root (public), and one API scope holding every API module
+ * The HTTP server, composed of encapsulated plugins registered where they apply: CORS, the error shape,
+ * the API reference, the county map and the health check on the root (public), and one API scope holding every API module
  * behind the auth plugin (key, rate limit) and the data-scope plugin (snapshot pinning, response cache,
  * ETag). A route registered in the API scope cannot leave it, and nothing outside it asks for a key.
  */
@@ -53,6 +54,8 @@ export async function buildApp(deps: AppDeps): Promise<ZodApp> {
   app.setValidatorCompiler(localizedValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
+  // First, so a preflight is answered before any other hook (the auth plugin's) asks for a key.
+  await app.register(corsPlugin, { origins: config.CORS_ORIGINS });
   await app.register(errorPlugin);
   await app.register(docsPlugin);
   await app.register(explorePlugin);

@@ -46,6 +46,7 @@ export type ErrorCode =
   | 'NOT_FOUND'
   | 'METHOD_NOT_ALLOWED'
   | 'RATE_LIMITED'
+  | 'RANGE_NOT_SATISFIABLE'
   | 'SNAPSHOT_UNAVAILABLE'
   | 'MODULE_NOT_READY'
   | 'OVERLOADED'
@@ -117,6 +118,15 @@ export const errors = {
       `Rate limit exceeded for this API key; retry in ${retryAfterSeconds} s`,
       undefined,
       { 'retry-after': String(retryAfterSeconds) },
+    ),
+  /** A Range header whose every range starts past the end of the file (RFC 9110 §15.5.17). */
+  rangeNotSatisfiable: (size: number) =>
+    new HttpError(
+      416,
+      'RANGE_NOT_SATISFIABLE',
+      `The requested range starts past the end of the file (${size} bytes)`,
+      'range',
+      { 'content-range': `bytes */${size}` },
     ),
   snapshotUnavailable: () =>
     new HttpError(

@@ -12,7 +12,8 @@ import { SnapshotResponseCache } from './response-cache.ts';
  * the snapshot being served, its answer tagged with it, and a 200 may be answered again from the response
  * cache or with 304), so it is registered once on the scope holding the API modules, after authentication
  * (a dependency it declares: a cached answer must never reach a request that has not shown its key). A
- * route says only what is particular to it, in its config (`answerKey`, `bodyAnswerKey`, `cacheResponse`).
+ * route says only what is particular to it, in its config (`answerKey`, `bodyAnswerKey`, `cacheResponse`,
+ * `servesFile`).
  */
 
 export interface DataScopeOptions {
@@ -23,8 +24,13 @@ export interface DataScopeOptions {
   responseCache: LruLimits;
 }
 
-/** Headers set per request by the auth plugin, never part of a cached answer. */
+/**
+ * Headers set per request, never part of a cached answer: the auth plugin's rate limit, and the CORS
+ * plugin's answer to the caller's origin (a kept answer replayed to another origin must not name the first).
+ */
 const PER_REQUEST_HEADERS = new Set(['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']);
+const isPerRequestHeader = (name: string) =>
+  PER_REQUEST_HEADERS.has(name) || name.startsWith('access-control-');
 
 const DATA_CACHE_CONTROL = 'private, no-cache';
 
@@ -53,6 +59,7 @@ export const dataScopePlugin = fp<DataScopeOptions>(
         const conditional = request.method === 'GET' || request.method === 'HEAD';
         const pinned = { snapshot, asOfDate: date, etag: null as string | null, cacheKey: request.url };
         request.pinned = pinned;
+        if (request.routeOptions.config.servesFile === true) return done();
         const answerKey = conditional ? request.routeOptions.config.answerKey : undefined;
         const named =
           answerKey !== undefined
@@ -124,7 +131,7 @@ export const dataScopePlugin = fp<DataScopeOptions>(
         if (cacheResponse !== undefined && !cacheResponse(request)) return done(null, payload);
         const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
         const headers = Object.fromEntries(
-          Object.entries(reply.getHeaders()).filter(([name]) => !PER_REQUEST_HEADERS.has(name)),
+          Object.entries(reply.getHeaders()).filter(([name]) => !isPerRequestHeader(name)),
         );
         responses.store(pinned.snapshot, pinned.asOfDate, pinned.cacheKey, {
           body,

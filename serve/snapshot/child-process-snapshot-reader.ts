@@ -1,13 +1,21 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { openSnapshot, type Float64File, type SnapshotReader } from '../../transform/lake/snapshot-reader.ts';
+import {
+  openSnapshot,
+  type Float64File,
+  type ParquetColumn,
+  type SnapshotReader,
+} from '../../transform/lake/snapshot-reader.ts';
 
-/** A table's rows, or a query written to a float64 file (`SnapshotReader.writeFloat64File`). */
-export type TableRequest = { id: number } & ({ table: string } | { file: string; sql: string });
+/** A table's rows or columns, or a query written to a float64 file (`SnapshotReader.writeFloat64File`). */
+export type TableRequest = { id: number } & (
+  { table: string } | { columnsOf: string } | { file: string; sql: string }
+);
 
 export type TableReply =
   | { ready: true }
   | { id: number; rows: unknown[] }
+  | { id: number; columns: ParquetColumn[] }
   | { id: number; file: Float64File }
   | { id: number; error: string };
 
@@ -52,6 +60,12 @@ class ChildProcessSnapshotReader implements SnapshotReader {
 
   rows<T = Record<string, unknown>>(table: string): Promise<T[]> {
     return this.enqueue(`table "${table}"`, { table }).then((reply) => (reply as { rows: T[] }).rows);
+  }
+
+  columns(table: string): Promise<ParquetColumn[]> {
+    return this.enqueue(`columns of "${table}"`, { columnsOf: table }).then(
+      (reply) => (reply as { columns: ParquetColumn[] }).columns,
+    );
   }
 
   writeFloat64File(name: string, sql: string): Promise<Float64File> {

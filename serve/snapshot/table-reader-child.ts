@@ -8,10 +8,12 @@ const reader = await openSnapshot(lakeDir, id);
 const reply = (message: TableReply) => process.send!(message);
 
 process.on('message', (request: TableRequest) => {
-  const answer =
+  const answer: Promise<TableReply> =
     'table' in request
       ? reader.rows(request.table).then((rows) => ({ id: request.id, rows }))
-      : reader.writeFloat64File(request.file, request.sql).then((file) => ({ id: request.id, file }));
+      : 'columnsOf' in request
+        ? reader.columns(request.columnsOf).then((columns) => ({ id: request.id, columns }))
+        : reader.writeFloat64File(request.file, request.sql).then((file) => ({ id: request.id, file }));
   answer.then(reply, (err: unknown) => reply({ id: request.id, error: (err as Error).message }));
 });
 process.on('disconnect', () => process.exit(0));

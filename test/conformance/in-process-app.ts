@@ -21,6 +21,8 @@ interface InProcessOptions {
   responseCache?: LruLimits;
   /** The postal table of every US ZIP's state (`rem_zip_counties`), which the lake has beside the incentives. */
   zipCounties?: ZipCounty[];
+  /** Further settings, as the environment would give them (e.g. CORS_ORIGINS). */
+  env?: Record<string, string>;
 }
 
 /** A snapshot of the incentives tables built in memory from parsed records, loaded as the server loads one. */
@@ -48,6 +50,7 @@ export async function inProcessServer(
       AS_OF_DATE: options.asOfDate,
       LOG_LEVEL: 'silent',
       RATE_LIMIT_PER_MINUTE: '1000000000',
+      ...options.env,
     }),
     logger: createLogger('silent'),
     snapshots,

@@ -70,6 +70,7 @@ export function memoryReader(
       if (!rows) throw new Error(`no table ${table}`);
       return rows as T[];
     },
+    columns: () => Promise.reject(new Error('a memory snapshot has no Parquet files')),
     writeFloat64File: () => Promise.reject(new Error('a memory snapshot has no SQL tables')),
   };
 }

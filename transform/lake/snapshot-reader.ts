@@ -19,6 +19,8 @@ export interface SnapshotReader {
   readonly manifest: Manifest;
   /** All rows of a table of this snapshot (JSON columns parsed back into values). */
   rows<T = Record<string, unknown>>(table: string): Promise<T[]>;
+  /** The columns of a table's Parquet file, with the types DuckDB reads them as (from the file's footer). */
+  columns(table: string): Promise<ParquetColumn[]>;
   /**
    * Writes the result of `sql` (over this snapshot's tables, each a view named after its table; numeric
    * columns only) as little-endian float64, row after row, to a file in the lake's serving cache, and
@@ -27,6 +29,12 @@ export interface SnapshotReader {
    * restart reuses it.
    */
   writeFloat64File(name: string, sql: string): Promise<Float64File>;
+}
+
+export interface ParquetColumn {
+  name: string;
+  /** DuckDB's name of the type: VARCHAR, BIGINT, DOUBLE, BOOLEAN, JSON, … */
+  type: string;
 }
 
 export interface Float64File {
@@ -102,54 +110,67 @@ class ParquetSnapshotReader implements SnapshotReader {
   }
 
   /** A short-lived DuckDB with one view per table of this snapshot. */
-  private async withTables<T>(use: (db: DuckDBConnection) => Promise<T>): Promise<T> {
-    const instance = await DuckDBInstance.create(':memory:');
-    try {
-      const db = await instance.connect();
-      try {
-        for (const [table, entry] of Object.entries(this.manifest.tables)) {
-          const file = quoteLiteral(path.join(this.dir, entry.file));
-          await db.run(`CREATE VIEW ${quoteIdentifier(table)} AS SELECT * FROM read_parquet(${file})`);
-        }
-        return await use(db);
-      } finally {
-        db.closeSync();
+  private withTables<T>(use: (db: DuckDBConnection) => Promise<T>): Promise<T> {
+    return withMemoryDb(async (db) => {
+      for (const [table, entry] of Object.entries(this.manifest.tables)) {
+        const file = quoteLiteral(path.join(this.dir, entry.file));
+        await db.run(`CREATE VIEW ${quoteIdentifier(table)} AS SELECT * FROM read_parquet(${file})`);
       }
-    } finally {
-      instance.closeSync();
-    }
+      return use(db);
+    });
+  }
+
+  async columns(table: string): Promise<ParquetColumn[]> {
+    return this.withFile(table, async (db, file) => {
+      const result = await db.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet(${quoteLiteral(file)})`);
+      return result
+        .getRowObjectsJson()
+        .map((row) => ({ name: String(row.column_name), type: String(row.column_type) }));
+    });
   }
 
   /** Reads one table's Parquet file; BIGINT columns come back as numbers and JSON columns as values. */
-  async rows<T = Record<string, unknown>>(table: string): Promise<T[]> {
-    const entry = this.manifest.tables[table];
-    if (!entry) throw new Error(`snapshot ${this.id} has no table "${table}"`);
-    // A short-lived in-memory instance per read: readers are held for a snapshot's whole serving life
-    // and DuckDB instances are native resources that nothing else would close.
-    const instance = await DuckDBInstance.create(':memory:');
-    try {
-      const db = await instance.connect();
-      try {
-        const file = path.join(this.dir, entry.file);
-        const result = await db.runAndReadAll(`SELECT * FROM read_parquet(${quoteLiteral(file)})`);
-        const names = result.columnNames();
-        // Column-major reads cross the native boundary faster than row-major ones; rows are assembled here.
-        const columns = result
-          .getColumns()
-          .map((values, i) => values.map(converterFor(result.columnTypes()[i]!, names[i]!)));
-        const rows = new Array<T>(result.currentRowCount);
-        for (let r = 0; r < rows.length; r++) {
-          const row: Record<string, unknown> = {};
-          for (let c = 0; c < names.length; c++) row[names[c]!] = columns[c]![r];
-          rows[r] = row as T;
-        }
-        return rows;
-      } finally {
-        db.closeSync();
+  rows<T = Record<string, unknown>>(table: string): Promise<T[]> {
+    return this.withFile(table, async (db, file) => {
+      const result = await db.runAndReadAll(`SELECT * FROM read_parquet(${quoteLiteral(file)})`);
+      const names = result.columnNames();
+      // Column-major reads cross the native boundary faster than row-major ones; rows are assembled here.
+      const columns = result
+        .getColumns()
+        .map((values, i) => values.map(converterFor(result.columnTypes()[i]!, names[i]!)));
+      const rows = new Array<T>(result.currentRowCount);
+      for (let r = 0; r < rows.length; r++) {
+        const row: Record<string, unknown> = {};
+        for (let c = 0; c < names.length; c++) row[names[c]!] = columns[c]![r];
+        rows[r] = row as T;
       }
+      return rows;
+    });
+  }
+
+  /** A short-lived DuckDB and the path of one table's Parquet file. */
+  private withFile<T>(table: string, use: (db: DuckDBConnection, file: string) => Promise<T>): Promise<T> {
+    const entry = this.manifest.tables[table];
+    if (!entry) return Promise.reject(new Error(`snapshot ${this.id} has no table "${table}"`));
+    return withMemoryDb((db) => use(db, path.join(this.dir, entry.file)));
+  }
+}
+
+/**
+ * A short-lived in-memory DuckDB per read: readers are held for a snapshot's whole serving life and DuckDB
+ * instances are native resources that nothing else would close.
+ */
+async function withMemoryDb<T>(use: (db: DuckDBConnection) => Promise<T>): Promise<T> {
+  const instance = await DuckDBInstance.create(':memory:');
+  try {
+    const db = await instance.connect();
+    try {
+      return await use(db);
     } finally {
-      instance.closeSync();
+      db.closeSync();
     }
+  } finally {
+    instance.closeSync();
   }
 }
 

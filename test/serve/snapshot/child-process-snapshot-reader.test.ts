@@ -35,6 +35,19 @@ describe('openSnapshotInChildProcess', () => {
     expect(await reader.rows('programs')).toHaveLength(3);
   });
 
+  it('gives a table’s columns with the types DuckDB reads from its Parquet file, as reading in this process', async () => {
+    const columns = [
+      { name: 'snapshot', type: 'VARCHAR' },
+      { name: 'program', type: 'VARCHAR' },
+      { name: 'amountUsd', type: 'DOUBLE' },
+    ];
+    expect(await (await openSnapshotInChildProcess(lakeDir, 's1')).columns('programs')).toEqual(columns);
+    expect(await (await openSnapshot(lakeDir, 's1')).columns('programs')).toEqual(columns);
+    await expect((await openSnapshot(lakeDir, 's1')).columns('nope')).rejects.toThrow(
+      'snapshot s1 has no table "nope"',
+    );
+  });
+
   it('refuses a snapshot that does not exist before starting any process', async () => {
     await expect(openSnapshotInChildProcess(lakeDir, 's9')).rejects.toThrow();
   });
