@@ -9,6 +9,7 @@ import type {
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from '../schemas/config.ts';
 import type { KeyIdentity } from './auth/api-key.ts';
+import type { ServeMetrics } from './serve-metrics.ts';
 import type { LoadedSnapshot } from './snapshot/snapshot-holder.ts';
 import type { ServingModule } from './snapshot/serving-module.ts';
 
@@ -70,6 +71,8 @@ export interface ApiModuleContext<T> {
   data(request: FastifyRequest): T;
   /** The date the request treats as today (AS_OF_DATE, else today in America/New_York). */
   asOfDate(request: FastifyRequest): string;
+  /** The process's metrics, for what a module alone can see (the profile threads' queue). */
+  readonly metrics: Pick<ServeMetrics, 'watchProfileQueue'>;
 }
 
 /**
@@ -87,7 +90,7 @@ export interface ApiModule<T> {
   register(app: ZodApp, ctx: ApiModuleContext<T>): void | Promise<void>;
 }
 
-function moduleContext<T>(module: ApiModule<T>, config: Config): ApiModuleContext<T> {
+function moduleContext<T>(module: ApiModule<T>, config: Config, metrics: ServeMetrics): ApiModuleContext<T> {
   const pinned = (request: FastifyRequest) => {
     // Only reachable from a route registered outside the API scope: a wiring bug, not a client's.
     if (request.pinned === null || request.pinned === undefined) {
@@ -105,6 +108,7 @@ function moduleContext<T>(module: ApiModule<T>, config: Config): ApiModuleContex
       return snapshot.data.get(module.serving.name) as T;
     },
     asOfDate: (request) => pinned(request).asOfDate,
+    metrics,
   };
 }
 
@@ -112,12 +116,16 @@ function moduleContext<T>(module: ApiModule<T>, config: Config): ApiModuleContex
  * A module as a Fastify plugin: its routes in a context of their own (hooks a module adds stay among its
  * routes), grouped on the reference page under the module's name unless a route says otherwise.
  */
-export function apiModulePlugin<T>(module: ApiModule<T>, config: Config): FastifyPluginAsync {
+export function apiModulePlugin<T>(
+  module: ApiModule<T>,
+  config: Config,
+  metrics: ServeMetrics,
+): FastifyPluginAsync {
   return async (scope) => {
     scope.addHook('onRoute', (route) => {
       const schema = (route.schema ??= {}) as { tags?: string[] };
       schema.tags ??= [module.serving.name];
     });
-    await module.register(scope.withTypeProvider<ZodTypeProvider>(), moduleContext(module, config));
+    await module.register(scope.withTypeProvider<ZodTypeProvider>(), moduleContext(module, config, metrics));
   };
 }

@@ -6,6 +6,8 @@ import { ensureKey } from './auth/ensure-key.ts';
 import { keyAnnouncement } from './auth/key-announcement.ts';
 import { keyFilePath } from './auth/key-file.ts';
 import { KeyStore } from './auth/key-store.ts';
+import { startMetricsListener, type MetricsListener } from '../lib/metrics/metrics-listener.ts';
+import { ServeMetrics } from './serve-metrics.ts';
 import { SnapshotHolder, type SnapshotSource } from './snapshot/snapshot-holder.ts';
 
 export interface ServiceDeps {
@@ -22,6 +24,8 @@ export interface ServiceDeps {
 export interface RunningService {
   app: ZodApp;
   url: string;
+  /** The Prometheus scrape URL, when METRICS_PORT is set. */
+  metricsUrl: string | null;
   stop(): Promise<void>;
 }
 
@@ -53,19 +57,36 @@ export async function startService(deps: ServiceDeps): Promise<RunningService> {
     pollMs: config.SNAPSHOT_POLL_MS,
     logger,
   });
+  const metrics = new ServeMetrics();
   const snapshots = new SnapshotHolder({
     source,
     modules: deps.apiModules.map((m) => m.serving),
     pollMs: config.SNAPSHOT_POLL_MS,
     logger,
+    events: metrics,
   });
   await snapshots.start();
-  const app = await buildApp({ config, logger, snapshots, apiModules: deps.apiModules, keyStore });
+  const app = await buildApp({ config, logger, snapshots, apiModules: deps.apiModules, keyStore, metrics });
+  let metricsListener: MetricsListener | null = null;
   try {
     await app.listen({ port: config.PORT, host: config.HOST });
+    if (config.METRICS_PORT !== undefined) {
+      metricsListener = await startMetricsListener(metrics.registry, {
+        host: config.METRICS_HOST,
+        port: config.METRICS_PORT,
+      }).catch((error: unknown) => {
+        const { code, message } = error as NodeJS.ErrnoException;
+        throw new Error(
+          `metrics: cannot listen on ${config.METRICS_HOST}:${config.METRICS_PORT} (${code ?? message}); ` +
+            'set METRICS_PORT or METRICS_HOST',
+        );
+      });
+      logger.info({ url: metricsListener.url }, `metrics on ${metricsListener.url}`);
+    }
   } catch (err) {
     snapshots.close();
     keyStore.close();
+    await app.close();
     throw err;
   }
   const address = app.server.address();
@@ -75,10 +96,11 @@ export async function startService(deps: ServiceDeps): Promise<RunningService> {
   return {
     app,
     url,
+    metricsUrl: metricsListener?.url ?? null,
     async stop() {
       snapshots.close();
       keyStore.close();
-      await app.close();
+      await Promise.all([app.close(), metricsListener?.close()]);
     },
   };
 }
