@@ -1,6 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { KafkaEventLog } from '../../../lib/eventlog/kafka-log.ts';
 import { createLogger } from '../../../lib/log.ts';
 import { createProgress } from '../../../lib/progress.ts';
@@ -14,6 +14,8 @@ import {
   workUnitRecord,
 } from '../../../simulate/stage/simulate-stage.ts';
 import { KafkaTestBroker } from '../../support/kafka-broker/kafka-broker.ts';
+import { promtoolCheckMetrics, promtoolUnavailable } from '../../support/promtool.ts';
+import { sampleValue, samplesOf } from '../../support/prometheus-text.ts';
 import { planFixtureUnits } from '../../support/rem-stage/rem-lake.ts';
 
 const workerCli = fileURLToPath(new URL('../../../simulate/cli/simulate-worker.ts', import.meta.url));
@@ -114,6 +116,66 @@ describe('npm run simulate:worker with Kafka (in-process test broker)', () => {
         () => undefined,
       );
       expect(gathered).toBe(units.length);
+    } finally {
+      await log.close();
+    }
+  }, 120_000);
+
+  it('serves its metrics on METRICS_PORT while it runs: clusters computed, the group’s lag, threads', async () => {
+    const topicPrefix = 'worker-metrics.';
+    const units = await planFixtureUnits(model, { counties: 1, samples: 20 });
+    const log = await kafkaLog(topicPrefix);
+    try {
+      // Units waiting before the worker starts (on the 8 partitions the stage gives the topic): the group's
+      // lag is all of them until it commits.
+      await log.ensureTopic(REM_WORK_UNITS_TOPIC, 8);
+      await log.publish(
+        REM_WORK_UNITS_TOPIC,
+        units.map((unit) => workUnitRecord(unit, '2026-11-23T12:00:00.000Z')),
+      );
+      const worker = startWorker({
+        KAFKA_BROKERS: broker.address,
+        KAFKA_TOPIC_PREFIX: topicPrefix,
+        METRICS_PORT: '0',
+      });
+      await worker.logged(/^simulate worker: metrics on /);
+      const url = worker.lines
+        .find((line) => line.startsWith('simulate worker: metrics on '))!
+        .split(' ')
+        .at(-1)!;
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
+      const scrape = async () => (await fetch(url)).text();
+      const lagOf = (text: string) =>
+        samplesOf(text, 'electrify_simulate_consumer_lag', { topic: REM_WORK_UNITS_TOPIC }).reduce(
+          (sum, s) => sum + s.value,
+          0,
+        );
+
+      const waiting = await scrape();
+      expect(lagOf(waiting)).toBe(units.length);
+      expect(sampleValue(waiting, 'electrify_simulate_clusters_computed_total')).toBe(0);
+      expect(sampleValue(waiting, 'electrify_simulate_worker_threads')).toBe(1);
+      if (promtoolUnavailable === undefined)
+        expect(await promtoolCheckMetrics(waiting)).toEqual({ code: 0, output: '' });
+
+      await vi.waitFor(
+        async () => {
+          const text = await scrape();
+          expect(sampleValue(text, 'electrify_simulate_clusters_computed_total')).toBe(units.length);
+          expect(lagOf(text)).toBe(0);
+        },
+        { timeout: 60_000, interval: 250 },
+      );
+      const done = await scrape();
+      expect(
+        samplesOf(done, 'electrify_simulate_consumer_lag')
+          .map((s) => s.labels.partition)
+          .sort(),
+      ).toEqual(['0', '1', '2', '3', '4', '5', '6', '7']);
+      if (promtoolUnavailable === undefined)
+        expect(await promtoolCheckMetrics(done)).toEqual({ code: 0, output: '' });
+      worker.child.kill('SIGTERM');
+      expect(await worker.exited).toBe(0);
     } finally {
       await log.close();
     }
