@@ -1,5 +1,4 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { KafkaEventLog } from '../../../lib/eventlog/kafka-log.ts';
 import { createLogger } from '../../../lib/log.ts';
@@ -17,8 +16,7 @@ import { KafkaTestBroker } from '../../support/kafka-broker/kafka-broker.ts';
 import { promtoolCheckMetrics, promtoolUnavailable } from '../../support/promtool.ts';
 import { sampleValue, samplesOf } from '../../support/prometheus-text.ts';
 import { planFixtureUnits } from '../../support/rem-stage/rem-lake.ts';
-
-const workerCli = fileURLToPath(new URL('../../../simulate/cli/simulate-worker.ts', import.meta.url));
+import { startWorker as startSimulateWorker } from '../../support/simulate-worker-process.ts';
 
 let broker: KafkaTestBroker;
 let model: ModelFiles;
@@ -35,36 +33,7 @@ afterAll(async () => {
   expect(broker.protocolErrors).toEqual([]);
 });
 
-/** `npm run simulate:worker` as its own process; `lines` collects its log's messages as they come. */
-function startWorker(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', workerCli], {
-    env: { ...process.env, SIMULATE_WORKERS: '1', LOG_LEVEL: 'info', ...env },
-  });
-  children.push(child);
-  const lines: string[] = [];
-  let output = '';
-  const waiters: { match: RegExp; resolve: () => void }[] = [];
-  child.stdout.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-    const complete = output.split('\n');
-    output = complete.pop()!;
-    for (const line of complete) {
-      const message = (JSON.parse(line) as { msg: string }).msg;
-      lines.push(message);
-      for (const waiter of waiters.filter((w) => w.match.test(message))) waiter.resolve();
-    }
-  });
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const logged = (match: RegExp) =>
-    new Promise<void>((resolve, reject) => {
-      if (lines.some((line) => match.test(line))) return resolve();
-      waiters.push({ match, resolve });
-      void exited.then((code) => reject(new Error(`worker exited (${code}) before ${match}: ${stderr}`)));
-    });
-  return { child, lines, logged, exited, stderr: () => stderr };
-}
+const startWorker = (env: Record<string, string>) => startSimulateWorker(env, children);
 
 const kafkaLog = (topicPrefix: string) =>
   KafkaEventLog.open({ brokers: [broker.address], clientId: 'simulate-worker-test', topicPrefix });
