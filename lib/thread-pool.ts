@@ -122,6 +122,11 @@ export class ThreadPool<In, Out> {
     return this.threads.size;
   }
 
+  /** Jobs waiting for a thread now. */
+  get queued(): number {
+    return this.queue.length - this.head;
+  }
+
   get concurrency(): number {
     return this.options.threads;
   }
@@ -142,7 +147,7 @@ export class ThreadPool<In, Out> {
 
   run(input: In): Promise<Out> {
     if (this.closed) return Promise.reject(new Error('the thread pool is closed'));
-    const waiting = this.queue.length - this.head;
+    const waiting = this.queued;
     if (this.options.maxQueued !== undefined && waiting >= this.options.maxQueued && !this.hasRoom())
       return Promise.reject(new ThreadPoolFull(waiting));
     return new Promise<Out>((resolve, reject) => {

@@ -82,6 +82,12 @@ export const configSchema = z.object({
    * up to 4× before collecting.
    */
   SERVE_HEAP_GROWTH_PERCENT: z.coerce.number().int().min(0).max(300).default(60),
+  /** Where the metrics listener listens: loopback by default, as it asks no key. */
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  /** Port of the Prometheus metrics listener (`GET /metrics`) of `npm start` and `npm run simulate:worker`; unset: none. */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /** File `npm run pipeline` writes its run's metrics to (node-exporter textfile format, atomically); unset: none. */
+  METRICS_TEXTFILE: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** `auto`: a progress display when stdout and stderr are terminals, JSON logs otherwise. */
   LOG_FORMAT: z.enum(['auto', 'json', 'terminal']).default('auto'),

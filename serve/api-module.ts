@@ -10,6 +10,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from '../schemas/config.ts';
 import type { KeyIdentity } from './auth/api-key.ts';
 import type { PrecomputeProgress } from './http/not-ready.ts';
+import type { ServeMetrics } from './serve-metrics.ts';
 import type { LoadedSnapshot } from './snapshot/snapshot-holder.ts';
 import type { ServingModule } from './snapshot/serving-module.ts';
 
@@ -81,6 +82,8 @@ export interface ApiModuleContext<T> {
   snapshotId(request: FastifyRequest): string;
   /** How far the precompute building the families the served snapshot lacks is; null when none runs. */
   precompute(): PrecomputeProgress | null;
+  /** The process's metrics, for what a module alone can see (the profile threads' queue). */
+  readonly metrics: Pick<ServeMetrics, 'watchProfileQueue'>;
 }
 
 /**
@@ -101,7 +104,7 @@ export interface ApiModule<T> {
 function moduleContext<T>(
   module: ApiModule<T>,
   config: Config,
-  precompute: () => PrecomputeProgress | null,
+  services: ModuleServices,
 ): ApiModuleContext<T> {
   const pinned = (request: FastifyRequest) => {
     // Only reachable from a route registered outside the API scope: a wiring bug, not a client's.
@@ -121,8 +124,15 @@ function moduleContext<T>(
     },
     asOfDate: (request) => pinned(request).asOfDate,
     snapshotId: (request) => pinned(request).snapshot.id,
-    precompute,
+    precompute: services.precompute,
+    metrics: services.metrics,
   };
+}
+
+/** What the app hands every module: how far a running precompute is, and the process's metrics. */
+export interface ModuleServices {
+  precompute: () => PrecomputeProgress | null;
+  metrics: ServeMetrics;
 }
 
 /**
@@ -132,16 +142,13 @@ function moduleContext<T>(
 export function apiModulePlugin<T>(
   module: ApiModule<T>,
   config: Config,
-  precompute: () => PrecomputeProgress | null = () => null,
+  services: ModuleServices,
 ): FastifyPluginAsync {
   return async (scope) => {
     scope.addHook('onRoute', (route) => {
       const schema = (route.schema ??= {}) as { tags?: string[] };
       schema.tags ??= [module.serving.name];
     });
-    await module.register(
-      scope.withTypeProvider<ZodTypeProvider>(),
-      moduleContext(module, config, precompute),
-    );
+    await module.register(scope.withTypeProvider<ZodTypeProvider>(), moduleContext(module, config, services));
   };
 }

@@ -14,7 +14,9 @@ import { errorPlugin, sendFrameworkError } from './http/error-plugin.ts';
 import { healthzPlugin } from './http/healthz-plugin.ts';
 import type { LruLimits } from './http/lru-cache.ts';
 import type { PrecomputeProgress } from './http/not-ready.ts';
+import { metricsPlugin } from './http/metrics-plugin.ts';
 import { localizedValidatorCompiler } from './http/request-validation.ts';
+import { ServeMetrics } from './serve-metrics.ts';
 import type { LoadedSnapshot } from './snapshot/snapshot-holder.ts';
 
 export interface AppDeps {
@@ -29,6 +31,8 @@ export interface AppDeps {
   now?: () => Date;
   /** Bounds of the response cache (default: RESPONSE_CACHE_MB and RESPONSE_CACHE_MAX_ENTRIES). */
   responseCache?: LruLimits;
+  /** Where the app counts its requests, refusals and cache lookups (default: a registry of its own). */
+  metrics?: ServeMetrics;
 }
 
 /**
@@ -46,6 +50,8 @@ export const RESPONSE_CACHE_MAX_ENTRIES = 10_000;
 export async function buildApp(deps: AppDeps): Promise<ZodApp> {
   const { config, snapshots } = deps;
   const precompute = deps.precompute ?? (() => null);
+  const metrics = deps.metrics ?? new ServeMetrics();
+  metrics.watchSnapshots(snapshots);
   // Cast: passing a pino Logger makes Fastify's logger type parameter pino's; modules see the base type.
   const app = Fastify({
     loggerInstance: deps.logger,
@@ -56,6 +62,7 @@ export async function buildApp(deps: AppDeps): Promise<ZodApp> {
 
   // First, so a preflight is answered before any other hook (the auth plugin's) asks for a key.
   await app.register(corsPlugin, { origins: config.CORS_ORIGINS });
+  await app.register(metricsPlugin, { metrics });
   await app.register(errorPlugin);
   await app.register(docsPlugin);
   await app.register(explorePlugin);
@@ -68,6 +75,7 @@ export async function buildApp(deps: AppDeps): Promise<ZodApp> {
     await api.register(authPlugin, {
       keyStore: deps.keyStore,
       requestsPerMinute: config.RATE_LIMIT_PER_MINUTE,
+      metrics,
     });
     await api.register(dataScopePlugin, {
       snapshots,
@@ -76,8 +84,10 @@ export async function buildApp(deps: AppDeps): Promise<ZodApp> {
         maxBytes: config.RESPONSE_CACHE_MB * 1024 * 1024,
         maxEntries: RESPONSE_CACHE_MAX_ENTRIES,
       },
+      metrics,
     });
-    for (const module of deps.apiModules) await api.register(apiModulePlugin(module, config, precompute));
+    for (const module of deps.apiModules)
+      await api.register(apiModulePlugin(module, config, { precompute, metrics }));
   });
   return app;
 }

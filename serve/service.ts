@@ -7,6 +7,8 @@ import { keyAnnouncement } from './auth/key-announcement.ts';
 import { keyFilePath } from './auth/key-file.ts';
 import { KeyStore } from './auth/key-store.ts';
 import type { PrecomputeProgress } from './http/not-ready.ts';
+import { startMetricsListener, type MetricsListener } from '../lib/metrics/metrics-listener.ts';
+import { ServeMetrics } from './serve-metrics.ts';
 import { SnapshotHolder, type SnapshotSource } from './snapshot/snapshot-holder.ts';
 
 /** What a precompute reports before its first step starts (reading the sources, fingerprinting). */
@@ -43,6 +45,8 @@ export interface RunningService {
   url: string;
   /** Settles once the background precompute is over and what it published is served (or it failed). */
   precomputed: Promise<void>;
+  /** The Prometheus scrape URL, when METRICS_PORT is set. */
+  metricsUrl: string | null;
   stop(): Promise<void>;
 }
 
@@ -75,11 +79,13 @@ export async function startService(deps: ServiceDeps): Promise<RunningService> {
     pollMs: config.SNAPSHOT_POLL_MS,
     logger,
   });
+  const metrics = new ServeMetrics();
   const snapshots = new SnapshotHolder({
     source,
     modules: deps.apiModules.map((m) => m.serving),
     pollMs: config.SNAPSHOT_POLL_MS,
     logger,
+    events: metrics,
   });
   await snapshots.start();
   let precomputing = deps.precompute !== undefined;
@@ -89,13 +95,29 @@ export async function startService(deps: ServiceDeps): Promise<RunningService> {
     snapshots,
     apiModules: deps.apiModules,
     keyStore,
+    metrics,
     precompute: () => (precomputing ? (deps.precompute?.progress() ?? PREPARING) : null),
   });
+  let metricsListener: MetricsListener | null = null;
   try {
     await app.listen({ port: config.PORT, host: config.HOST });
+    if (config.METRICS_PORT !== undefined) {
+      metricsListener = await startMetricsListener(metrics.registry, {
+        host: config.METRICS_HOST,
+        port: config.METRICS_PORT,
+      }).catch((error: unknown) => {
+        const { code, message } = error as NodeJS.ErrnoException;
+        throw new Error(
+          `metrics: cannot listen on ${config.METRICS_HOST}:${config.METRICS_PORT} (${code ?? message}); ` +
+            'set METRICS_PORT or METRICS_HOST',
+        );
+      });
+      logger.info({ url: metricsListener.url }, `metrics on ${metricsListener.url}`);
+    }
   } catch (err) {
     snapshots.close();
     keyStore.close();
+    await app.close();
     throw err;
   }
   const address = app.server.address();
@@ -118,10 +140,11 @@ export async function startService(deps: ServiceDeps): Promise<RunningService> {
     app,
     url,
     precomputed,
+    metricsUrl: metricsListener?.url ?? null,
     async stop() {
       snapshots.close();
       keyStore.close();
-      await app.close();
+      await Promise.all([app.close(), metricsListener?.close()]);
     },
   };
 }

@@ -309,21 +309,45 @@ export class KafkaEventLog implements EventLog {
     });
   }
 
+  /**
+   * How far the group is behind on each partition of `topics` (those that exist): the partition's end offset
+   * (high watermark) minus the group's committed offset, or minus its earliest offset when nothing is committed.
+   */
+  async consumerLag(groupId: string, topics: string[]): Promise<PartitionLag[]> {
+    const positions = await this.groupPositions(groupId, await this.existingTopics(topics));
+    return positions.map(({ name, partition, next, end }) => ({
+      topic: name.slice(this.options.topicPrefix.length),
+      partition,
+      lag: end - next,
+    }));
+  }
+
   /** `topic/partition` → the end offset, for every partition with records the group has not committed. */
   private async pendingPartitions(groupId: string, names: string[]): Promise<Map<string, number>> {
-    const committed = await this.admin.fetchOffsets({ groupId, topics: names });
     const pending = new Map<string, number>();
+    for (const { name, partition, next, end } of await this.groupPositions(groupId, names))
+      if (next < end) pending.set(`${name}/${partition}`, end);
+    return pending;
+  }
+
+  /** Per partition of the (prefixed) topics `names`: the group's next offset to read and the end offset. */
+  private async groupPositions(
+    groupId: string,
+    names: string[],
+  ): Promise<{ name: string; partition: number; next: number; end: number }[]> {
+    if (names.length === 0) return [];
+    const committed = await this.admin.fetchOffsets({ groupId, topics: names });
+    const positions = [];
     for (const name of names) {
       const offsets = await this.admin.fetchTopicOffsets(name);
       const ofTopic = committed.find((c) => c.topic === name)?.partitions ?? [];
       for (const { partition, high, low } of offsets) {
         const commit = Number(ofTopic.find((p) => p.partition === partition)?.offset ?? -1);
         // Negative offsets mean "none" (-1) or "reset to earliest" (-2, written by resetOffsets).
-        const next = commit < 0 ? Number(low) : commit;
-        if (next < Number(high)) pending.set(`${name}/${partition}`, Number(high));
+        positions.push({ name, partition, next: commit < 0 ? Number(low) : commit, end: Number(high) });
       }
     }
-    return pending;
+    return positions;
   }
 
   private consumed(
@@ -349,6 +373,13 @@ export class KafkaEventLog implements EventLog {
   private topicName(topic: string): string {
     return `${this.options.topicPrefix}${topic}`;
   }
+}
+
+/** Records of one partition a consumer group has yet to commit. */
+export interface PartitionLag {
+  topic: string;
+  partition: number;
+  lag: number;
 }
 
 /** One consumer in a group, as `asGroupMember` hands it to its work. */

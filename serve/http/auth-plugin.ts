@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fast
 import fp from 'fastify-plugin';
 import type { KeyAuthenticator } from '../auth/key-store.ts';
 import { bearerToken } from '../auth/bearer-token.ts';
+import type { ServeMetrics } from '../serve-metrics.ts';
 import { documentErrorResponses, documentedError, errors } from '../errors.ts';
 import { FixedWindowRateLimiter } from './rate-limiter.ts';
 
@@ -20,6 +21,8 @@ export interface AuthOptions {
   keyStore: KeyAuthenticator;
   /** RATE_LIMIT_PER_MINUTE: requests per key per minute. */
   requestsPerMinute: number;
+  /** Counts the requests the limit refuses. */
+  metrics?: Pick<ServeMetrics, 'rateLimitRefused'>;
 }
 
 /** The errors this plugin answers with, each shown with a body it really sends. */
@@ -32,7 +35,7 @@ const AUTH_ERRORS = {
 };
 
 export const authPlugin = fp<AuthOptions>(
-  async (scope, { keyStore, requestsPerMinute }) => {
+  async (scope, { keyStore, requestsPerMinute, metrics }) => {
     const limiter = new FixedWindowRateLimiter(requestsPerMinute, 60_000);
     scope.decorateRequest('apiKey', null);
 
@@ -54,7 +57,10 @@ export const authPlugin = fp<AuthOptions>(
           .header('x-ratelimit-limit', limiter.limit)
           .header('x-ratelimit-remaining', Math.max(0, limiter.limit - window.count))
           .header('x-ratelimit-reset', resetSeconds);
-        if (window.count > limiter.limit) return done(errors.rateLimited(resetSeconds));
+        if (window.count > limiter.limit) {
+          metrics?.rateLimitRefused();
+          return done(errors.rateLimited(resetSeconds));
+        }
         done();
       },
     );

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import fp from 'fastify-plugin';
 import { documentErrorResponses, documentedError, errors } from '../errors.ts';
+import type { ServeMetrics } from '../serve-metrics.ts';
 import type { LoadedSnapshot } from '../snapshot/snapshot-holder.ts';
 import { AUTH_PLUGIN } from './auth-plugin.ts';
 import { canonicalUrl, dataEtag, ifNoneMatchMatches } from './etag.ts';
@@ -22,6 +23,8 @@ export interface DataScopeOptions {
   today: () => string;
   /** Bounds of the response cache. */
   responseCache: LruLimits;
+  /** Counts the response cache's hits and misses. */
+  metrics?: Pick<ServeMetrics, 'responseCacheLookup'>;
 }
 
 /**
@@ -43,7 +46,7 @@ const DATA_ERRORS = {
 };
 
 export const dataScopePlugin = fp<DataScopeOptions>(
-  async (scope, { snapshots, today, responseCache }) => {
+  async (scope, { snapshots, today, responseCache, metrics }) => {
     const responses = new SnapshotResponseCache(responseCache);
     scope.decorateRequest('pinned', null);
 
@@ -68,6 +71,7 @@ export const dataScopePlugin = fp<DataScopeOptions>(
         if (named !== undefined) pinned.cacheKey = named;
         if (request.method === 'GET') {
           const cached = responses.lookup(snapshot, date, pinned.cacheKey);
+          metrics?.responseCacheLookup(cached !== undefined);
           if (cached !== undefined) {
             if (ifNoneMatchMatches(request.headers['if-none-match'], cached.etag)) {
               void reply.code(304).header('etag', cached.etag).header('x-snapshot-id', snapshot.id).send();
@@ -100,6 +104,7 @@ export const dataScopePlugin = fp<DataScopeOptions>(
         // The route's path keeps bodies of different routes (and GET URLs) apart.
         pinned.cacheKey = `POST ${url}\n${named}`;
         const cached = responses.lookup(pinned.snapshot, pinned.asOfDate, pinned.cacheKey);
+        metrics?.responseCacheLookup(cached !== undefined);
         if (cached !== undefined) {
           void reply.headers(cached.headers).send(cached.body);
           return;

@@ -55,6 +55,7 @@ export const validateProfileBody = (body: unknown): RemProfileBody =>
  */
 export function registerProfileRoute(app: ZodApp, ctx: ApiModuleContext<RemSnapshot>): void {
   const threads = profileThreads(ctx.config);
+  ctx.metrics.watchProfileQueue(() => threads.queued);
   app.addHook('onClose', () => threads.close());
   app.post(
     '/api/v1/rem/profile',

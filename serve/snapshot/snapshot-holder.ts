@@ -27,6 +27,8 @@ export interface SnapshotHolderOptions {
   modules: readonly ServingModule<unknown>[];
   pollMs: number;
   logger: Logger;
+  /** Told of each swap and each failed load (the serving process's metrics count them). */
+  events?: { snapshotSwapped(): void; snapshotLoadFailed(): void };
 }
 
 /** Loads every module from one snapshot; refuses a snapshot that lacks a table a module reads. */
@@ -115,8 +117,10 @@ export class SnapshotHolder {
       const previous = this.snapshot?.id ?? null;
       this.snapshot = loaded;
       this.lastFailure = null;
+      this.options.events?.snapshotSwapped();
       logger.info({ snapshot: loaded.id, previous }, 'serving snapshot');
     } catch (err) {
+      this.options.events?.snapshotLoadFailed();
       // Logged once per failure: the poll retries quietly (a transient failure heals by itself).
       const failure = id ?? 'CURRENT';
       if (failure !== this.lastFailure) {

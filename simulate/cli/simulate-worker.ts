@@ -1,10 +1,13 @@
-import { openEventLog } from '../../lib/eventlog/open-event-log.ts';
+import { openKafkaEventLog } from '../../lib/eventlog/open-event-log.ts';
+import { startMetricsListener, type MetricsListener } from '../../lib/metrics/metrics-listener.ts';
+import { REM_WORK_UNITS_TOPIC } from '../../schemas/rem-stage.ts';
 import { loadConfig } from '../../lib/config.ts';
 import { createLogger } from '../../lib/log.ts';
 import { codeVersionOf, simulateCodeHash } from '../stage/simulate-code.ts';
 import { defaultWorkerCount, WorkerPool } from '../stage/worker-pool.ts';
 import { readModelFiles } from '../surrogate/committed-model.ts';
-import { runSimulateWorker } from '../stage/simulate-stage.ts';
+import { runSimulateWorker, SIMULATE_GROUP } from '../stage/simulate-stage.ts';
+import { SimulateWorkerMetrics } from '../stage/simulate-worker-metrics.ts';
 import { runMain, UsageError } from '../../lib/cli-main.ts';
 
 // npm run simulate:worker: one more member of the simulate stage's consumer group, on any machine that reaches
@@ -21,7 +24,11 @@ runMain(async () => {
   const model = await readModelFiles();
   const threads = defaultWorkerCount(config.SIMULATE_WORKERS);
   const code = codeVersionOf(simulateCodeHash());
-  const log = await openEventLog(config, logger);
+  const log = await openKafkaEventLog({ ...config, KAFKA_BROKERS: config.KAFKA_BROKERS }, logger);
+  const metrics = new SimulateWorkerMetrics({
+    threads,
+    lag: () => log.consumerLag(SIMULATE_GROUP, [REM_WORK_UNITS_TOPIC]),
+  });
   const stop = new AbortController();
   const onSignal = (signal: NodeJS.Signals) => {
     logger.info({ signal }, 'simulate worker: stopping after the units in hand');
@@ -29,7 +36,15 @@ runMain(async () => {
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
+  let listener: MetricsListener | undefined;
   try {
+    if (config.METRICS_PORT !== undefined) {
+      listener = await startMetricsListener(metrics.registry, {
+        host: config.METRICS_HOST,
+        port: config.METRICS_PORT,
+      });
+      logger.info({ url: listener.url }, `simulate worker: metrics on ${listener.url}`);
+    }
     const runner = await WorkerPool.start(threads, model.onnx);
     try {
       logger.info(
@@ -42,13 +57,14 @@ runMain(async () => {
         signal: stop.signal,
         versions: { code, model: model.card.model_version },
         logger,
+        metrics,
       });
       logger.info({ computed }, 'simulate worker: stopped');
     } finally {
       await runner.close();
     }
   } finally {
-    await log.close();
+    await Promise.all([log.close(), listener?.close()]);
   }
   return 0;
 });

@@ -188,6 +188,8 @@ export interface SimulateWorkerOptions {
   /** The simulate code and model this process runs: a unit asking for others stops it (an older or newer deployment). */
   versions: Pick<RemInputVersions, 'code' | 'model'>;
   logger: Pick<Logger, 'info'>;
+  /** Counts the clusters computed (the worker's metrics). */
+  metrics?: { unitsComputed(count: number): void };
 }
 
 /**
@@ -218,6 +220,7 @@ export async function runSimulateWorker(options: SimulateWorkerOptions): Promise
     onResults: (done) => {
       for (const result of done) answered.add(`${result.cluster_id}|${result.fingerprint}`);
       computed += done.length;
+      options.metrics?.unitsComputed(done.length);
       logger.info({ published: done.length, computed }, `simulate worker: ${computed} units computed`);
     },
   });

@@ -79,8 +79,10 @@ describe('ThreadPool', () => {
     await threads.run(answer(0)); // started
     const running = threads.run(answer(1, 300));
     const queued = [threads.run(answer(2)), threads.run(answer(3))];
+    expect(threads.queued).toBe(2);
     await expect(threads.run(answer(4))).rejects.toBeInstanceOf(ThreadPoolFull);
     expect((await Promise.all([running, ...queued])).map((a) => a.value)).toEqual([2, 4, 6]);
+    expect(threads.queued).toBe(0);
     expect(await threads.run(answer(5))).toMatchObject({ value: 10 });
   }, 20_000);
 

@@ -1,5 +1,8 @@
+import { writeMetricsTextfile } from '../../lib/metrics/metrics-textfile.ts';
+import { createProgress } from '../../lib/progress.ts';
 import { AuditFailedError } from '../pipeline/audit-failed-error.ts';
-import { runPipeline, type RunPipelineOptions } from '../pipeline/run-pipeline.ts';
+import { PipelineMetrics, type RunOutcome } from '../pipeline/pipeline-metrics.ts';
+import { runPipeline, type PipelineResult, type RunPipelineOptions } from '../pipeline/run-pipeline.ts';
 import { LakeBusyError } from '../lake/lake-lock.ts';
 
 /** Exit code when another run holds the lake (EX_TEMPFAIL: try again later). */
@@ -16,26 +19,59 @@ export interface PipelineCommandOptions extends RunPipelineOptions {
  */
 export async function pipelineCommand(options: PipelineCommandOptions): Promise<number> {
   const { print, printError, ...runOptions } = options;
+  const textfile = options.config.METRICS_TEXTFILE;
+  const metrics = textfile === undefined ? undefined : new PipelineMetrics();
+  const leave = async (outcome: RunOutcome) => {
+    if (metrics === undefined || textfile === undefined) return;
+    metrics.finished(outcome);
+    // The run's own outcome stands: a textfile that cannot be written is reported, not made the run's failure.
+    await writeMetricsTextfile(textfile, metrics.registry).catch((error: unknown) =>
+      printError(`pipeline metrics not written to ${textfile}: ${(error as Error).message}`),
+    );
+  };
+  let result: PipelineResult;
   try {
-    const result = await runPipeline(runOptions);
-    if (result.status === 'unchanged') {
-      print(`no changes: snapshot ${result.snapshotId} is current`);
-      return 0;
-    }
-    const tables = Object.entries(result.manifest.tables)
-      .map(([name, table]) => `${name} (${table.rows} rows)`)
-      .join(', ');
-    print(result.rebuild);
-    print(`published snapshot ${result.snapshotId} (previous: ${result.previous ?? 'none'}): ${tables}`);
-    return 0;
+    result = await runPipeline(metrics === undefined ? runOptions : measured(runOptions, metrics));
   } catch (error) {
     if (error instanceof LakeBusyError) {
       printError(`pipeline not run: ${error.message}`);
       return EXIT_BUSY;
     }
+    await leave({
+      status: 'failed',
+      ...(error instanceof AuditFailedError ? { audit: error.findings } : {}),
+    });
     options.logger.error({ err: error }, 'pipeline run failed');
     const detail = error instanceof AuditFailedError ? error.message : (error as Error).message;
     printError(`pipeline failed, nothing was published (the served snapshot is unchanged): ${detail}`);
     return 1;
   }
+  if (result.status === 'unchanged') {
+    await leave({ status: 'unchanged' });
+    print(`no changes: snapshot ${result.snapshotId} is current`);
+    return 0;
+  }
+  await leave({ status: 'published', audit: result.manifest.audit });
+  const tables = Object.entries(result.manifest.tables)
+    .map(([name, table]) => `${name} (${table.rows} rows)`)
+    .join(', ');
+  print(result.rebuild);
+  print(`published snapshot ${result.snapshotId} (previous: ${result.previous ?? 'none'}): ${tables}`);
+  return 0;
+}
+
+/** The run's options with its steps, staged records and long tasks also recorded in `metrics`. */
+function measured(options: RunPipelineOptions, metrics: PipelineMetrics): RunPipelineOptions {
+  return {
+    ...options,
+    progress: metrics.recordTasks(options.progress ?? createProgress({ logger: options.logger })),
+    onStep: async (step) => {
+      metrics.step(step);
+      await options.onStep?.(step);
+    },
+    onStaged: (summary) => {
+      metrics.staged(summary);
+      options.onStaged?.(summary);
+    },
+  };
 }

@@ -23,7 +23,7 @@ import { buildAndPublish } from './publish-snapshot.ts';
 import { stagedQuarantineRows } from './staged-inputs.ts';
 import { selectSourceVersions, type UsableVersion } from './select-source-versions.ts';
 import { orderTables } from './table-order.ts';
-import { consumeToStaging } from './transform-consumer.ts';
+import { consumeToStaging, type ConsumeSummary } from './transform-consumer.ts';
 
 export interface RunPipelineOptions {
   config: Config;
@@ -39,6 +39,8 @@ export interface RunPipelineOptions {
   now?: () => Date;
   /** Called as the run passes each step (see PipelineStep). */
   onStep?: (step: PipelineStep) => Promise<void> | void;
+  /** Called with what the run staged once staging has caught up with the log (its metrics count it). */
+  onStaged?: (summary: ConsumeSummary) => void;
 }
 
 export type PipelineResult =
@@ -185,6 +187,7 @@ async function stageSources(
     await step('ingested');
     const summary = await consume();
     logger.info({ ...summary }, `staged ${summary.accepted} records, quarantined ${summary.quarantined}`);
+    options.onStaged?.(summary);
     await step('staged');
   } finally {
     await log.close();

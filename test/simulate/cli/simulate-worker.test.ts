@@ -1,6 +1,5 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { KafkaEventLog } from '../../../lib/eventlog/kafka-log.ts';
 import { createLogger } from '../../../lib/log.ts';
 import { createProgress } from '../../../lib/progress.ts';
@@ -14,9 +13,10 @@ import {
   workUnitRecord,
 } from '../../../simulate/stage/simulate-stage.ts';
 import { KafkaTestBroker } from '../../support/kafka-broker/kafka-broker.ts';
+import { promtoolCheckMetrics, promtoolUnavailable } from '../../support/promtool.ts';
+import { sampleValue, samplesOf } from '../../support/prometheus-text.ts';
 import { planFixtureUnits } from '../../support/rem-stage/rem-lake.ts';
-
-const workerCli = fileURLToPath(new URL('../../../simulate/cli/simulate-worker.ts', import.meta.url));
+import { startWorker as startSimulateWorker } from '../../support/simulate-worker-process.ts';
 
 let broker: KafkaTestBroker;
 let model: ModelFiles;
@@ -33,36 +33,7 @@ afterAll(async () => {
   expect(broker.protocolErrors).toEqual([]);
 });
 
-/** `npm run simulate:worker` as its own process; `lines` collects its log's messages as they come. */
-function startWorker(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', workerCli], {
-    env: { ...process.env, SIMULATE_WORKERS: '1', LOG_LEVEL: 'info', ...env },
-  });
-  children.push(child);
-  const lines: string[] = [];
-  let output = '';
-  const waiters: { match: RegExp; resolve: () => void }[] = [];
-  child.stdout.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-    const complete = output.split('\n');
-    output = complete.pop()!;
-    for (const line of complete) {
-      const message = (JSON.parse(line) as { msg: string }).msg;
-      lines.push(message);
-      for (const waiter of waiters.filter((w) => w.match.test(message))) waiter.resolve();
-    }
-  });
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const logged = (match: RegExp) =>
-    new Promise<void>((resolve, reject) => {
-      if (lines.some((line) => match.test(line))) return resolve();
-      waiters.push({ match, resolve });
-      void exited.then((code) => reject(new Error(`worker exited (${code}) before ${match}: ${stderr}`)));
-    });
-  return { child, lines, logged, exited, stderr: () => stderr };
-}
+const startWorker = (env: Record<string, string>) => startSimulateWorker(env, children);
 
 const kafkaLog = (topicPrefix: string) =>
   KafkaEventLog.open({ brokers: [broker.address], clientId: 'simulate-worker-test', topicPrefix });
@@ -114,6 +85,66 @@ describe('npm run simulate:worker with Kafka (in-process test broker)', () => {
         () => undefined,
       );
       expect(gathered).toBe(units.length);
+    } finally {
+      await log.close();
+    }
+  }, 120_000);
+
+  it('serves its metrics on METRICS_PORT while it runs: clusters computed, the group’s lag, threads', async () => {
+    const topicPrefix = 'worker-metrics.';
+    const units = await planFixtureUnits(model, { counties: 1, samples: 20 });
+    const log = await kafkaLog(topicPrefix);
+    try {
+      // Units waiting before the worker starts (on the 8 partitions the stage gives the topic): the group's
+      // lag is all of them until it commits.
+      await log.ensureTopic(REM_WORK_UNITS_TOPIC, 8);
+      await log.publish(
+        REM_WORK_UNITS_TOPIC,
+        units.map((unit) => workUnitRecord(unit, '2026-11-23T12:00:00.000Z')),
+      );
+      const worker = startWorker({
+        KAFKA_BROKERS: broker.address,
+        KAFKA_TOPIC_PREFIX: topicPrefix,
+        METRICS_PORT: '0',
+      });
+      await worker.logged(/^simulate worker: metrics on /);
+      const url = worker.lines
+        .find((line) => line.startsWith('simulate worker: metrics on '))!
+        .split(' ')
+        .at(-1)!;
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
+      const scrape = async () => (await fetch(url)).text();
+      const lagOf = (text: string) =>
+        samplesOf(text, 'electrify_simulate_consumer_lag', { topic: REM_WORK_UNITS_TOPIC }).reduce(
+          (sum, s) => sum + s.value,
+          0,
+        );
+
+      const waiting = await scrape();
+      expect(lagOf(waiting)).toBe(units.length);
+      expect(sampleValue(waiting, 'electrify_simulate_clusters_computed_total')).toBe(0);
+      expect(sampleValue(waiting, 'electrify_simulate_worker_threads')).toBe(1);
+      if (promtoolUnavailable === undefined)
+        expect(await promtoolCheckMetrics(waiting)).toEqual({ code: 0, output: '' });
+
+      await vi.waitFor(
+        async () => {
+          const text = await scrape();
+          expect(sampleValue(text, 'electrify_simulate_clusters_computed_total')).toBe(units.length);
+          expect(lagOf(text)).toBe(0);
+        },
+        { timeout: 60_000, interval: 250 },
+      );
+      const done = await scrape();
+      expect(
+        samplesOf(done, 'electrify_simulate_consumer_lag')
+          .map((s) => s.labels.partition)
+          .sort(),
+      ).toEqual(['0', '1', '2', '3', '4', '5', '6', '7']);
+      if (promtoolUnavailable === undefined)
+        expect(await promtoolCheckMetrics(done)).toEqual({ code: 0, output: '' });
+      worker.child.kill('SIGTERM');
+      expect(await worker.exited).toBe(0);
     } finally {
       await log.close();
     }

@@ -1,9 +1,13 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../lib/log.ts';
 import { EXIT_BUSY, pipelineCommand } from '../../../transform/cli/pipeline-command.ts';
 import { acquireLakeLock } from '../../../transform/lake/lake-lock.ts';
 import { demoCatalog } from '../../support/demo-source/demo-catalog.ts';
 import { createDemoLake, type DemoLake } from '../../support/demo-source/demo-lake.ts';
+import { promtoolCheckMetrics, promtoolUnavailable } from '../../support/promtool.ts';
+import { sampleValue, samplesOf } from '../../support/prometheus-text.ts';
 
 let lake: DemoLake;
 beforeEach(async () => {
@@ -13,11 +17,15 @@ afterEach(async () => {
   await lake.remove();
 });
 
-async function command(): Promise<{ code: number; out: string[]; err: string[] }> {
+async function command(env: { METRICS_TEXTFILE?: string } = {}): Promise<{
+  code: number;
+  out: string[];
+  err: string[];
+}> {
   const out: string[] = [];
   const err: string[] = [];
   const code = await pipelineCommand({
-    config: lake.config,
+    config: { ...lake.config, ...env },
     logger: createLogger('silent'),
     catalog: demoCatalog(lake.sourceDir),
     codeVersion: 'test',
@@ -62,4 +70,82 @@ describe('npm run pipeline', () => {
     expect(code).toBe(EXIT_BUSY);
     expect(err[0]).toMatch(/^pipeline not run: the lake is busy: pipeline run \(pid \d+ on /);
   });
+});
+
+describe('npm run pipeline with METRICS_TEXTFILE', () => {
+  const textfile = () => path.join(lake.lakeDir, 'pipeline.prom');
+  const status = (text: string) =>
+    Object.fromEntries(
+      samplesOf(text, 'electrify_pipeline_last_run_status').map((s) => [s.labels.status, s.value]),
+    );
+
+  it("leaves the run's phases, tasks, staged records and audit findings in a node-exporter textfile", async () => {
+    const startedAt = Date.now() / 1000;
+    expect((await command({ METRICS_TEXTFILE: textfile() })).code).toBe(0);
+    const text = await readFile(textfile(), 'utf8');
+
+    expect(status(text)).toEqual({ published: 1, unchanged: 0, failed: 0 });
+    const phases = samplesOf(text, 'electrify_pipeline_phase_duration_seconds');
+    expect(phases.map((p) => p.labels.phase).sort()).toEqual([
+      'build',
+      'ingest',
+      'publish',
+      'stage',
+      'write',
+    ]);
+    for (const phase of phases) expect(phase.value).toBeGreaterThanOrEqual(0);
+    const total = sampleValue(text, 'electrify_pipeline_last_run_duration_seconds');
+    expect(phases.reduce((sum, p) => sum + p.value, 0)).toBeLessThanOrEqual(total);
+    expect(sampleValue(text, 'electrify_pipeline_last_run_timestamp_seconds')).toBeGreaterThanOrEqual(
+      startedAt,
+    );
+
+    expect(sampleValue(text, 'electrify_pipeline_records', { outcome: 'accepted' })).toBe(6);
+    expect(sampleValue(text, 'electrify_pipeline_records', { outcome: 'quarantined' })).toBe(0);
+    expect(sampleValue(text, 'electrify_pipeline_audit_findings', { severity: 'error' })).toBe(0);
+    expect(sampleValue(text, 'electrify_pipeline_audit_findings', { severity: 'warning' })).toBe(0);
+    expect(sampleValue(text, 'electrify_pipeline_task_units', { task: 'build tables', unit: 'tables' })).toBe(
+      3,
+    );
+    expect(
+      sampleValue(text, 'electrify_pipeline_task_units', { task: 'stage records', unit: 'records' }),
+    ).toBe(
+      7, // 6 prices and the source's version event
+    );
+    // Only the run's own metrics: node-exporter reports process metrics under its own names.
+    expect(samplesOf(text, 'process_cpu_user_seconds_total')).toEqual([]);
+  });
+
+  it('says unchanged, and failed with the blocking findings, on the runs after', async () => {
+    await command({ METRICS_TEXTFILE: textfile() });
+    await command({ METRICS_TEXTFILE: textfile() });
+    const unchanged = await readFile(textfile(), 'utf8');
+    expect(status(unchanged)).toEqual({ published: 0, unchanged: 1, failed: 0 });
+    expect(samplesOf(unchanged, 'electrify_pipeline_audit_findings')).toEqual([]);
+
+    await lake.writePrices(['heat-pump,CA,900000', 'heat-pump,NY,900000']);
+    expect((await command({ METRICS_TEXTFILE: textfile() })).code).toBe(1);
+    const failed = await readFile(textfile(), 'utf8');
+    expect(status(failed)).toEqual({ published: 0, unchanged: 0, failed: 1 });
+    expect(sampleValue(failed, 'electrify_pipeline_audit_findings', { severity: 'error' })).toBe(1);
+    expect(sampleValue(failed, 'electrify_pipeline_records', { outcome: 'accepted' })).toBe(2);
+  });
+
+  it('reports a textfile it cannot write without failing the run', async () => {
+    const { code, err } = await command({
+      METRICS_TEXTFILE: path.join(lake.lakeDir, 'no-such-dir', 'x.prom'),
+    });
+    expect(code).toBe(0);
+    expect(err).toEqual([
+      expect.stringMatching(/^pipeline metrics not written to .*no-such-dir\/x\.prom: ENOENT/),
+    ]);
+  });
+
+  it.skipIf(promtoolUnavailable !== undefined)(
+    'writes a file promtool check metrics passes, lint included',
+    async () => {
+      await command({ METRICS_TEXTFILE: textfile() });
+      expect(await promtoolCheckMetrics(await readFile(textfile(), 'utf8'))).toEqual({ code: 0, output: '' });
+    },
+  );
 });

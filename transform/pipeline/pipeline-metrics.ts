@@ -1,0 +1,144 @@
+import { Gauge, Registry } from 'prom-client';
+import type { Progress } from '../../lib/progress.ts';
+import type { AuditFinding } from '../../schemas/lake.ts';
+import type { PipelineStep } from './pipeline-step.ts';
+import type { ConsumeSummary } from './transform-consumer.ts';
+
+/**
+ * The phase of a run that ends when it reaches each step; the other steps (a staged batch, the promoted
+ * snapshot) fall inside the phase that ends next.
+ */
+const PHASE_ENDED_BY: Partial<Record<PipelineStep, string>> = {
+  ingested: 'ingest',
+  staged: 'stage',
+  built: 'build',
+  'snapshot-written': 'write',
+  published: 'publish',
+};
+
+const SEVERITIES: readonly AuditFinding['severity'][] = ['error', 'warning'];
+
+export type RunOutcome =
+  | { status: 'published'; audit: readonly AuditFinding[] }
+  | { status: 'unchanged' }
+  | { status: 'failed'; audit?: readonly AuditFinding[] };
+
+/**
+ * The metrics of one pipeline run, for the node-exporter textfile a run leaves behind (METRICS_TEXTFILE): a
+ * run lasts seconds to minutes, too short-lived for a scrape to find it, so every value describes the last
+ * run, as gauges. No process metrics: node-exporter reports its own under those names.
+ */
+export class PipelineMetrics {
+  readonly registry = new Registry();
+  private readonly phases: Gauge<'phase'>;
+  private readonly taskSeconds: Gauge<'task' | 'unit'>;
+  private readonly taskUnits: Gauge<'task' | 'unit'>;
+  private readonly records: Gauge<'outcome'>;
+  private readonly findings: Gauge<'severity'>;
+  private readonly outcome: Gauge<'status'>;
+  private readonly runSeconds: Gauge;
+  private readonly finishedAt: Gauge;
+  private readonly startedAt: number;
+  private phaseStartedAt = 0;
+
+  constructor(
+    private readonly now: () => number = () => performance.now(),
+    private readonly wallClock: () => number = Date.now,
+  ) {
+    this.startedAt = now();
+    const gauge = <L extends string>(name: string, help: string, labelNames: L[]) =>
+      new Gauge<L>({ name, help, labelNames, registers: [this.registry] });
+    this.phases = gauge(
+      'electrify_pipeline_phase_duration_seconds',
+      'Seconds each phase of the last run took (ingest, stage, build: tables, simulate and audits, write, publish)',
+      ['phase'],
+    );
+    this.taskSeconds = gauge(
+      'electrify_pipeline_task_duration_seconds',
+      'Seconds each long task of the last run took (those with progress lines: reading a source, simulating clusters, …)',
+      ['task', 'unit'],
+    );
+    this.taskUnits = gauge(
+      'electrify_pipeline_task_units',
+      'Units each long task of the last run handled (files, records, clusters, tables); ÷ its duration: the rate',
+      ['task', 'unit'],
+    );
+    this.records = gauge(
+      'electrify_pipeline_records',
+      'Records the last run staged: accepted, or quarantined as invalid',
+      ['outcome'],
+    );
+    this.findings = gauge(
+      'electrify_pipeline_audit_findings',
+      "Findings of the last run's audits by severity (an error blocks the publish); no series when no audit ran",
+      ['severity'],
+    );
+    this.outcome = gauge(
+      'electrify_pipeline_last_run_status',
+      'How the last run ended: 1 for its status (published, unchanged or failed), 0 for the others',
+      ['status'],
+    );
+    this.runSeconds = gauge('electrify_pipeline_last_run_duration_seconds', 'Seconds the last run took', []);
+    this.finishedAt = gauge(
+      'electrify_pipeline_last_run_timestamp_seconds',
+      'When the last run ended (Unix time)',
+      [],
+    );
+  }
+
+  /** The run reached `step` (RunPipelineOptions.onStep): ends the phase it closes. */
+  step(step: PipelineStep): void {
+    const at = this.now();
+    // The first phase starts once the lake is locked: waiting for another run is no phase's time.
+    if (step === 'locked') this.phaseStartedAt = at;
+    const phase = PHASE_ENDED_BY[step];
+    if (phase === undefined) return;
+    this.phases.set({ phase }, (at - this.phaseStartedAt) / 1000);
+    this.phaseStartedAt = at;
+  }
+
+  /** The run's records staged (after ingest). */
+  staged(summary: Pick<ConsumeSummary, 'accepted' | 'quarantined'>): void {
+    this.records.set({ outcome: 'accepted' }, summary.accepted);
+    this.records.set({ outcome: 'quarantined' }, summary.quarantined);
+  }
+
+  /** `progress`, also recording each task's units and duration as it ends. */
+  recordTasks(progress: Progress): Progress {
+    return {
+      start: (task, options) => {
+        const inner = progress.start(task, options);
+        const startedAt = this.now();
+        let units = 0;
+        let done = false;
+        return {
+          tick: (n = 1) => {
+            units += n;
+            inner.tick(n);
+          },
+          done: () => {
+            inner.done();
+            if (done) return;
+            done = true;
+            const labels = { task, unit: options.unit };
+            // A task run twice (staging catches up before and after ingest) adds up.
+            this.taskUnits.inc(labels, units);
+            this.taskSeconds.inc(labels, (this.now() - startedAt) / 1000);
+          },
+        };
+      },
+    };
+  }
+
+  /** The run ended: its status, audit findings (when its audits ran) and duration. */
+  finished(outcome: RunOutcome): void {
+    for (const status of ['published', 'unchanged', 'failed'] as const)
+      this.outcome.set({ status }, status === outcome.status ? 1 : 0);
+    const audit = 'audit' in outcome ? outcome.audit : undefined;
+    if (audit !== undefined)
+      for (const severity of SEVERITIES)
+        this.findings.set({ severity }, audit.filter((f) => f.severity === severity).length);
+    this.runSeconds.set((this.now() - this.startedAt) / 1000);
+    this.finishedAt.set(this.wallClock() / 1000);
+  }
+}
