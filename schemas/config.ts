@@ -64,6 +64,11 @@ export const configSchema = z.object({
    */
   SERVE_HEAP_GROWTH_PERCENT: z.coerce.number().int().min(0).max(300).default(60),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /**
+   * The share of successful requests (status below 400) the server logs a line for, 0–1; every error is
+   * logged. Lets an operator keep request logs on a busy server at a fraction of their cost.
+   */
+  REQUEST_LOG_SAMPLE: z.coerce.number().min(0).max(1).default(1),
   GEOCODER: z.enum(['offline', 'census']).default('offline'),
   GEOCODER_URL: z.url().default('https://geocoding.geo.census.gov/geocoder'),
   GEOCODER_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),

@@ -1,4 +1,4 @@
-import Fastify from 'fastify';
+import Fastify, { LogController } from 'fastify';
 import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from '../schemas/config.ts';
 import type { Logger } from '../lib/log.ts';
@@ -11,6 +11,7 @@ import { dataScopePlugin } from './http/data-scope-plugin.ts';
 import { errorPlugin, sendFrameworkError } from './http/error-plugin.ts';
 import { healthzPlugin } from './http/healthz-plugin.ts';
 import type { LruLimits } from './http/lru-cache.ts';
+import { requestLogPlugin } from './http/request-log-plugin.ts';
 import { localizedValidatorCompiler } from './http/request-validation.ts';
 import type { LoadedSnapshot } from './snapshot/snapshot-holder.ts';
 
@@ -22,6 +23,8 @@ export interface AppDeps {
   keyStore: KeyAuthenticator;
   /** The clock AS_OF_DATE falls back to (tests fix it). */
   now?: () => Date;
+  /** A number in [0, 1) per request, for request-log sampling (tests fix it). */
+  random?: () => number;
   /** Bounds of the response cache (default: RESPONSE_CACHE_MB and RESPONSE_CACHE_MAX_ENTRIES). */
   responseCache?: LruLimits;
 }
@@ -43,11 +46,14 @@ export async function buildApp(deps: AppDeps): Promise<ZodApp> {
   // Cast: passing a pino Logger makes Fastify's logger type parameter pino's; modules see the base type.
   const app = Fastify({
     loggerInstance: deps.logger,
+    // Fastify's two lines per request off: the request-log plugin writes one.
+    logController: new LogController({ disableRequestLogging: true }),
     frameworkErrors: sendFrameworkError,
   }).withTypeProvider<ZodTypeProvider>() as unknown as ZodApp;
   app.setValidatorCompiler(localizedValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
+  await app.register(requestLogPlugin, { sample: config.REQUEST_LOG_SAMPLE, random: deps.random });
   await app.register(errorPlugin);
   await app.register(docsPlugin);
   await app.register(healthzPlugin, { snapshots });

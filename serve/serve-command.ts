@@ -1,4 +1,4 @@
-import { createLogger } from '../lib/log.ts';
+import { createAsyncLogger } from '../lib/log.ts';
 import type { Config } from '../schemas/config.ts';
 import { defaultCatalog } from '../transform/catalog.ts';
 import { runPipeline } from '../transform/pipeline/run-pipeline.ts';
@@ -13,7 +13,7 @@ import { lakeSnapshotSource } from './snapshot/lake-snapshot-source.ts';
  */
 export async function serveCommand(config: Config): Promise<number | undefined> {
   limitHeapGrowth(config.SERVE_HEAP_GROWTH_PERCENT);
-  const logger = createLogger(config.LOG_LEVEL, 'serve');
+  const logger = createAsyncLogger(config.LOG_LEVEL, 'serve');
   let service;
   try {
     service = await startService({
