@@ -167,7 +167,6 @@ export const bench: Bench = {
       const lakeEnv = {
         LAKE_DIR: lakeDir,
         INCENTIVES_SOURCE: path.join(ROOT, 'ingest/sample-data/incentives'),
-        LOG_LEVEL: 'warn',
         REM_STATES: 'none',
       };
       await runPipeline(lakeEnv);

@@ -93,7 +93,6 @@ export const bench: Bench = {
       const lakeEnv = {
         LAKE_DIR: lakeDir,
         INCENTIVES_SOURCE: source.location,
-        LOG_LEVEL: 'warn',
         REM_STATES: 'none',
         HEALTH_STATES: 'none',
       };

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { closeSync, existsSync, openSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { loadavg } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -206,8 +206,9 @@ function buildServer(): Promise<void> {
 }
 
 /**
- * The real server, compiled as `npm start` runs it (dist/serve/main.js), on a free port over a lake, once
- * `ready` accepts its /healthz.
+ * The real server, compiled as `npm start` runs it (dist/serve/main.js), in its default configuration
+ * (logging included) but for what `env` sets, on a free port over a lake, once `ready` accepts its
+ * /healthz. Its stdout (the JSON logs) goes to `server-<port>.log` in LAKE_DIR.
  */
 export async function startServer(
   env: Record<string, string>,
@@ -216,6 +217,7 @@ export async function startServer(
   await buildServer();
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
+  const logFile = openSync(path.join(env.LAKE_DIR ?? tmpdir(), `server-${port}.log`), 'a');
   const child = spawn(process.execPath, [path.join(ROOT, 'dist/serve/main.js')], {
     cwd: ROOT,
     env: {
@@ -226,8 +228,10 @@ export async function startServer(
       HOST: '127.0.0.1',
       RATE_LIMIT_PER_MINUTE: '1000000000',
     },
-    stdio: 'ignore',
+    // Its logs go to a file, as a deployment's go somewhere: writing them is part of what is measured.
+    stdio: ['ignore', logFile, 'ignore'],
   });
+  closeSync(logFile);
   await waitFor(`${base}/healthz`, ready, child);
   return { child, base };
 }
