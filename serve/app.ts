@@ -7,6 +7,7 @@ import type { KeyAuthenticator } from './auth/key-store.ts';
 import { docsPlugin } from './docs/docs-plugin.ts';
 import { asOfDateClock } from './http/as-of-date-clock.ts';
 import { authPlugin } from './http/auth-plugin.ts';
+import type { Compressor } from './http/body-encoding.ts';
 import { dataScopePlugin } from './http/data-scope-plugin.ts';
 import { errorPlugin, sendFrameworkError } from './http/error-plugin.ts';
 import { healthzPlugin } from './http/healthz-plugin.ts';
@@ -25,6 +26,8 @@ export interface AppDeps {
   now?: () => Date;
   /** A number in [0, 1) per request, for request-log sampling (tests fix it). */
   random?: () => number;
+  /** How a data answer is compressed (tests count the calls; default: brotli and gzip by node:zlib). */
+  compress?: Compressor;
   /** Bounds of the response cache (default: RESPONSE_CACHE_MB and RESPONSE_CACHE_MAX_ENTRIES). */
   responseCache?: LruLimits;
 }
@@ -69,6 +72,7 @@ export async function buildApp(deps: AppDeps): Promise<ZodApp> {
         maxBytes: config.RESPONSE_CACHE_MB * 1024 * 1024,
         maxEntries: RESPONSE_CACHE_MAX_ENTRIES,
       },
+      compress: deps.compress,
     });
     for (const module of deps.apiModules) await api.register(apiModulePlugin(module, config));
   });
