@@ -159,29 +159,37 @@ export async function startBaseline(bodiesFile: string): Promise<{ child: ChildP
 }
 
 /**
- * Measures two targets in alternating slices (A B A B …) rather than one long run each, so a burst of
- * load from other processes on a shared machine falls on both sides alike. Throughput is the mean over
- * the slices, p99 the median of the slices' p99s.
+ * Measures targets in alternating slices (A B C A B C …) rather than one long run each, so a burst of
+ * load from other processes on a shared machine falls on all of them alike. Throughput and bytes per
+ * response are the means over the slices, p99 the median of the slices' p99s.
  */
-export async function interleaved(
-  a: (seconds: number) => Promise<LoadFigures>,
-  b: (seconds: number) => Promise<LoadFigures>,
-): Promise<{ a: LoadFigures; b: LoadFigures }> {
-  const runs: { a: LoadFigures[]; b: LoadFigures[] } = { a: [], b: [] };
+export async function interleavedAll<K extends string>(
+  targets: Record<K, (seconds: number) => Promise<LoadFigures>>,
+): Promise<Record<K, LoadFigures>> {
+  const names = Object.keys(targets) as K[];
+  const runs = new Map<K, LoadFigures[]>(names.map((name) => [name, []]));
   for (let slice = 0; slice < SLICES; slice++) {
-    runs.a.push(await a(DURATION_SECONDS / SLICES));
-    runs.b.push(await b(DURATION_SECONDS / SLICES));
+    for (const name of names) runs.get(name)!.push(await targets[name](DURATION_SECONDS / SLICES));
   }
+  const mean = (figures: LoadFigures[], of: (f: LoadFigures) => number) =>
+    figures.reduce((sum, f) => sum + of(f), 0) / figures.length;
   const combine = (figures: LoadFigures[]): LoadFigures => {
     const p99s = figures.map((f) => f.p99Ms).sort((x, y) => x - y);
     return {
-      requestsPerSecond: figures.reduce((sum, f) => sum + f.requestsPerSecond, 0) / figures.length,
+      requestsPerSecond: mean(figures, (f) => f.requestsPerSecond),
       p99Ms: p99s[Math.floor(p99s.length / 2)]!,
+      bytesPerResponse: mean(figures, (f) => f.bytesPerResponse),
       failed: figures.reduce((sum, f) => sum + f.failed, 0),
     };
   };
-  return { a: combine(runs.a), b: combine(runs.b) };
+  return Object.fromEntries(names.map((name) => [name, combine(runs.get(name)!)])) as Record<K, LoadFigures>;
 }
+
+/** Two targets measured in alternating slices (see `interleavedAll`). */
+export const interleaved = (
+  a: (seconds: number) => Promise<LoadFigures>,
+  b: (seconds: number) => Promise<LoadFigures>,
+): Promise<{ a: LoadFigures; b: LoadFigures }> => interleavedAll({ a, b });
 
 let serverBuild: Promise<void> | undefined;
 
