@@ -10,6 +10,7 @@ import {
   SLICES,
   failedRequests,
   freePort,
+  incentivesLakeEnv,
   interleavedAll,
   loadNote,
   nationalSource,
@@ -177,12 +178,7 @@ export const bench: Bench = {
     let server: ChildProcess | undefined;
     let haproxy: ChildProcess | undefined;
     try {
-      const lakeEnv = {
-        LAKE_DIR: lakeDir,
-        INCENTIVES_SOURCE: source.location,
-        REM_STATES: 'none',
-        HEALTH_STATES: 'none',
-      };
+      const lakeEnv = incentivesLakeEnv(lakeDir, source.location);
       await runPipeline(lakeEnv);
       const health = await publishWithHealth(lakeDir);
       const dataNote = `${source.note ?? 'national incentives'}; ${health.synthetic ? 'SYNTHETIC' : "the pipeline's"} health cells (${health.cells})`;

@@ -31,6 +31,17 @@ export function nationalSource(): { location: string; note?: string } {
   };
 }
 
+/**
+ * The environment of a lake of the incentives at `source`, without the REM and health precompute (at
+ * national size it takes far longer than a bench: test/bench/simulate.bench.ts measures it).
+ */
+export const incentivesLakeEnv = (lakeDir: string, source: string): Record<string, string> => ({
+  LAKE_DIR: lakeDir,
+  INCENTIVES_SOURCE: source,
+  REM_STATES: 'none',
+  HEALTH_STATES: 'none',
+});
+
 export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
