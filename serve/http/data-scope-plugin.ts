@@ -159,8 +159,9 @@ export const dataScopePlugin = fp<DataScopeOptions>(
         if (reply.statusCode !== 200) return done(null, payload);
         const { etag } = pinned;
         if (etag !== null) reply.header('etag', etag).header('cache-control', DATA_CACHE_CONTROL);
-        // A stream is sent as it is.
+        // A stream is sent as it is; so is a kept answer, already in its coding (see sendCached).
         if (!(typeof payload === 'string' || Buffer.isBuffer(payload))) return done(null, payload);
+        if (reply.hasHeader('content-encoding')) return done(null, payload);
         reply.header('vary', VARY);
         const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
         const encoding = encodingFor(pinned.encoding, body.length);

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { createHash } from 'node:crypto';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiModule, ZodApp } from '../../../serve/api-module.ts';
@@ -530,6 +531,23 @@ describe('compressed answers', () => {
       'private, no-cache',
       'private, no-cache',
     ]);
+  });
+
+  it('sends a kept answer compressed once: a hit decodes to the answer, even one whose compressed form is long', async () => {
+    await start();
+    // Hex digits of a hash chain: compressed, still well over 1 KB.
+    let digits = '';
+    for (let link = 'seed'; digits.length < 8000; digits += link)
+      link = createHash('sha256').update(link).digest('hex');
+    const path = `/v1/answer?n=${digits}`;
+    const plain = await get({}, path);
+    for (const coding of ['br', 'gzip']) {
+      const miss = await get({ 'accept-encoding': coding }, path);
+      const hit = await get({ 'accept-encoding': coding }, path);
+      expect(miss.rawPayload.length).toBeGreaterThan(1024);
+      expect([decoded(miss), decoded(hit)]).toEqual([plain.body, plain.body]);
+      expect(hit.rawPayload.equals(miss.rawPayload)).toBe(true);
+    }
   });
 
   it('compresses a kept answer once per coding: later hits send the kept bytes', async () => {
