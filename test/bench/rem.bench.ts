@@ -12,6 +12,7 @@ import type { Bench, BenchResult } from './bench.ts';
 import { publishBenchSnapshot } from './bench-snapshot.ts';
 import {
   CONNECTIONS,
+  DURATION_SECONDS,
   loadNote,
   failedRequests,
   interleaved,
@@ -247,6 +248,9 @@ export const bench: Bench = {
           durationSeconds: seconds,
           nextPath,
         });
+      // The quiet server, new, gets as much warm-up as the other had in the runs above (JIT, pages of the
+      // REM data faulted in); then one more second each.
+      await newAddresses(quiet.base)(2 * DURATION_SECONDS);
       await newAddresses(quiet.base)(1);
       await newAddresses(base)(1);
       const logging = await interleaved(newAddresses(base), newAddresses(quiet.base));
