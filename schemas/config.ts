@@ -91,6 +91,11 @@ export const configSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** `auto`: a progress display when stdout and stderr are terminals, JSON logs otherwise. */
   LOG_FORMAT: z.enum(['auto', 'json', 'terminal']).default('auto'),
+  /**
+   * The share of successful requests (status below 400) the server logs a line for, 0–1; every error is
+   * logged. Lets an operator keep request logs on a busy server at a fraction of their cost.
+   */
+  REQUEST_LOG_SAMPLE: z.coerce.number().min(0).max(1).default(1),
   GEOCODER: z.enum(['offline', 'census']).default('offline'),
   GEOCODER_URL: z.url().default('https://geocoding.geo.census.gov/geocoder'),
   GEOCODER_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),

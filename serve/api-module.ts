@@ -11,6 +11,7 @@ import type { Config } from '../schemas/config.ts';
 import type { KeyIdentity } from './auth/api-key.ts';
 import type { PrecomputeProgress } from './http/not-ready.ts';
 import type { ServeMetrics } from './serve-metrics.ts';
+import type { ContentEncoding } from './http/accept-encoding.ts';
 import type { LoadedSnapshot } from './snapshot/snapshot-holder.ts';
 import type { ServingModule } from './snapshot/serving-module.ts';
 
@@ -32,6 +33,8 @@ export interface PinnedRequest {
   etag: string | null;
   /** What the answer is kept under in the response cache: the route's `answerKey`, else the URL. */
   cacheKey: string;
+  /** The coding the client accepts best (Accept-Encoding); a short body is sent unencoded anyway. */
+  encoding: ContentEncoding;
 }
 
 declare module 'fastify' {

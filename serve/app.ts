@@ -1,4 +1,4 @@
-import Fastify from 'fastify';
+import Fastify, { LogController } from 'fastify';
 import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from '../schemas/config.ts';
 import type { Logger } from '../lib/log.ts';
@@ -9,12 +9,14 @@ import { explorePlugin } from './explore/explore-plugin.ts';
 import { asOfDateClock } from './http/as-of-date-clock.ts';
 import { authPlugin } from './http/auth-plugin.ts';
 import { corsPlugin } from './http/cors-plugin.ts';
+import type { Compressor } from './http/body-encoding.ts';
 import { dataScopePlugin } from './http/data-scope-plugin.ts';
 import { errorPlugin, sendFrameworkError } from './http/error-plugin.ts';
 import { healthzPlugin } from './http/healthz-plugin.ts';
 import type { LruLimits } from './http/lru-cache.ts';
 import type { PrecomputeProgress } from './http/not-ready.ts';
 import { metricsPlugin } from './http/metrics-plugin.ts';
+import { requestLogPlugin } from './http/request-log-plugin.ts';
 import { localizedValidatorCompiler } from './http/request-validation.ts';
 import { ServeMetrics } from './serve-metrics.ts';
 import type { LoadedSnapshot } from './snapshot/snapshot-holder.ts';
@@ -29,6 +31,10 @@ export interface AppDeps {
   precompute?: () => PrecomputeProgress | null;
   /** The clock AS_OF_DATE falls back to (tests fix it). */
   now?: () => Date;
+  /** A number in [0, 1) per request, for request-log sampling (tests fix it). */
+  random?: () => number;
+  /** How a data answer is compressed (tests count the calls; default: brotli and gzip by node:zlib). */
+  compress?: Compressor;
   /** Bounds of the response cache (default: RESPONSE_CACHE_MB and RESPONSE_CACHE_MAX_ENTRIES). */
   responseCache?: LruLimits;
   /** Where the app counts its requests, refusals and cache lookups (default: a registry of its own). */
@@ -55,6 +61,8 @@ export async function buildApp(deps: AppDeps): Promise<ZodApp> {
   // Cast: passing a pino Logger makes Fastify's logger type parameter pino's; modules see the base type.
   const app = Fastify({
     loggerInstance: deps.logger,
+    // Fastify's two lines per request off: the request-log plugin writes one.
+    logController: new LogController({ disableRequestLogging: true }),
     frameworkErrors: sendFrameworkError,
   }).withTypeProvider<ZodTypeProvider>() as unknown as ZodApp;
   app.setValidatorCompiler(localizedValidatorCompiler);
@@ -63,6 +71,7 @@ export async function buildApp(deps: AppDeps): Promise<ZodApp> {
   // First, so a preflight is answered before any other hook (the auth plugin's) asks for a key.
   await app.register(corsPlugin, { origins: config.CORS_ORIGINS });
   await app.register(metricsPlugin, { metrics });
+  await app.register(requestLogPlugin, { sample: config.REQUEST_LOG_SAMPLE, random: deps.random });
   await app.register(errorPlugin);
   await app.register(docsPlugin);
   await app.register(explorePlugin);
@@ -85,6 +94,7 @@ export async function buildApp(deps: AppDeps): Promise<ZodApp> {
         maxEntries: RESPONSE_CACHE_MAX_ENTRIES,
       },
       metrics,
+      compress: deps.compress,
     });
     for (const module of deps.apiModules)
       await api.register(apiModulePlugin(module, config, { precompute, metrics }));

@@ -1,4 +1,4 @@
-import { createLogger, terminalLogDestination } from '../lib/log.ts';
+import { createAsyncLogger, createLogger, terminalLogDestination } from '../lib/log.ts';
 import { ProgressBoard, timeLeftMs } from '../lib/progress-board.ts';
 import { createProgress, teeProgress } from '../lib/progress.ts';
 import { createTerminalDisplay } from '../lib/terminal-display.ts';
@@ -32,7 +32,10 @@ export async function serveCommand(config: Config): Promise<number | undefined> 
   const display = onTerminal(config) ? createTerminalDisplay(board, { stream: process.stderr }) : null;
   // stderr: the JSON logs go to stdout, and a key must not end up wherever they are collected.
   const print = display ? display.print : (block: string) => void process.stderr.write(`${block}\n`);
-  const logger = createLogger(config.LOG_LEVEL, 'serve', display ? terminalLogDestination(print) : undefined);
+  // JSON logs go out asynchronously (a line per request); the terminal's lines are printed as they come.
+  const logger = display
+    ? createLogger(config.LOG_LEVEL, 'serve', terminalLogDestination(print))
+    : createAsyncLogger(config.LOG_LEVEL, 'serve');
   // The board also feeds the 503s and /healthz while the precompute runs, so it hears every step.
   const progress = display ? board : teeProgress(createProgress({ logger, onTerminal: false }), board);
   const pipeline = async (stage: string, narrow: (catalog: PipelineCatalog) => PipelineCatalog) => {

@@ -3,10 +3,12 @@ import fp from 'fastify-plugin';
 import { documentErrorResponses, documentedError, errors } from '../errors.ts';
 import type { ServeMetrics } from '../serve-metrics.ts';
 import type { LoadedSnapshot } from '../snapshot/snapshot-holder.ts';
+import { negotiateEncoding, type ContentEncoding } from './accept-encoding.ts';
 import { AUTH_PLUGIN } from './auth-plugin.ts';
-import { canonicalUrl, dataEtag, ifNoneMatchMatches } from './etag.ts';
+import { compressBody, encodingFor, type Compressor } from './body-encoding.ts';
+import { canonicalUrl, dataEtag, encodingEtag, notModifiedEtag } from './etag.ts';
 import type { LruLimits } from './lru-cache.ts';
-import { SnapshotResponseCache } from './response-cache.ts';
+import { SnapshotResponseCache, type CachedResponse } from './response-cache.ts';
 
 /*
  * Why a plugin: what makes a route a data route is the same for all of them (the request is pinned to
@@ -25,6 +27,8 @@ export interface DataScopeOptions {
   responseCache: LruLimits;
   /** Counts the response cache's hits and misses. */
   metrics?: Pick<ServeMetrics, 'responseCacheLookup'>;
+  /** How a body is compressed (tests count the calls). */
+  compress?: Compressor;
 }
 
 /**
@@ -37,6 +41,16 @@ const isPerRequestHeader = (name: string) =>
 
 const DATA_CACHE_CONTROL = 'private, no-cache';
 
+/** Which of an answer's headers says the body's coding was chosen by the request's Accept-Encoding. */
+const VARY = 'accept-encoding';
+
+/** Marks an answer as sent in `encoding`, under its tag for that coding (if it has one). */
+function setEncoding(reply: FastifyReply, encoding: ContentEncoding, etag: string | null): void {
+  if (encoding === 'identity') return;
+  reply.header('content-encoding', encoding);
+  if (etag !== null) reply.header('etag', encodingEtag(etag, encoding));
+}
+
 /** The error this plugin answers with, shown with a body it really sends. */
 const DATA_ERRORS = {
   503: documentedError(
@@ -46,9 +60,19 @@ const DATA_ERRORS = {
 };
 
 export const dataScopePlugin = fp<DataScopeOptions>(
-  async (scope, { snapshots, today, responseCache, metrics }) => {
-    const responses = new SnapshotResponseCache(responseCache);
+  async (scope, { snapshots, today, responseCache, metrics, compress = compressBody }) => {
+    const responses = new SnapshotResponseCache(responseCache, compress);
     scope.decorateRequest('pinned', null);
+
+    // A kept answer, in the coding the client accepts (compressed at most once per coding).
+    const sendCached = (request: FastifyRequest, reply: FastifyReply, cached: CachedResponse) => {
+      const { snapshot, asOfDate, cacheKey, encoding: accepted } = request.pinned!;
+      const encoding = encodingFor(accepted, cached.body.length);
+      const body = responses.bodyIn(snapshot, asOfDate, cacheKey, cached, encoding);
+      reply.headers(cached.headers);
+      setEncoding(reply, encoding, cached.etag);
+      void reply.send(body);
+    };
 
     // Pins the request to the snapshot being served and answers it from the response cache or with 304
     // when it can, before the query is parsed or the handler runs. A route's answer key (if it names the
@@ -60,7 +84,13 @@ export const dataScopePlugin = fp<DataScopeOptions>(
         if (snapshot === null) return done(errors.snapshotUnavailable());
         const date = today();
         const conditional = request.method === 'GET' || request.method === 'HEAD';
-        const pinned = { snapshot, asOfDate: date, etag: null as string | null, cacheKey: request.url };
+        const pinned = {
+          snapshot,
+          asOfDate: date,
+          etag: null as string | null,
+          cacheKey: request.url,
+          encoding: negotiateEncoding(request.headers['accept-encoding']),
+        };
         request.pinned = pinned;
         if (request.routeOptions.config.servesFile === true) return done();
         const answerKey = conditional ? request.routeOptions.config.answerKey : undefined;
@@ -73,17 +103,26 @@ export const dataScopePlugin = fp<DataScopeOptions>(
           const cached = responses.lookup(snapshot, date, pinned.cacheKey);
           metrics?.responseCacheLookup(cached !== undefined);
           if (cached !== undefined) {
-            if (ifNoneMatchMatches(request.headers['if-none-match'], cached.etag)) {
-              void reply.code(304).header('etag', cached.etag).header('x-snapshot-id', snapshot.id).send();
+            const encoding = encodingFor(pinned.encoding, cached.body.length);
+            const current = notModifiedEtag(request.headers['if-none-match'], cached.etag, encoding);
+            if (current !== undefined) {
+              void reply
+                .code(304)
+                .headers({ etag: current, vary: VARY, 'x-snapshot-id': snapshot.id })
+                .send();
             } else {
-              void reply.headers(cached.headers).send(cached.body);
+              sendCached(request, reply, cached);
             }
             return;
           }
         }
         if (conditional) pinned.etag = dataEtag(snapshot.id, date, named ?? canonicalUrl(request.url));
-        if (pinned.etag !== null && ifNoneMatchMatches(request.headers['if-none-match'], pinned.etag)) {
-          void reply.code(304).header('etag', pinned.etag).send();
+        const current =
+          pinned.etag === null
+            ? undefined
+            : notModifiedEtag(request.headers['if-none-match'], pinned.etag, pinned.encoding);
+        if (current !== undefined) {
+          void reply.code(304).headers({ etag: current, vary: VARY }).send();
           return;
         }
         done();
@@ -106,7 +145,7 @@ export const dataScopePlugin = fp<DataScopeOptions>(
         const cached = responses.lookup(pinned.snapshot, pinned.asOfDate, pinned.cacheKey);
         metrics?.responseCacheLookup(cached !== undefined);
         if (cached !== undefined) {
-          void reply.headers(cached.headers).send(cached.body);
+          sendCached(request, reply, cached);
           return;
         }
         pinned.etag = dataEtag(pinned.snapshot.id, pinned.asOfDate, pinned.cacheKey);
@@ -114,9 +153,10 @@ export const dataScopePlugin = fp<DataScopeOptions>(
       },
     );
 
-    // Tags a data response with its snapshot (and a 200 GET/HEAD or named POST with its ETag), and keeps
-    // its 200 answer (but a HEAD's) for the next identical request. Errors are never kept; nor is what a
-    // route opts out of.
+    // Tags a data response with its snapshot (and a 200 GET/HEAD or named POST with its ETag), sends a 200
+    // body in the coding the client accepts, and keeps a tagged 200 answer (but a HEAD's) for the next
+    // identical request. Errors are never kept, nor compressed (they are short); nor is what a route opts
+    // out of kept.
     scope.addHook(
       'onSend',
       (
@@ -128,22 +168,34 @@ export const dataScopePlugin = fp<DataScopeOptions>(
         const pinned = request.pinned;
         if (pinned === null) return done(null, payload);
         reply.header('x-snapshot-id', pinned.snapshot.id);
-        if (pinned.etag === null || reply.statusCode !== 200) return done(null, payload);
-        reply.header('etag', pinned.etag).header('cache-control', DATA_CACHE_CONTROL);
-        const encoded = typeof payload === 'string' || Buffer.isBuffer(payload);
-        if (request.method === 'HEAD' || !encoded) return done(null, payload);
-        const cacheResponse = request.routeOptions.config.cacheResponse;
-        if (cacheResponse !== undefined && !cacheResponse(request)) return done(null, payload);
+        if (reply.statusCode !== 200) return done(null, payload);
+        const { etag } = pinned;
+        if (etag !== null) reply.header('etag', etag).header('cache-control', DATA_CACHE_CONTROL);
+        // A stream is sent as it is; so is a kept answer, already in its coding (see sendCached).
+        if (!(typeof payload === 'string' || Buffer.isBuffer(payload))) return done(null, payload);
+        if (reply.hasHeader('content-encoding')) return done(null, payload);
+        reply.header('vary', VARY);
         const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
-        const headers = Object.fromEntries(
-          Object.entries(reply.getHeaders()).filter(([name]) => !isPerRequestHeader(name)),
-        );
-        responses.store(pinned.snapshot, pinned.asOfDate, pinned.cacheKey, {
-          body,
-          headers,
-          etag: pinned.etag,
-        });
-        done(null, body);
+        const encoding = encodingFor(pinned.encoding, body.length);
+        const sent = encoding === 'identity' ? body : compress(body, encoding);
+        const cacheResponse = request.routeOptions.config.cacheResponse;
+        const kept =
+          etag !== null &&
+          request.method !== 'HEAD' &&
+          (cacheResponse === undefined || cacheResponse(request));
+        if (kept) {
+          const headers = Object.fromEntries(
+            Object.entries(reply.getHeaders()).filter(([name]) => !isPerRequestHeader(name)),
+          );
+          responses.store(pinned.snapshot, pinned.asOfDate, pinned.cacheKey, {
+            body,
+            compressed: encoding === 'identity' ? {} : { [encoding]: sent },
+            headers,
+            etag,
+          });
+        }
+        setEncoding(reply, encoding, etag);
+        done(null, sent);
       },
     );
 

@@ -1,4 +1,5 @@
 import { hash, randomBytes } from 'node:crypto';
+import type { ContentEncoding } from './accept-encoding.ts';
 
 /**
  * Distinguishes this server process: a restart (possibly with new code) must not validate tags issued
@@ -38,4 +39,28 @@ export function ifNoneMatchMatches(header: string | undefined, etag: string): bo
   const opaque = (tag: string) => (tag.startsWith('W/') ? tag.slice(2) : tag);
   const current = opaque(etag);
   return header.split(',').some((candidate) => opaque(candidate.trim()) === current);
+}
+
+/** What a coding adds to the ETag of an answer sent in it: each coding's bytes get their own strong tag. */
+const ETAG_SUFFIX: Record<ContentEncoding, string> = { identity: '', br: '-br', gzip: '-gz' };
+
+/** The ETag of an answer tagged `etag` (as it is) when sent in `encoding`. */
+export const encodingEtag = (etag: string, encoding: ContentEncoding): string =>
+  encoding === 'identity' ? etag : `${etag.slice(0, -1)}${ETAG_SUFFIX[encoding]}"`;
+
+/**
+ * The tag to answer 304 with, if If-None-Match names the answer as sent in `encoding` or as it is. The
+ * unencoded answer is acceptable to every client, so one who holds it is told it is still current rather
+ * than sent it again compressed; and a body too short to compress, sent as it is to every client, can be
+ * revalidated whatever the client accepts.
+ */
+export function notModifiedEtag(
+  header: string | undefined,
+  etag: string,
+  encoding: ContentEncoding,
+): string | undefined {
+  if (header === undefined) return undefined;
+  const encoded = encodingEtag(etag, encoding);
+  if (ifNoneMatchMatches(header, encoded)) return encoded;
+  return encoded !== etag && ifNoneMatchMatches(header, etag) ? etag : undefined;
 }

@@ -1,4 +1,6 @@
 import type { OutgoingHttpHeaders } from 'node:http';
+import type { ContentEncoding } from './accept-encoding.ts';
+import { compressBody, type Compression, type Compressor } from './body-encoding.ts';
 import { isLent } from './json-bytes.ts';
 import { LruCache, type LruLimits } from './lru-cache.ts';
 import { RecentKeys } from './recent-keys.ts';
@@ -7,7 +9,11 @@ import { RecentKeys } from './recent-keys.ts';
 export interface CachedResponse {
   /** Encoded once, so a hit writes the bytes without encoding a string again. */
   body: Buffer;
+  /** The body compressed in each coding a client has asked for, compressed once (see `bodyIn`). */
+  compressed: Partial<Record<Compression, Buffer>>;
+  /** The answer's headers as sent unencoded (its coding's are set per request). */
   headers: Readonly<OutgoingHttpHeaders>;
+  /** The ETag of the unencoded answer. */
   etag: string;
 }
 
@@ -22,6 +28,14 @@ interface Generation {
 
 /** Bytes an entry is charged beyond its body: headers, key and bookkeeping, roughly. */
 const ENTRY_OVERHEAD_BYTES = 512;
+
+/** What an entry is charged: its bodies (unencoded and compressed), its key and the overhead. */
+const chargedBytes = (url: string, response: CachedResponse): number =>
+  response.body.length +
+  (response.compressed.br?.length ?? 0) +
+  (response.compressed.gzip?.length ?? 0) +
+  url.length +
+  ENTRY_OVERHEAD_BYTES;
 
 /** Bytes a remembered name is charged beyond its two strings (two bytes a character). */
 const NAME_OVERHEAD_BYTES = 128;
@@ -40,7 +54,10 @@ const URL_NAMES = 512;
 export class SnapshotResponseCache {
   private generation: Generation | null = null;
 
-  constructor(private readonly limits: LruLimits) {}
+  constructor(
+    private readonly limits: LruLimits,
+    private readonly compress: Compressor = compressBody,
+  ) {}
 
   /** The answer kept for this URL under this snapshot and date, if any. */
   lookup(snapshot: object, asOfDate: string, url: string): CachedResponse | undefined {
@@ -89,11 +106,34 @@ export class SnapshotResponseCache {
   store(snapshot: object, asOfDate: string, url: string, response: CachedResponse): void {
     const generation = this.generation;
     if (generation === null || generation.snapshot !== snapshot || generation.asOfDate !== asOfDate) return;
-    const bytes = response.body.length + url.length + ENTRY_OVERHEAD_BYTES;
+    const bytes = chargedBytes(url, response);
     if (!generation.responses.fits(bytes)) return;
     // A lent body is written over once its response is sent: the cache keeps a copy of its own.
     const body = isLent(response.body) ? Buffer.from(response.body) : response.body;
     generation.responses.set(url, { ...response, body }, bytes);
+  }
+
+  /**
+   * The body of `response`, kept under `url`, in `encoding`: compressed on the first request for that
+   * coding and kept beside the unencoded body (and charged to the cache), so later hits compress nothing.
+   */
+  bodyIn(
+    snapshot: object,
+    asOfDate: string,
+    url: string,
+    response: CachedResponse,
+    encoding: ContentEncoding,
+  ): Buffer {
+    if (encoding === 'identity') return response.body;
+    const kept = response.compressed[encoding];
+    if (kept !== undefined) return kept;
+    const compressed = this.compress(response.body, encoding);
+    const generation = this.generation;
+    if (generation?.snapshot === snapshot && generation.asOfDate === asOfDate) {
+      response.compressed[encoding] = compressed;
+      generation.responses.set(url, response, chargedBytes(url, response));
+    }
+    return compressed;
   }
 
   /** Entries and bytes held now. */

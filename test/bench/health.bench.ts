@@ -47,7 +47,7 @@ import { measureLoad } from './static-baseline.ts';
  */
 
 const KEY = 'bench-health-key-0123456789abcdef';
-const SNAPSHOT = 'health-bench';
+export const SNAPSHOT = 'health-bench';
 const URL_PATH = '/api/v2/etools/health-impacts';
 const HP = 'hvac__heat_pump_seer18_hspf10';
 
@@ -91,7 +91,7 @@ async function createSyntheticCells(db: DuckDBConnection): Promise<void> {
 }
 
 /** Copies the published snapshot into a new one with a health table (synthetic unless it has one), and publishes it. */
-async function publishWithHealth(lakeDir: string): Promise<{ synthetic: boolean; cells: number }> {
+export async function publishWithHealth(lakeDir: string): Promise<{ synthetic: boolean; cells: number }> {
   return publishBenchSnapshot(
     lakeDir,
     {
@@ -167,7 +167,6 @@ export const bench: Bench = {
       const lakeEnv = {
         LAKE_DIR: lakeDir,
         INCENTIVES_SOURCE: path.join(ROOT, 'ingest/sample-data/incentives'),
-        LOG_LEVEL: 'warn',
         REM_STATES: 'none',
       };
       await runPipeline(lakeEnv);

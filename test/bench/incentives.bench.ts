@@ -7,6 +7,7 @@ import {
   CONNECTIONS,
   DURATION_SECONDS,
   SLICES,
+  incentivesLakeEnv,
   nationalSource,
   interleaved,
   memoryOf,
@@ -89,14 +90,7 @@ export const bench: Bench = {
     let server: ChildProcess | undefined;
     let baseline: { child: ChildProcess; url: string } | undefined;
     try {
-      // The incentives figures without the REM precompute (test/bench/simulate.bench.ts measures that).
-      const lakeEnv = {
-        LAKE_DIR: lakeDir,
-        INCENTIVES_SOURCE: source.location,
-        LOG_LEVEL: 'warn',
-        REM_STATES: 'none',
-        HEALTH_STATES: 'none',
-      };
+      const lakeEnv = incentivesLakeEnv(lakeDir, source.location);
       const started = Date.now();
       await runPipeline(lakeEnv);
       const pipelineSeconds = (Date.now() - started) / 1000;

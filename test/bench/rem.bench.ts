@@ -12,6 +12,7 @@ import type { Bench, BenchResult } from './bench.ts';
 import { publishBenchSnapshot } from './bench-snapshot.ts';
 import {
   CONNECTIONS,
+  DURATION_SECONDS,
   loadNote,
   failedRequests,
   interleaved,
@@ -129,13 +130,13 @@ export const bench: Bench = {
     const lakeDir = await mkdtemp(path.join(tmpdir(), 'rem-bench-'));
     const results: BenchResult[] = [];
     let server: ChildProcess | undefined;
+    let quietServer: ChildProcess | undefined;
     let baseline: { child: ChildProcess; url: string } | undefined;
     try {
       // REM_STATES=HEALTH_STATES=none: the national precompute takes far longer than a bench (see the simulate bench).
       const lakeEnv = {
         LAKE_DIR: lakeDir,
         INCENTIVES_SOURCE: source.location,
-        LOG_LEVEL: 'warn',
         REM_STATES: process.env.REM_STATES ?? 'none',
         HEALTH_STATES: process.env.HEALTH_STATES ?? 'none',
       };
@@ -232,6 +233,39 @@ export const bench: Bench = {
         failedRequests('/rem/address, uncached', uncached.a),
       );
       const afterAddresses = await memoryOf(server.pid!);
+
+      // What the default logging (a line per request, at info) costs: the same never-asked addresses, in
+      // alternating slices, against a second server on the same lake with LOG_LEVEL=warn (no request lines).
+      const quiet = await startServer(
+        { ...lakeEnv, API_KEYS: KEY, LOG_LEVEL: 'warn' },
+        (health) => (health as { snapshot?: { id?: string } }).snapshot?.id === SNAPSHOT,
+      );
+      quietServer = quiet.child;
+      const newAddresses = (target: string) => (seconds: number) =>
+        measureLoad(`${target}${repeated}`, {
+          headers,
+          connections: CONNECTIONS,
+          durationSeconds: seconds,
+          nextPath,
+        });
+      // The quiet server, new, gets as much warm-up as the other had in the runs above (JIT, pages of the
+      // REM data faulted in); then one more second each.
+      await newAddresses(quiet.base)(2 * DURATION_SECONDS);
+      await newAddresses(quiet.base)(1);
+      await newAddresses(base)(1);
+      const logging = await interleaved(newAddresses(base), newAddresses(quiet.base));
+      await stop(quiet.child);
+      results.push(
+        {
+          name: '/rem/address, uncached: throughput with the default logging / with LOG_LEVEL=warn',
+          value: logging.a.requestsPerSecond / logging.b.requestsPerSecond,
+          unit: 'ratio',
+          target: { op: '>=', value: 0.9 },
+          note: `default ${Math.round(logging.a.requestsPerSecond)} req/s, p99 ${logging.a.p99Ms} ms; LOG_LEVEL=warn ${Math.round(logging.b.requestsPerSecond)} req/s, p99 ${logging.b.p99Ms} ms; two servers on the same lake, alternating slices; ${loadNote()}`,
+        },
+        failedRequests('/rem/address, uncached, default logging', logging.a),
+        failedRequests('/rem/address, uncached, LOG_LEVEL=warn', logging.b),
+      );
 
       // A building profile is computed for every request (drawn, matched, evaluated through the surrogate).
       const profile = JSON.stringify({
@@ -334,6 +368,7 @@ export const bench: Bench = {
     } finally {
       if (baseline) await stop(baseline.child);
       if (server) await stop(server);
+      if (quietServer) await stop(quietServer);
       await rm(lakeDir, { recursive: true, force: true });
     }
   },

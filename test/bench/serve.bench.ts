@@ -60,6 +60,7 @@ function combine(runs: LoadFigures[]): LoadFigures {
   return {
     requestsPerSecond: mean((r) => r.requestsPerSecond),
     p99Ms: mean((r) => r.p99Ms),
+    bytesPerResponse: mean((r) => r.bytesPerResponse),
     failed: runs.reduce((sum, r) => sum + r.failed, 0),
   };
 }

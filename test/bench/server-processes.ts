@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { closeSync, existsSync, openSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { loadavg } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,6 +30,17 @@ export function nationalSource(): { location: string; note?: string } {
     note: `national data not found at ${location}: measured on the sample data instead`,
   };
 }
+
+/**
+ * The environment of a lake of the incentives at `source`, without the REM and health precompute (at
+ * national size it takes far longer than a bench: test/bench/simulate.bench.ts measures it).
+ */
+export const incentivesLakeEnv = (lakeDir: string, source: string): Record<string, string> => ({
+  LAKE_DIR: lakeDir,
+  INCENTIVES_SOURCE: source,
+  REM_STATES: 'none',
+  HEALTH_STATES: 'none',
+});
 
 export async function freePort(): Promise<number> {
   const server = createServer();
@@ -69,13 +80,14 @@ export async function stop(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-/** Polls a URL until it answers 200 with a JSON body that `ready` accepts. */
+/** Polls a URL until it answers 200 with a JSON body that `ready` accepts, for up to `timeoutMs`. */
 export async function waitFor(
   url: string,
   ready: (body: unknown) => boolean,
   child: ChildProcess,
+  timeoutMs = 120_000,
 ): Promise<void> {
-  const deadline = Date.now() + 120_000;
+  const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null)
       throw new Error(`process exited with ${child.exitCode} before ${url} answered`);
@@ -87,7 +99,7 @@ export async function waitFor(
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  throw new Error(`${url} did not become ready within 120 s`);
+  throw new Error(`${url} did not become ready within ${timeoutMs / 1000} s`);
 }
 
 /** Resident and peak resident memory of a process, in MB (Linux /proc). */
@@ -159,29 +171,43 @@ export async function startBaseline(bodiesFile: string): Promise<{ child: ChildP
 }
 
 /**
- * Measures two targets in alternating slices (A B A B …) rather than one long run each, so a burst of
- * load from other processes on a shared machine falls on both sides alike. Throughput is the mean over
- * the slices, p99 the median of the slices' p99s.
+ * Measures targets in alternating slices (A B C A B C …) rather than one long run each, so a burst of
+ * load from other processes on a shared machine falls on all of them alike. Throughput and bytes per
+ * response are the means over the slices, p99 the median of the slices' p99s.
  */
-export async function interleaved(
-  a: (seconds: number) => Promise<LoadFigures>,
-  b: (seconds: number) => Promise<LoadFigures>,
-): Promise<{ a: LoadFigures; b: LoadFigures }> {
-  const runs: { a: LoadFigures[]; b: LoadFigures[] } = { a: [], b: [] };
+export async function interleavedAll<K extends string>(
+  targets: Record<K, (seconds: number) => Promise<LoadFigures>>,
+): Promise<Record<K, LoadFigures>> {
+  const names = Object.keys(targets) as K[];
+  const runs = new Map<K, LoadFigures[]>(names.map((name) => [name, []]));
   for (let slice = 0; slice < SLICES; slice++) {
-    runs.a.push(await a(DURATION_SECONDS / SLICES));
-    runs.b.push(await b(DURATION_SECONDS / SLICES));
+    for (const name of names) runs.get(name)!.push(await targets[name](DURATION_SECONDS / SLICES));
   }
+  const mean = (figures: LoadFigures[], of: (f: LoadFigures) => number) =>
+    figures.reduce((sum, f) => sum + of(f), 0) / figures.length;
   const combine = (figures: LoadFigures[]): LoadFigures => {
     const p99s = figures.map((f) => f.p99Ms).sort((x, y) => x - y);
     return {
-      requestsPerSecond: figures.reduce((sum, f) => sum + f.requestsPerSecond, 0) / figures.length,
+      requestsPerSecond: mean(figures, (f) => f.requestsPerSecond),
       p99Ms: p99s[Math.floor(p99s.length / 2)]!,
+      bytesPerResponse: mean(figures, (f) => f.bytesPerResponse),
       failed: figures.reduce((sum, f) => sum + f.failed, 0),
     };
   };
-  return { a: combine(runs.a), b: combine(runs.b) };
+  return Object.fromEntries(names.map((name) => [name, combine(runs.get(name)!)])) as Record<K, LoadFigures>;
 }
+
+/** Two targets measured in alternating slices (see `interleavedAll`). */
+export const interleaved = (
+  a: (seconds: number) => Promise<LoadFigures>,
+  b: (seconds: number) => Promise<LoadFigures>,
+): Promise<{ a: LoadFigures; b: LoadFigures }> => interleavedAll({ a, b });
+
+/**
+ * A server's first start over a national lake builds its REM slot file; with the 2 cores shared by
+ * other workers' builds and tests, that has taken over 2 minutes.
+ */
+const SERVER_START_TIMEOUT_MS = 600_000;
 
 let serverBuild: Promise<void> | undefined;
 
@@ -206,8 +232,9 @@ function buildServer(): Promise<void> {
 }
 
 /**
- * The real server, compiled as `npm start` runs it (dist/serve/main.js), on a free port over a lake, once
- * `ready` accepts its /healthz.
+ * The real server, compiled as `npm start` runs it (dist/serve/main.js), in its default configuration
+ * (logging included) but for what `env` sets, on a free port over a lake, once `ready` accepts its
+ * /healthz. Its stdout (the JSON logs) goes to `server-<port>.log` in LAKE_DIR.
  */
 export async function startServer(
   env: Record<string, string>,
@@ -216,6 +243,7 @@ export async function startServer(
   await buildServer();
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
+  const logFile = openSync(path.join(env.LAKE_DIR ?? tmpdir(), `server-${port}.log`), 'a');
   const child = spawn(process.execPath, [path.join(ROOT, 'dist/serve/main.js')], {
     cwd: ROOT,
     env: {
@@ -226,9 +254,17 @@ export async function startServer(
       HOST: '127.0.0.1',
       RATE_LIMIT_PER_MINUTE: '1000000000',
     },
-    stdio: 'ignore',
+    // Its logs go to a file, as a deployment's go somewhere: writing them is part of what is measured.
+    stdio: ['ignore', logFile, 'ignore'],
   });
-  await waitFor(`${base}/healthz`, ready, child);
+  closeSync(logFile);
+  try {
+    await waitFor(`${base}/healthz`, ready, child, SERVER_START_TIMEOUT_MS);
+  } catch (err) {
+    // The caller never gets the process: it must not outlive the bench.
+    await stop(child);
+    throw err;
+  }
   return { child, base };
 }
 

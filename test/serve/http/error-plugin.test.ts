@@ -56,9 +56,9 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-/** The code the error handler logged for the request to `url` (Fastify logs each request's URL and id). */
+/** The code the error handler logged for the request to the route `url` (each request's line names its route). */
 function codeLoggedFor(url: string): unknown {
-  const reqId = logged.find((line) => (line.req as { url?: string } | undefined)?.url === url)?.reqId;
+  const reqId = logged.find((line) => line.msg === 'request' && line.route === url)?.reqId;
   expect(reqId).toBeDefined();
   return logged.find((line) => line.reqId === reqId && line.code !== undefined)?.code;
 }

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalUrl, dataEtag, ifNoneMatchMatches } from '../../../serve/http/etag.ts';
+import {
+  canonicalUrl,
+  dataEtag,
+  encodingEtag,
+  ifNoneMatchMatches,
+  notModifiedEtag,
+} from '../../../serve/http/etag.ts';
 
 describe('canonicalUrl', () => {
   it('sorts parameters by name, keeping the order of repeated names', () => {
@@ -42,5 +48,32 @@ describe('ifNoneMatchMatches', () => {
     expect(ifNoneMatchMatches(undefined, etag)).toBe(false);
     expect(ifNoneMatchMatches('"abd"', etag)).toBe(false);
     expect(ifNoneMatchMatches('abc', etag)).toBe(false);
+  });
+});
+
+describe('encodingEtag', () => {
+  it('gives each coding its own strong tag, the unencoded answer keeping the plain one', () => {
+    expect(encodingEtag('"AbC_1-x"', 'identity')).toBe('"AbC_1-x"');
+    expect(encodingEtag('"AbC_1-x"', 'br')).toBe('"AbC_1-x-br"');
+    expect(encodingEtag('"AbC_1-x"', 'gzip')).toBe('"AbC_1-x-gz"');
+  });
+});
+
+describe('notModifiedEtag', () => {
+  const etag = '"AbC_1-x"';
+  it('matches the tag of the coding the answer would be sent in, and answers with it', () => {
+    expect(notModifiedEtag('"AbC_1-x-br"', etag, 'br')).toBe('"AbC_1-x-br"');
+    expect(notModifiedEtag('"other", W/"AbC_1-x-gz"', etag, 'gzip')).toBe('"AbC_1-x-gz"');
+    expect(notModifiedEtag('"AbC_1-x"', etag, 'identity')).toBe('"AbC_1-x"');
+  });
+  it('matches the unencoded answer whatever the coding: every client can use it', () => {
+    expect(notModifiedEtag('"AbC_1-x"', etag, 'br')).toBe('"AbC_1-x"');
+    expect(notModifiedEtag('"AbC_1-x"', etag, 'gzip')).toBe('"AbC_1-x"');
+  });
+  it('does not match another coding’s tag, another answer’s, or no header', () => {
+    expect(notModifiedEtag('"AbC_1-x-br"', etag, 'gzip')).toBeUndefined();
+    expect(notModifiedEtag('"AbC_1-x-gz"', etag, 'identity')).toBeUndefined();
+    expect(notModifiedEtag('"AbC_1-y"', etag, 'br')).toBeUndefined();
+    expect(notModifiedEtag(undefined, etag, 'br')).toBeUndefined();
   });
 });

@@ -1,9 +1,12 @@
 import type { FastifyRequest } from 'fastify';
+import { createHash } from 'node:crypto';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiModule, ZodApp } from '../../../serve/api-module.ts';
 import { buildApp } from '../../../serve/app.ts';
 import { HttpError } from '../../../serve/errors.ts';
 import { JsonBytesWriter, isLent } from '../../../serve/http/json-bytes.ts';
+import { compressBody, type Compression, type Compressor } from '../../../serve/http/body-encoding.ts';
 import type { LruLimits } from '../../../serve/http/lru-cache.ts';
 import { SnapshotResponseCache } from '../../../serve/http/response-cache.ts';
 import { SnapshotHolder } from '../../../serve/snapshot/snapshot-holder.ts';
@@ -23,7 +26,7 @@ interface AnswerData {
 }
 
 /**
- * POST /v1/parity with {"n":…} does the same, named by its body (bodyAnswerKey).
+ * POST /v1/parity with {"n":…,"pad":…} does the same (padded with pad x's), named by its body (bodyAnswerKey).
  * GET /v1/answer?n=… answers `{"snapshot":…,"n":…,"pad":"xxx…"}` and counts its calls, so a test sees
  * whether an answer came from the handler or from the cache. n=missing is a 404; live=1 opts out.
  * GET /v1/parity?n=… answers whether n is even, and names each answer by the parity of a numeric n.
@@ -69,21 +72,28 @@ function answerModule(calls: string[], named: string[]): ApiModule<AnswerData> {
         },
       );
       const bodyNumber = (request: FastifyRequest) => (request.body as { n?: unknown } | null)?.n;
+      const bodyPad = (request: FastifyRequest) =>
+        Number((request.body as { pad?: unknown } | null)?.pad ?? 0);
       app.post(
         '/v1/parity',
         {
           config: {
             bodyAnswerKey: (request) =>
-              Number.isInteger(bodyNumber(request)) ? `parity ${Number(bodyNumber(request)) % 2}` : undefined,
+              Number.isInteger(bodyNumber(request))
+                ? `parity ${Number(bodyNumber(request)) % 2} pad ${bodyPad(request)}`
+                : undefined,
           },
         },
         async (request, reply) => {
           calls.push(`POST ${JSON.stringify(request.body)}`);
           const n = bodyNumber(request);
           if (!Number.isInteger(n)) throw new HttpError(400, 'BAD_REQUEST', 'n: must be an integer', 'n');
+          const pad = bodyPad(request);
           return reply
             .type('application/json; charset=utf-8')
-            .send(JSON.stringify({ even: Number(n) % 2 === 0 }));
+            .send(
+              JSON.stringify({ even: Number(n) % 2 === 0, ...(pad > 0 ? { pad: 'x'.repeat(pad) } : {}) }),
+            );
         },
       );
     },
@@ -93,7 +103,9 @@ function answerModule(calls: string[], named: string[]): ApiModule<AnswerData> {
 let app: ZodApp | undefined;
 let holder: SnapshotHolder | undefined;
 
-async function start(options: { responseCache?: LruLimits; env?: Record<string, string> } = {}) {
+async function start(
+  options: { responseCache?: LruLimits; env?: Record<string, string>; compress?: Compressor } = {},
+) {
   const calls: string[] = [];
   const named: string[] = [];
   const source = new MemorySnapshotSource();
@@ -109,6 +121,7 @@ async function start(options: { responseCache?: LruLimits; env?: Record<string, 
     apiModules: [module as ApiModule<unknown>],
     keyStore: { authenticate: (key) => (key === KEY ? { id: 'key_test', name: 'test' } : null) },
     ...(options.responseCache ? { responseCache: options.responseCache } : {}),
+    ...(options.compress ? { compress: options.compress } : {}),
   });
   await app.ready();
   return { app, calls, named, source, holder };
@@ -351,7 +364,12 @@ describe('rate limit headers', () => {
 });
 
 describe('SnapshotResponseCache', () => {
-  const response = (text: string) => ({ body: Buffer.from(text), headers: {}, etag: `"${text}"` });
+  const response = (text: string) => ({
+    body: Buffer.from(text),
+    compressed: {},
+    headers: {},
+    etag: `"${text}"`,
+  });
   const limits = { maxBytes: 1_000_000, maxEntries: 100 };
 
   it('keeps answers per snapshot and as-of date', () => {
@@ -439,7 +457,12 @@ describe('SnapshotResponseCache and lent answers', () => {
     const cache = new SnapshotResponseCache({ maxBytes: 1_000_000, maxEntries: 10 });
     cache.lookup(snapshot, '2026-11-23', 'POST /a');
     const answer = lentAnswer('{"impact":12.35}');
-    cache.store(snapshot, '2026-11-23', 'POST /a', { body: answer.body, headers: {}, etag: '"t"' });
+    cache.store(snapshot, '2026-11-23', 'POST /a', {
+      body: answer.body,
+      compressed: {},
+      headers: {},
+      etag: '"t"',
+    });
     answer.body.fill(0x20); // the writer's next answer overwrites the lent memory
     const kept = cache.lookup(snapshot, '2026-11-23', 'POST /a')!;
     expect(kept.body.toString()).toBe('{"impact":12.35}');
@@ -450,16 +473,206 @@ describe('SnapshotResponseCache and lent answers', () => {
     const cache = new SnapshotResponseCache({ maxBytes: 1_000_000, maxEntries: 10 });
     cache.lookup(snapshot, '2026-11-23', 'GET /b');
     const owned = Buffer.from('{"owned":true}');
-    cache.store(snapshot, '2026-11-23', 'GET /b', { body: owned, headers: {}, etag: '"u"' });
+    cache.store(snapshot, '2026-11-23', 'GET /b', { body: owned, compressed: {}, headers: {}, etag: '"u"' });
     expect(cache.lookup(snapshot, '2026-11-23', 'GET /b')!.body).toBe(owned);
 
     const none = new SnapshotResponseCache({ maxBytes: 0, maxEntries: 10 });
     none.lookup(snapshot, '2026-11-23', 'POST /a');
     none.store(snapshot, '2026-11-23', 'POST /a', {
       body: lentAnswer('{"impact":1}').body,
+      compressed: {},
       headers: {},
       etag: '"t"',
     });
     expect(none.usage).toEqual({ entries: 0, bytes: 0 });
+  });
+});
+
+describe('compressed answers', () => {
+  /** compressBody, counting its calls per coding. */
+  const countingCompressor = () => {
+    const calls: Compression[] = [];
+    const compress: Compressor = (body, encoding) => {
+      calls.push(encoding);
+      return compressBody(body, encoding);
+    };
+    return { compress, calls };
+  };
+  const url = '/v1/answer?n=1&pad=4000';
+  const get = (headers: Record<string, string>, path = url) =>
+    app!.inject({ method: 'GET', url: path, headers: { ...auth, ...headers } });
+  const decoded = (response: { rawPayload: Buffer; headers: Record<string, unknown> }) => {
+    const coding = response.headers['content-encoding'];
+    if (coding === 'br') return brotliDecompressSync(response.rawPayload).toString();
+    if (coding === 'gzip') return gunzipSync(response.rawPayload).toString();
+    return response.rawPayload.toString();
+  };
+
+  it('answers in the coding the client prefers, with Vary and a tag per coding, the same JSON in each', async () => {
+    await start();
+    const plain = await get({});
+    const br = await get({ 'accept-encoding': 'gzip, deflate, br' });
+    const gzip = await get({ 'accept-encoding': 'gzip' });
+    const refused = await get({ 'accept-encoding': 'br;q=0, gzip;q=0' });
+    expect(plain.body).toBe(`{"snapshot":"snap-a","n":"1","pad":"${'x'.repeat(4000)}"}`);
+    const etag = plain.headers.etag as string;
+    expect(
+      [plain, br, gzip, refused].map((r) => [r.headers['content-encoding'], r.headers.etag, r.headers.vary]),
+    ).toEqual([
+      [undefined, etag, 'accept-encoding'],
+      ['br', `${etag.slice(0, -1)}-br"`, 'accept-encoding'],
+      ['gzip', `${etag.slice(0, -1)}-gz"`, 'accept-encoding'],
+      [undefined, etag, 'accept-encoding'],
+    ]);
+    for (const response of [br, gzip, refused]) expect(decoded(response)).toBe(plain.body);
+    expect(Number(br.headers['content-length'])).toBe(br.rawPayload.length);
+    expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length / 10);
+    expect([br, gzip].map((r) => r.headers['cache-control'])).toEqual([
+      'private, no-cache',
+      'private, no-cache',
+    ]);
+  });
+
+  it('sends a kept answer compressed once: a hit decodes to the answer, even one whose compressed form is long', async () => {
+    await start();
+    // Hex digits of a hash chain: compressed, still well over 1 KB.
+    let digits = '';
+    for (let link = 'seed'; digits.length < 8000; digits += link)
+      link = createHash('sha256').update(link).digest('hex');
+    const path = `/v1/answer?n=${digits}`;
+    const plain = await get({}, path);
+    for (const coding of ['br', 'gzip']) {
+      const miss = await get({ 'accept-encoding': coding }, path);
+      const hit = await get({ 'accept-encoding': coding }, path);
+      expect(miss.rawPayload.length).toBeGreaterThan(1024);
+      expect([decoded(miss), decoded(hit)]).toEqual([plain.body, plain.body]);
+      expect(hit.rawPayload.equals(miss.rawPayload)).toBe(true);
+    }
+  });
+
+  it('compresses a kept answer once per coding: later hits send the kept bytes', async () => {
+    const { compress, calls } = countingCompressor();
+    const { calls: handled } = await start({ compress });
+    const first = await get({ 'accept-encoding': 'br' });
+    const hits = [];
+    for (let i = 0; i < 3; i++) hits.push(await get({ 'accept-encoding': 'br' }));
+    expect(calls).toEqual(['br']);
+    for (const hit of hits) expect(hit.rawPayload.equals(first.rawPayload)).toBe(true);
+    // Another coding is compressed on its first request, from the kept answer (the handler ran once).
+    const gzip = await get({ 'accept-encoding': 'gzip' });
+    await get({ 'accept-encoding': 'gzip' });
+    await get({});
+    expect(calls).toEqual(['br', 'gzip']);
+    expect(handled).toEqual([url]);
+    expect(decoded(gzip)).toBe(decoded(first));
+  });
+
+  it('charges the compressed bodies kept to the cache’s bytes', async () => {
+    const limits = { maxBytes: 1_000_000, maxEntries: 100 };
+    const { compress } = countingCompressor();
+    const cache = new SnapshotResponseCache(limits, compress);
+    const snapshot = {};
+    cache.lookup(snapshot, '2026-11-21', '/x');
+    const body = Buffer.from(JSON.stringify({ pad: 'abc'.repeat(2000) }));
+    cache.store(snapshot, '2026-11-21', '/x', { body, compressed: {}, headers: {}, etag: '"t"' });
+    const unencoded = cache.usage.bytes;
+    const kept = cache.lookup(snapshot, '2026-11-21', '/x')!;
+    const br = cache.bodyIn(snapshot, '2026-11-21', '/x', kept, 'br');
+    expect(cache.usage).toEqual({ entries: 1, bytes: unencoded + br.length });
+    const gzip = cache.bodyIn(snapshot, '2026-11-21', '/x', kept, 'gzip');
+    expect(cache.usage).toEqual({ entries: 1, bytes: unencoded + br.length + gzip.length });
+    expect(cache.bodyIn(snapshot, '2026-11-21', '/x', kept, 'identity')).toBe(body);
+  });
+
+  it('answers If-None-Match per coding: 304 with the tag the client holds, else the answer', async () => {
+    const { calls: handled } = await start();
+    // Through the cache and, for an answer the route does not keep, before the handler runs.
+    for (const path of [url, `${url}&live=1`]) {
+      const plainTag = (await get({}, path)).headers.etag as string;
+      const brTag = (await get({ 'accept-encoding': 'br' }, path)).headers.etag as string;
+      expect(brTag).toBe(`${plainTag.slice(0, -1)}-br"`);
+      const sameCoding = await get({ 'accept-encoding': 'br', 'if-none-match': brTag }, path);
+      expect([sameCoding.statusCode, sameCoding.headers.etag, sameCoding.headers.vary]).toEqual([
+        304,
+        brTag,
+        'accept-encoding',
+      ]);
+      expect(sameCoding.body).toBe('');
+      // The unencoded answer is still current for a client that now accepts brotli.
+      const heldPlain = await get({ 'accept-encoding': 'br', 'if-none-match': plainTag }, path);
+      expect([heldPlain.statusCode, heldPlain.headers.etag]).toEqual([304, plainTag]);
+      // A brotli tag means nothing to a request the answer would go to in gzip: the answer is sent.
+      const otherCoding = await get({ 'accept-encoding': 'gzip', 'if-none-match': brTag }, path);
+      expect([otherCoding.statusCode, otherCoding.headers['content-encoding']]).toEqual([200, 'gzip']);
+      expect(otherCoding.headers.etag).toBe(`${plainTag.slice(0, -1)}-gz"`);
+    }
+    const live = `${url}&live=1`;
+    expect(handled).toEqual([url, live, live, live]);
+  });
+
+  it('sends a body under 1 KB as it is, with Vary, to a client that accepts compression', async () => {
+    const { compress, calls } = countingCompressor();
+    await start({ compress });
+    const small = await get({ 'accept-encoding': 'br, gzip' }, '/v1/answer?n=2');
+    const again = await get(
+      { 'accept-encoding': 'br, gzip', 'if-none-match': small.headers.etag as string },
+      '/v1/answer?n=2',
+    );
+    expect(small.body).toBe('{"snapshot":"snap-a","n":"2","pad":""}');
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(small.headers.vary).toBe('accept-encoding');
+    expect(small.headers.etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+    expect(again.statusCode).toBe(304);
+    expect(calls).toEqual([]);
+  });
+
+  it('compresses neither errors nor a HEAD’s kept answer, and a HEAD says what a GET would send', async () => {
+    const { compress, calls } = countingCompressor();
+    await start({ compress });
+    const missing = await get({ 'accept-encoding': 'br' }, '/v1/answer?n=missing&pad=4000');
+    expect(missing.statusCode).toBe(404);
+    expect(missing.headers['content-encoding']).toBeUndefined();
+    const head = await app!.inject({ method: 'HEAD', url, headers: { ...auth, 'accept-encoding': 'br' } });
+    const getAnswer = await get({ 'accept-encoding': 'br' });
+    expect(head.statusCode).toBe(200);
+    expect(head.body).toBe('');
+    expect([head.headers['content-encoding'], head.headers.etag, head.headers['content-length']]).toEqual([
+      'br',
+      getAnswer.headers.etag,
+      getAnswer.headers['content-length'],
+    ]);
+    expect(calls).toEqual(['br', 'br']);
+  });
+
+  it('compresses a POST answer named by its body, and keeps it compressed like a GET’s', async () => {
+    const { compress, calls } = countingCompressor();
+    const { calls: handled } = await start({ compress });
+    const post = (body: unknown, headers: Record<string, string> = {}) =>
+      app!.inject({
+        method: 'POST',
+        url: '/v1/parity',
+        headers: { ...auth, 'content-type': 'application/json', ...headers },
+        payload: JSON.stringify(body),
+      });
+    const plain = await post({ n: 2, pad: 3000 });
+    const gzip = await post({ n: 4, pad: 3000 }, { 'accept-encoding': 'gzip' });
+    const again = await post({ n: 6, pad: 3000 }, { 'accept-encoding': 'gzip' });
+    expect([gzip.statusCode, gzip.headers['content-encoding'], gzip.headers.vary]).toEqual([
+      200,
+      'gzip',
+      'accept-encoding',
+    ]);
+    expect(gzip.headers.etag).toBe(`${(plain.headers.etag as string).slice(0, -1)}-gz"`);
+    expect(decoded(gzip)).toBe(plain.body);
+    expect(again.rawPayload.equals(gzip.rawPayload)).toBe(true);
+    expect(calls).toEqual(['gzip']);
+    expect(handled).toEqual(['POST {"n":2,"pad":3000}']);
+    // A short answer goes as it is, with Vary.
+    const short = await post({ n: 3 }, { 'accept-encoding': 'gzip' });
+    expect([short.body, short.headers['content-encoding'], short.headers.vary]).toEqual([
+      '{"even":false}',
+      undefined,
+      'accept-encoding',
+    ]);
   });
 });
