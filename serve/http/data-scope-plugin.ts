@@ -44,6 +44,19 @@ const DATA_CACHE_CONTROL = 'private, no-cache';
 /** Which of an answer's headers says the body's coding was chosen by the request's Accept-Encoding. */
 const VARY = 'accept-encoding';
 
+/** Adds `field` to the answer's Vary, keeping what another plugin put there (CORS: `Origin`). */
+function addVary(reply: FastifyReply, field: string): void {
+  const current = reply.getHeader('vary');
+  const fields =
+    current === undefined
+      ? []
+      : String(current)
+          .split(/\s*,\s*/)
+          .filter(Boolean);
+  if (!fields.some((f) => f.toLowerCase() === field)) fields.push(field);
+  reply.header('vary', fields.join(', '));
+}
+
 /** Marks an answer as sent in `encoding`, under its tag for that coding (if it has one). */
 function setEncoding(reply: FastifyReply, encoding: ContentEncoding, etag: string | null): void {
   if (encoding === 'identity') return;
@@ -106,10 +119,8 @@ export const dataScopePlugin = fp<DataScopeOptions>(
             const encoding = encodingFor(pinned.encoding, cached.body.length);
             const current = notModifiedEtag(request.headers['if-none-match'], cached.etag, encoding);
             if (current !== undefined) {
-              void reply
-                .code(304)
-                .headers({ etag: current, vary: VARY, 'x-snapshot-id': snapshot.id })
-                .send();
+              addVary(reply, VARY);
+              void reply.code(304).headers({ etag: current, 'x-snapshot-id': snapshot.id }).send();
             } else {
               sendCached(request, reply, cached);
             }
@@ -122,7 +133,8 @@ export const dataScopePlugin = fp<DataScopeOptions>(
             ? undefined
             : notModifiedEtag(request.headers['if-none-match'], pinned.etag, pinned.encoding);
         if (current !== undefined) {
-          void reply.code(304).headers({ etag: current, vary: VARY }).send();
+          addVary(reply, VARY);
+          void reply.code(304).header('etag', current).send();
           return;
         }
         done();
@@ -174,7 +186,7 @@ export const dataScopePlugin = fp<DataScopeOptions>(
         // A stream is sent as it is; so is a kept answer, already in its coding (see sendCached).
         if (!(typeof payload === 'string' || Buffer.isBuffer(payload))) return done(null, payload);
         if (reply.hasHeader('content-encoding')) return done(null, payload);
-        reply.header('vary', VARY);
+        addVary(reply, VARY);
         const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
         const encoding = encodingFor(pinned.encoding, body.length);
         const sent = encoding === 'identity' ? body : compress(body, encoding);

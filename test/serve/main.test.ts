@@ -88,7 +88,7 @@ describe('npm start (serve/main.ts)', () => {
       .poll(async () => ((await (await fetch(`${url}/healthz`)).json()) as { families: unknown }).families, {
         timeout: 60_000,
       })
-      .toEqual({ incentives: true, rem: true, 'health-impacts': true });
+      .toEqual({ incentives: true, rem: true, 'health-impacts': true, lake: true });
     // REM outside the precomputed states: a Texas address's cluster is computed on request.
     const texas = await fetch(
       `${url}/api/v1/rem/address?address=${encodeURIComponent('1 Broadway, Lubbock, TX 79401')}` +
