@@ -11,6 +11,7 @@ import { dataScopePlugin } from './http/data-scope-plugin.ts';
 import { errorPlugin, sendFrameworkError } from './http/error-plugin.ts';
 import { healthzPlugin } from './http/healthz-plugin.ts';
 import type { LruLimits } from './http/lru-cache.ts';
+import { FixedWindowRateLimiter, type RateLimiter } from './http/rate-limiter.ts';
 import { localizedValidatorCompiler } from './http/request-validation.ts';
 import type { LoadedSnapshot } from './snapshot/snapshot-holder.ts';
 
@@ -24,6 +25,10 @@ export interface AppDeps {
   now?: () => Date;
   /** Bounds of the response cache (default: RESPONSE_CACHE_MB and RESPONSE_CACHE_MAX_ENTRIES). */
   responseCache?: LruLimits;
+  /** Counts each key's requests (default: this process alone, RATE_LIMIT_PER_MINUTE a minute). */
+  rateLimiter?: RateLimiter;
+  /** Whether the process is draining before a stop (default: never). */
+  draining?: () => boolean;
 }
 
 /**
@@ -50,11 +55,11 @@ export async function buildApp(deps: AppDeps): Promise<ZodApp> {
 
   await app.register(errorPlugin);
   await app.register(docsPlugin);
-  await app.register(healthzPlugin, { snapshots });
+  await app.register(healthzPlugin, { snapshots, draining: deps.draining ?? (() => false) });
   await app.register(async (api) => {
     await api.register(authPlugin, {
       keyStore: deps.keyStore,
-      requestsPerMinute: config.RATE_LIMIT_PER_MINUTE,
+      limiter: deps.rateLimiter ?? new FixedWindowRateLimiter(config.RATE_LIMIT_PER_MINUTE, 60_000),
     });
     await api.register(dataScopePlugin, {
       snapshots,

@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { createLogger } from '../lib/log.ts';
 import type { Config } from '../schemas/config.ts';
 import { defaultCatalog } from '../transform/catalog.ts';
@@ -44,16 +45,22 @@ export async function serveCommand(config: Config): Promise<number | undefined> 
     process.on(signal, () => {
       if (stopping) return;
       stopping = true;
-      logger.info({ signal }, 'shutting down: finishing requests in flight');
-      // In-flight requests get a bounded time; a stuck one must not keep the process alive.
-      setTimeout(() => process.exit(1), 10_000).unref();
-      running.stop().then(
-        () => process.exit(0),
-        (err: unknown) => {
-          logger.error({ err }, 'shutdown failed');
-          process.exit(1);
-        },
+      running.drain();
+      logger.info(
+        { signal, drainMs: config.SERVE_DRAIN_MS },
+        'shutting down: draining (/healthz 503), then finishing requests in flight',
       );
+      // In-flight requests get a bounded time after the drain; a stuck one must not keep the process alive.
+      setTimeout(() => process.exit(1), config.SERVE_DRAIN_MS + 10_000).unref();
+      delay(config.SERVE_DRAIN_MS)
+        .then(() => running.stop())
+        .then(
+          () => process.exit(0),
+          (err: unknown) => {
+            logger.error({ err }, 'shutdown failed');
+            process.exit(1);
+          },
+        );
     });
   }
   return undefined;

@@ -6,6 +6,7 @@ import { ensureKey } from './auth/ensure-key.ts';
 import { keyAnnouncement } from './auth/key-announcement.ts';
 import { keyFilePath } from './auth/key-file.ts';
 import { KeyStore } from './auth/key-store.ts';
+import { RedisRateLimiter } from './http/redis-rate-limiter.ts';
 import { SnapshotHolder, type SnapshotSource } from './snapshot/snapshot-holder.ts';
 
 export interface ServiceDeps {
@@ -13,7 +14,7 @@ export interface ServiceDeps {
   logger: Logger;
   apiModules: readonly ApiModule<unknown>[];
   source: SnapshotSource;
-  /** Builds and publishes a snapshot; run once when nothing is published yet. */
+  /** Builds and publishes a snapshot; run once by a primary when nothing is published yet. */
   publishFirstSnapshot: () => Promise<void>;
   /** Where the one-time key announcement (a block of lines) goes: the terminal, never the logs. */
   print: (block: string) => void;
@@ -22,17 +23,22 @@ export interface ServiceDeps {
 export interface RunningService {
   app: ZodApp;
   url: string;
+  /** From now on /healthz answers 503 ("draining") so a load balancer stops sending; requests are still answered. */
+  drain(): void;
   stop(): Promise<void>;
 }
 
 /**
- * `npm start` after configuration: a first snapshot if there is none, a key if none is configured, then
- * the server. A failed first pipeline run is logged and the server starts anyway: data routes answer 503
- * until a snapshot is published (e.g. by `npm run pipeline`), which the holder then picks up.
+ * `npm start` after configuration. A primary makes a first snapshot if there is none and a key if none
+ * is configured; a replica (SERVE_ROLE=replica) writes nothing, as the pipeline and `npm run keys` own the
+ * lake and the key file. Then the server. With no snapshot (a replica before the first publish, or a
+ * failed first pipeline run, which is logged) the server starts anyway: data routes and /healthz answer
+ * 503 until a snapshot is published, which the holder then picks up.
  */
 export async function startService(deps: ServiceDeps): Promise<RunningService> {
   const { config, logger, source } = deps;
-  if ((await source.currentId()) === null) {
+  const primary = config.SERVE_ROLE === 'primary';
+  if (primary && (await source.currentId()) === null) {
     logger.info('no snapshot is published yet: running the pipeline once before serving');
     try {
       await deps.publishFirstSnapshot();
@@ -42,7 +48,7 @@ export async function startService(deps: ServiceDeps): Promise<RunningService> {
   }
 
   const keyFile = keyFilePath(config.LAKE_DIR);
-  const created = await ensureKey(keyFile, config.API_KEYS);
+  const created = primary ? await ensureKey(keyFile, config.API_KEYS) : null;
   if (created) {
     deps.print(keyAnnouncement(created.id, created.key));
   }
@@ -59,26 +65,56 @@ export async function startService(deps: ServiceDeps): Promise<RunningService> {
     pollMs: config.SNAPSHOT_POLL_MS,
     logger,
   });
+  const rateLimiter =
+    config.RATE_LIMIT_REDIS_URL === undefined
+      ? undefined
+      : new RedisRateLimiter({
+          url: config.RATE_LIMIT_REDIS_URL,
+          limit: config.RATE_LIMIT_PER_MINUTE,
+          windowMs: 60_000,
+          logger,
+        });
+  await rateLimiter?.ready().catch((err: unknown) => {
+    logger.warn({ err }, 'rate limit: Redis unavailable at start; counting in this process until it answers');
+  });
   await snapshots.start();
-  const app = await buildApp({ config, logger, snapshots, apiModules: deps.apiModules, keyStore });
+  let draining = false;
+  const app = await buildApp({
+    config,
+    logger,
+    snapshots,
+    apiModules: deps.apiModules,
+    keyStore,
+    rateLimiter,
+    draining: () => draining,
+  });
+  const closeSources = () => {
+    snapshots.close();
+    keyStore.close();
+    rateLimiter?.close();
+  };
   try {
     await app.listen({ port: config.PORT, host: config.HOST });
   } catch (err) {
-    snapshots.close();
-    keyStore.close();
+    closeSources();
     throw err;
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.PORT;
   const url = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`;
-  logger.info({ url, snapshot: snapshots.current()?.id ?? null }, `serving on ${url}`);
+  logger.info(
+    { url, role: config.SERVE_ROLE, snapshot: snapshots.current()?.id ?? null },
+    `serving on ${url}`,
+  );
   return {
     app,
     url,
+    drain() {
+      draining = true;
+    },
     async stop() {
-      snapshots.close();
-      keyStore.close();
       await app.close();
+      closeSources();
     },
   };
 }

@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import type { KeyAuthenticator } from '../auth/key-store.ts';
 import { bearerToken } from '../auth/bearer-token.ts';
 import { documentErrorResponses, documentedError, errors } from '../errors.ts';
-import { FixedWindowRateLimiter } from './rate-limiter.ts';
+import type { RateLimiter, RateWindow } from './rate-limiter.ts';
 
 /*
  * Why a plugin: a key is what the API scope asks of every request, so it is registered on that scope and
@@ -18,8 +18,8 @@ export const AUTH_PLUGIN = 'electrify-auth';
 
 export interface AuthOptions {
   keyStore: KeyAuthenticator;
-  /** RATE_LIMIT_PER_MINUTE: requests per key per minute. */
-  requestsPerMinute: number;
+  /** Counts each key's requests against RATE_LIMIT_PER_MINUTE (this process's count, or the deployment's). */
+  limiter: RateLimiter;
 }
 
 /** The errors this plugin answers with, each shown with a body it really sends. */
@@ -32,12 +32,22 @@ const AUTH_ERRORS = {
 };
 
 export const authPlugin = fp<AuthOptions>(
-  async (scope, { keyStore, requestsPerMinute }) => {
-    const limiter = new FixedWindowRateLimiter(requestsPerMinute, 60_000);
+  async (scope, { keyStore, limiter }) => {
     scope.decorateRequest('apiKey', null);
 
-    // Authentication and the per-key rate limit in one synchronous hook: a request that is let through
-    // costs a map lookup for its key, one for its window, and three headers.
+    /** The headers say what the count that decided says; over the limit, the request is refused. */
+    const apply = (reply: FastifyReply, window: RateWindow, nowMs: number, done: HookHandlerDoneFunction) => {
+      const resetSeconds = Math.ceil((window.resetsAt - nowMs) / 1000);
+      reply
+        .header('x-ratelimit-limit', limiter.limit)
+        .header('x-ratelimit-remaining', Math.max(0, limiter.limit - window.count))
+        .header('x-ratelimit-reset', resetSeconds);
+      done(window.count > limiter.limit ? errors.rateLimited(resetSeconds) : undefined);
+    };
+
+    // Authentication and the per-key rate limit in one hook, synchronous when the count is this process's
+    // own (a request that is let through costs a map lookup for its key, one for its window, and three
+    // headers), and one round trip when the count is shared by the deployment's replicas.
     scope.addHook(
       'onRequest',
       (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
@@ -49,13 +59,11 @@ export const authPlugin = fp<AuthOptions>(
         // One window per key, so clients behind one address do not share a limit.
         const nowMs = Date.now();
         const window = limiter.take(key.id, nowMs);
-        const resetSeconds = Math.ceil((window.resetsAt - nowMs) / 1000);
-        reply
-          .header('x-ratelimit-limit', limiter.limit)
-          .header('x-ratelimit-remaining', Math.max(0, limiter.limit - window.count))
-          .header('x-ratelimit-reset', resetSeconds);
-        if (window.count > limiter.limit) return done(errors.rateLimited(resetSeconds));
-        done();
+        if (window instanceof Promise) {
+          window.then((shared) => apply(reply, shared, nowMs, done), done);
+        } else {
+          apply(reply, window, nowMs, done);
+        }
       },
     );
 

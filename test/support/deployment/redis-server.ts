@@ -1,0 +1,70 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { connect } from 'node:net';
+import { freePort } from '../../bench/server-processes.ts';
+
+/** Debian's redis-server; .ci/run installs it and sets REDIS_SERVER_REQUIRED so CI cannot skip its specs. */
+export const REDIS_SERVER = '/usr/bin/redis-server';
+
+/** Why the specs that need a real Redis cannot run here, or undefined when they can (throws when CI requires it). */
+export function redisUnavailable(): string | undefined {
+  if (existsSync(REDIS_SERVER)) return undefined;
+  const reason = `${REDIS_SERVER} is missing (apt-get install redis-server)`;
+  if (process.env.REDIS_SERVER_REQUIRED) throw new Error(`REDIS_SERVER_REQUIRED is set, but ${reason}`);
+  console.log(`specs needing Redis not run: ${reason}`);
+  return reason;
+}
+
+/** A throwaway redis-server on a free loopback port: no persistence, stopped by `stop`. */
+export class RedisServer {
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly port: number,
+  ) {}
+
+  get url(): string {
+    return `redis://127.0.0.1:${this.port}`;
+  }
+
+  static async start(port?: number): Promise<RedisServer> {
+    const chosen = port ?? (await freePort());
+    const child = spawn(
+      REDIS_SERVER,
+      ['--port', String(chosen), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      { stdio: 'ignore' },
+    );
+    const deadline = Date.now() + 10_000;
+    while (!(await answersPing(chosen))) {
+      if (child.exitCode !== null) throw new Error(`redis-server exited with ${child.exitCode}`);
+      if (Date.now() > deadline) throw new Error(`redis-server on port ${chosen} did not answer within 10 s`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const server = new RedisServer(child, chosen);
+    return server;
+  }
+
+  async stop(): Promise<void> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
+    const exited = new Promise((resolve) => this.child.on('exit', resolve));
+    this.child.kill('SIGTERM');
+    await exited;
+  }
+}
+
+/** Whether a Redis server answers PING on the port (an inline command: no client library needed). */
+function answersPing(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.setTimeout(1000);
+    socket.once('connect', () => socket.write('PING\r\n'));
+    socket.once('data', (data) => {
+      socket.destroy();
+      resolve(data.toString().startsWith('+PONG'));
+    });
+    for (const failure of ['error', 'timeout'] as const)
+      socket.once(failure, () => {
+        socket.destroy();
+        resolve(false);
+      });
+  });
+}
