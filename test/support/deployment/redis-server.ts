@@ -43,6 +43,11 @@ export class RedisServer {
     return server;
   }
 
+  /** SIGKILL at once, for a process exiting without the chance to stop it properly. */
+  kill(): void {
+    this.child.kill('SIGKILL');
+  }
+
   async stop(): Promise<void> {
     if (this.child.exitCode !== null || this.child.signalCode !== null) return;
     const exited = new Promise((resolve) => this.child.on('exit', resolve));
