@@ -1,22 +1,16 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
 import path from 'node:path';
-import { ROOT } from '../../bench/server-processes.ts';
+import { ROOT, stop } from '../../bench/server-processes.ts';
+import { debianBinaryUnavailable } from './debian-binary.ts';
 
 /** Debian's haproxy; .ci/run installs it and sets HAPROXY_REQUIRED so CI cannot skip the specs that need it. */
 export const HAPROXY = '/usr/sbin/haproxy';
 /** The checked-in configuration: the soak runs exactly what deploy/ ships. */
 export const HAPROXY_CONFIG = path.join(ROOT, 'deploy/haproxy.cfg');
 
-/** Why the specs that need HAProxy cannot run here, or undefined when they can (throws when CI requires it). */
-export function haproxyUnavailable(): string | undefined {
-  if (existsSync(HAPROXY)) return undefined;
-  const reason = `${HAPROXY} is missing (apt-get install haproxy)`;
-  if (process.env.HAPROXY_REQUIRED) throw new Error(`HAPROXY_REQUIRED is set, but ${reason}`);
-  console.log(`specs needing HAProxy not run: ${reason}`);
-  return reason;
-}
+export const haproxyUnavailable = () =>
+  debianBinaryUnavailable(HAPROXY, 'haproxy', 'HAPROXY_REQUIRED', 'specs needing HAProxy');
 
 /** HAProxy in the foreground with deploy/haproxy.cfg, its variables set as deploy/env/haproxy.env sets them. */
 export class HaproxyProcess {
@@ -93,10 +87,7 @@ export class HaproxyProcess {
     this.child.kill('SIGKILL');
   }
 
-  async stop(): Promise<void> {
-    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
-    const exited = new Promise((resolve) => this.child.on('exit', resolve));
-    this.child.kill('SIGTERM');
-    await exited;
+  stop(): Promise<void> {
+    return stop(this.child);
   }
 }

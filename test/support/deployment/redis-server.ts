@@ -1,19 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
-import { freePort } from '../../bench/server-processes.ts';
+import { freePort, stop } from '../../bench/server-processes.ts';
+import { debianBinaryUnavailable } from './debian-binary.ts';
 
 /** Debian's redis-server; .ci/run installs it and sets REDIS_SERVER_REQUIRED so CI cannot skip its specs. */
 export const REDIS_SERVER = '/usr/bin/redis-server';
 
-/** Why the specs that need a real Redis cannot run here, or undefined when they can (throws when CI requires it). */
-export function redisUnavailable(): string | undefined {
-  if (existsSync(REDIS_SERVER)) return undefined;
-  const reason = `${REDIS_SERVER} is missing (apt-get install redis-server)`;
-  if (process.env.REDIS_SERVER_REQUIRED) throw new Error(`REDIS_SERVER_REQUIRED is set, but ${reason}`);
-  console.log(`specs needing Redis not run: ${reason}`);
-  return reason;
-}
+export const redisUnavailable = () =>
+  debianBinaryUnavailable(REDIS_SERVER, 'redis-server', 'REDIS_SERVER_REQUIRED', 'specs needing Redis');
 
 /** A throwaway redis-server on a free loopback port: no persistence, stopped by `stop`. */
 export class RedisServer {
@@ -48,11 +42,8 @@ export class RedisServer {
     this.child.kill('SIGKILL');
   }
 
-  async stop(): Promise<void> {
-    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
-    const exited = new Promise((resolve) => this.child.on('exit', resolve));
-    this.child.kill('SIGTERM');
-    await exited;
+  stop(): Promise<void> {
+    return stop(this.child);
   }
 }
 
