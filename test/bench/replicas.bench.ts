@@ -17,7 +17,8 @@ async function writeFigures(lines: string[]): Promise<void> {
   const from = doc.indexOf(START);
   const to = doc.indexOf(END);
   if (from < 0 || to < from) throw new Error(`${DOC} lacks the ${START} … ${END} markers`);
-  await writeFile(DOC, `${doc.slice(0, from + START.length)}\n${lines.join('\n')}\n${doc.slice(to)}`);
+  // Blank lines around the figures, as Prettier formats Markdown.
+  await writeFile(DOC, `${doc.slice(0, from + START.length)}\n\n${lines.join('\n')}\n\n${doc.slice(to)}`);
 }
 
 export const bench: Bench = {
