@@ -48,12 +48,15 @@ export async function serveCommand(config: Config): Promise<number | undefined> 
       running.drain();
       logger.info(
         { signal, drainMs: config.SERVE_DRAIN_MS },
-        'shutting down: draining (/healthz 503), then finishing requests in flight',
+        'draining: /healthz answers 503, requests still served',
       );
       // In-flight requests get a bounded time after the drain; a stuck one must not keep the process alive.
       setTimeout(() => process.exit(1), config.SERVE_DRAIN_MS + 10_000).unref();
       delay(config.SERVE_DRAIN_MS)
-        .then(() => running.stop())
+        .then(() => {
+          logger.info('shutting down: finishing requests in flight');
+          return running.stop();
+        })
         .then(
           () => process.exit(0),
           (err: unknown) => {
