@@ -74,6 +74,24 @@ export const configSchema = z.object({
   SOURCES_FILE: z.string().default('./ingest/sources.json'),
   INCENTIVES_SOURCE: z.string().min(1).optional(),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
+  /**
+   * A Redis server holding every key's rate-limit window, so the limit holds across replicas. Unset: each
+   * process counts alone. If Redis cannot answer, a process falls back to its own count (fail-open).
+   */
+  RATE_LIMIT_REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\/\S+$/, 'must be a redis:// or rediss:// URL')
+    .optional(),
+  /**
+   * `primary` (npm start on one machine): runs the pipeline once when nothing is published and creates the
+   * first key. `replica`: only serves; it never writes the lake or the key file and waits for a snapshot.
+   */
+  SERVE_ROLE: z.enum(['primary', 'replica']).default('primary'),
+  /**
+   * How long, after SIGTERM, /healthz answers 503 (draining) while requests are still answered, before the
+   * server closes: longer than the load balancer needs to notice (its check interval × failures to fall).
+   */
+  SERVE_DRAIN_MS: z.coerce.number().int().min(0).max(600_000).default(0),
   SNAPSHOT_POLL_MS: z.coerce.number().int().min(50).default(2000),
   RESPONSE_CACHE_MB: z.coerce.number().int().min(0).default(32),
   /**

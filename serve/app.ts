@@ -17,6 +17,7 @@ import type { LruLimits } from './http/lru-cache.ts';
 import type { PrecomputeProgress } from './http/not-ready.ts';
 import { metricsPlugin } from './http/metrics-plugin.ts';
 import { requestLogPlugin } from './http/request-log-plugin.ts';
+import { FixedWindowRateLimiter, type RateLimiter } from './http/rate-limiter.ts';
 import { localizedValidatorCompiler } from './http/request-validation.ts';
 import { ServeMetrics } from './serve-metrics.ts';
 import type { LoadedSnapshot } from './snapshot/snapshot-holder.ts';
@@ -39,6 +40,10 @@ export interface AppDeps {
   responseCache?: LruLimits;
   /** Where the app counts its requests, refusals and cache lookups (default: a registry of its own). */
   metrics?: ServeMetrics;
+  /** Counts each key's requests (default: this process alone, RATE_LIMIT_PER_MINUTE a minute). */
+  rateLimiter?: RateLimiter;
+  /** Whether the process is draining before a stop (default: never). */
+  draining?: () => boolean;
 }
 
 /**
@@ -79,11 +84,12 @@ export async function buildApp(deps: AppDeps): Promise<ZodApp> {
     snapshots,
     modules: deps.apiModules.map((m) => m.serving),
     precompute,
+    draining: deps.draining ?? (() => false),
   });
   await app.register(async (api) => {
     await api.register(authPlugin, {
       keyStore: deps.keyStore,
-      requestsPerMinute: config.RATE_LIMIT_PER_MINUTE,
+      limiter: deps.rateLimiter ?? new FixedWindowRateLimiter(config.RATE_LIMIT_PER_MINUTE, 60_000),
       metrics,
     });
     await api.register(dataScopePlugin, {

@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { createAsyncLogger, createLogger, terminalLogDestination } from '../lib/log.ts';
 import { ProgressBoard, timeLeftMs } from '../lib/progress-board.ts';
 import { createProgress, teeProgress } from '../lib/progress.ts';
@@ -96,16 +97,25 @@ export async function serveCommand(config: Config): Promise<number | undefined> 
       if (stopping) return;
       stopping = true;
       display?.close();
-      logger.info({ signal }, 'shutting down: finishing requests in flight');
-      // In-flight requests get a bounded time; a stuck one must not keep the process alive.
-      setTimeout(() => process.exit(1), 10_000).unref();
-      running.stop().then(
-        () => process.exit(0),
-        (err: unknown) => {
-          logger.error({ err }, 'shutdown failed');
-          process.exit(1);
-        },
+      running.drain();
+      logger.info(
+        { signal, drainMs: config.SERVE_DRAIN_MS },
+        'draining: /healthz answers 503, requests still served',
       );
+      // In-flight requests get a bounded time after the drain; a stuck one must not keep the process alive.
+      setTimeout(() => process.exit(1), config.SERVE_DRAIN_MS + 10_000).unref();
+      delay(config.SERVE_DRAIN_MS)
+        .then(() => {
+          logger.info('shutting down: finishing requests in flight');
+          return running.stop();
+        })
+        .then(
+          () => process.exit(0),
+          (err: unknown) => {
+            logger.error({ err }, 'shutdown failed');
+            process.exit(1);
+          },
+        );
     });
   }
   return undefined;

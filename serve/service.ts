@@ -9,6 +9,7 @@ import { KeyStore } from './auth/key-store.ts';
 import type { PrecomputeProgress } from './http/not-ready.ts';
 import { startMetricsListener, type MetricsListener } from '../lib/metrics/metrics-listener.ts';
 import { ServeMetrics } from './serve-metrics.ts';
+import { RedisRateLimiter } from './http/redis-rate-limiter.ts';
 import { SnapshotHolder, type SnapshotSource } from './snapshot/snapshot-holder.ts';
 
 /** What a precompute reports before its first step starts (reading the sources, fingerprinting). */
@@ -25,7 +26,7 @@ export interface ServiceDeps {
   logger: Logger;
   apiModules: readonly ApiModule<unknown>[];
   source: SnapshotSource;
-  /** Builds and publishes a snapshot; run once when nothing is published yet. */
+  /** Builds and publishes a snapshot; run once by a primary when nothing is published yet. */
   publishFirstSnapshot: () => Promise<void>;
   /**
    * Builds and publishes what the published snapshot lacks (the REM and health families after a first
@@ -47,18 +48,23 @@ export interface RunningService {
   precomputed: Promise<void>;
   /** The Prometheus scrape URL, when METRICS_PORT is set. */
   metricsUrl: string | null;
+  /** From now on /healthz answers 503 ("draining") so a load balancer stops sending; requests are still answered. */
+  drain(): void;
   stop(): Promise<void>;
 }
 
 /**
- * `npm start` after configuration: a first snapshot if there is none, a key if none is configured, then
- * the server, then the precompute in the background. A failed first pipeline run is logged and the server
- * starts anyway: data routes answer 503 until a snapshot is published (e.g. by `npm run pipeline`), which
- * the holder then picks up. A failed precompute is logged too, and what is served stays as it was.
+ * `npm start` after configuration. A primary makes a first snapshot if there is none and a key if none
+ * is configured; a replica (SERVE_ROLE=replica) writes nothing, as the pipeline and `npm run keys` own the
+ * lake and the key file. Then the server, then (a primary) the precompute in the background. With no
+ * snapshot (a replica before the first publish, or a failed first pipeline run, which is logged) the server
+ * starts anyway: data routes and /healthz answer 503 until a snapshot is published, which the holder then
+ * picks up. A failed precompute is logged too, and what is served stays as it was.
  */
 export async function startService(deps: ServiceDeps): Promise<RunningService> {
   const { config, logger, source } = deps;
-  if ((await source.currentId()) === null) {
+  const primary = config.SERVE_ROLE === 'primary';
+  if (primary && (await source.currentId()) === null) {
     logger.info('no snapshot is published yet: running the pipeline once before serving');
     try {
       await deps.publishFirstSnapshot();
@@ -68,7 +74,7 @@ export async function startService(deps: ServiceDeps): Promise<RunningService> {
   }
 
   const keyFile = keyFilePath(config.LAKE_DIR);
-  const created = await ensureKey(keyFile, config.API_KEYS);
+  const created = primary ? await ensureKey(keyFile, config.API_KEYS) : null;
   if (created) {
     deps.print(keyAnnouncement(created.id, created.key));
   }
@@ -87,8 +93,23 @@ export async function startService(deps: ServiceDeps): Promise<RunningService> {
     logger,
     events: metrics,
   });
+  const rateLimiter =
+    config.RATE_LIMIT_REDIS_URL === undefined
+      ? undefined
+      : new RedisRateLimiter({
+          url: config.RATE_LIMIT_REDIS_URL,
+          limit: config.RATE_LIMIT_PER_MINUTE,
+          windowMs: 60_000,
+          logger,
+        });
+  await rateLimiter?.ready().catch((err: unknown) => {
+    logger.warn({ err }, 'rate limit: Redis unavailable at start; counting in this process until it answers');
+  });
   await snapshots.start();
-  let precomputing = deps.precompute !== undefined;
+  // A replica never runs the pipeline: the precompute is the primary's (or a scheduled pipeline's).
+  const precompute = primary ? deps.precompute : undefined;
+  let precomputing = precompute !== undefined;
+  let draining = false;
   const app = await buildApp({
     config,
     logger,
@@ -96,8 +117,15 @@ export async function startService(deps: ServiceDeps): Promise<RunningService> {
     apiModules: deps.apiModules,
     keyStore,
     metrics,
-    precompute: () => (precomputing ? (deps.precompute?.progress() ?? PREPARING) : null),
+    precompute: () => (precomputing ? (precompute?.progress() ?? PREPARING) : null),
+    rateLimiter,
+    draining: () => draining,
   });
+  const closeSources = () => {
+    snapshots.close();
+    keyStore.close();
+    rateLimiter?.close();
+  };
   let metricsListener: MetricsListener | null = null;
   try {
     await app.listen({ port: config.PORT, host: config.HOST });
@@ -115,19 +143,21 @@ export async function startService(deps: ServiceDeps): Promise<RunningService> {
       logger.info({ url: metricsListener.url }, `metrics on ${metricsListener.url}`);
     }
   } catch (err) {
-    snapshots.close();
-    keyStore.close();
-    await app.close();
+    closeSources();
+    await Promise.all([app.close(), metricsListener?.close()]);
     throw err;
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.PORT;
   const url = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`;
-  logger.info({ url, snapshot: snapshots.current()?.id ?? null }, `serving on ${url}`);
+  logger.info(
+    { url, role: config.SERVE_ROLE, snapshot: snapshots.current()?.id ?? null },
+    `serving on ${url}`,
+  );
   const precomputed = (async () => {
-    if (deps.precompute === undefined) return;
+    if (precompute === undefined) return;
     try {
-      await deps.precompute.run();
+      await precompute.run();
       // Swapped before the routes stop saying a precompute runs, so none answers "not in the data yet".
       await snapshots.refresh();
     } catch (err) {
@@ -141,10 +171,12 @@ export async function startService(deps: ServiceDeps): Promise<RunningService> {
     url,
     precomputed,
     metricsUrl: metricsListener?.url ?? null,
+    drain() {
+      draining = true;
+    },
     async stop() {
-      snapshots.close();
-      keyStore.close();
       await Promise.all([app.close(), metricsListener?.close()]);
+      closeSources();
     },
   };
 }

@@ -4,7 +4,7 @@ import type { KeyAuthenticator } from '../auth/key-store.ts';
 import { bearerToken } from '../auth/bearer-token.ts';
 import type { ServeMetrics } from '../serve-metrics.ts';
 import { documentErrorResponses, documentedError, errors } from '../errors.ts';
-import { FixedWindowRateLimiter } from './rate-limiter.ts';
+import type { RateLimiter, RateWindow } from './rate-limiter.ts';
 
 /*
  * Why a plugin: a key is what the API scope asks of every request, so it is registered on that scope and
@@ -19,8 +19,8 @@ export const AUTH_PLUGIN = 'electrify-auth';
 
 export interface AuthOptions {
   keyStore: KeyAuthenticator;
-  /** RATE_LIMIT_PER_MINUTE: requests per key per minute. */
-  requestsPerMinute: number;
+  /** Counts each key's requests against RATE_LIMIT_PER_MINUTE (this process's count, or the deployment's). */
+  limiter: RateLimiter;
   /** Counts the requests the limit refuses. */
   metrics?: Pick<ServeMetrics, 'rateLimitRefused'>;
 }
@@ -35,12 +35,24 @@ const AUTH_ERRORS = {
 };
 
 export const authPlugin = fp<AuthOptions>(
-  async (scope, { keyStore, requestsPerMinute, metrics }) => {
-    const limiter = new FixedWindowRateLimiter(requestsPerMinute, 60_000);
+  async (scope, { keyStore, limiter, metrics }) => {
     scope.decorateRequest('apiKey', null);
 
-    // Authentication and the per-key rate limit in one synchronous hook: a request that is let through
-    // costs a map lookup for its key, one for its window, and three headers.
+    /** The headers say what the count that decided says; over the limit, the request is refused. */
+    const apply = (reply: FastifyReply, window: RateWindow, nowMs: number, done: HookHandlerDoneFunction) => {
+      const resetSeconds = Math.ceil((window.resetsAt - nowMs) / 1000);
+      reply
+        .header('x-ratelimit-limit', limiter.limit)
+        .header('x-ratelimit-remaining', Math.max(0, limiter.limit - window.count))
+        .header('x-ratelimit-reset', resetSeconds);
+      if (window.count <= limiter.limit) return done();
+      metrics?.rateLimitRefused();
+      done(errors.rateLimited(resetSeconds));
+    };
+
+    // Authentication and the per-key rate limit in one hook, synchronous when the count is this process's
+    // own (a request that is let through costs a map lookup for its key, one for its window, and three
+    // headers), and one round trip when the count is shared by the deployment's replicas.
     scope.addHook(
       'onRequest',
       (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
@@ -52,16 +64,11 @@ export const authPlugin = fp<AuthOptions>(
         // One window per key, so clients behind one address do not share a limit.
         const nowMs = Date.now();
         const window = limiter.take(key.id, nowMs);
-        const resetSeconds = Math.ceil((window.resetsAt - nowMs) / 1000);
-        reply
-          .header('x-ratelimit-limit', limiter.limit)
-          .header('x-ratelimit-remaining', Math.max(0, limiter.limit - window.count))
-          .header('x-ratelimit-reset', resetSeconds);
-        if (window.count > limiter.limit) {
-          metrics?.rateLimitRefused();
-          return done(errors.rateLimited(resetSeconds));
+        if (window instanceof Promise) {
+          window.then((shared) => apply(reply, shared, nowMs, done), done);
+        } else {
+          apply(reply, window, nowMs, done);
         }
-        done();
       },
     );
 

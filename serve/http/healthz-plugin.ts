@@ -16,11 +16,15 @@ export interface HealthzOptions {
   /** The API modules' serving halves: each is a family whose readiness the check reports. */
   modules: readonly ServingModule<unknown>[];
   precompute: () => PrecomputeProgress | null;
+  /** True once the process has been asked to stop and is waiting for the load balancer to notice. */
+  draining: () => boolean;
 }
 
 const healthSchema = z
   .object({
-    status: z.enum(['ok', 'no-snapshot']).describe('"no-snapshot" until the first snapshot is loaded'),
+    status: z
+      .enum(['ok', 'no-snapshot', 'draining'])
+      .describe('"no-snapshot" until the first snapshot is loaded; "draining" once asked to stop'),
     snapshot: z.object({ id: z.string(), createdAt: z.string() }).nullable(),
     families: z
       .record(z.string(), z.boolean())
@@ -48,16 +52,20 @@ export const healthzPlugin: FastifyPluginAsync<HealthzOptions> = async (scope, o
       schema: {
         security: [],
         tags: ['service'],
-        summary: 'Liveness, the snapshot being served and which families of routes are ready',
-        description: '200 whenever the process is up, with or without a snapshot (load balancers: up = 200)',
-        response: { 200: healthSchema },
+        summary:
+          'Whether this process should receive traffic, the snapshot being served and which families of routes are ready',
+        description:
+          '200 when serving a snapshot; 503 with no snapshot yet or while draining, so a load balancer ' +
+          'checking it takes the process out of its pool. A health state, not an error: same body either way.',
+        response: { 200: healthSchema, 503: healthSchema },
       },
     },
-    async () => {
+    async (_request, reply) => {
       const snapshot = options.snapshots.current();
       const progress = options.precompute();
-      return {
-        status: snapshot ? ('ok' as const) : ('no-snapshot' as const),
+      const status = options.draining() ? 'draining' : snapshot ? 'ok' : 'no-snapshot';
+      return reply.code(status === 'ok' ? 200 : 503).send({
+        status,
         snapshot: snapshot ? { id: snapshot.id, createdAt: snapshot.createdAt } : null,
         families: Object.fromEntries(
           options.modules.map((m) => {
@@ -75,7 +83,7 @@ export const healthzPlugin: FastifyPluginAsync<HealthzOptions> = async (scope, o
                 unit: progress.unit,
                 percent: precomputePercent(progress),
               },
-      };
+      });
     },
   );
 };

@@ -5,6 +5,13 @@ export interface RateWindow {
   readonly resetsAt: number;
 }
 
+/** Counts each client's requests in a window; `limit` is how many a window allows. */
+export interface RateLimiter {
+  readonly limit: number;
+  /** Counts one request of `client` at `nowMs` and returns its window (over the limit when count > limit). */
+  take(client: string, nowMs: number): RateWindow | Promise<RateWindow>;
+}
+
 interface MutableWindow {
   count: number;
   resetsAt: number;
@@ -16,7 +23,7 @@ interface MutableWindow {
  * allocates nothing once its client has been seen. Clients are API keys, so the map holds at most one
  * entry per key that has ever made a request.
  */
-export class FixedWindowRateLimiter {
+export class FixedWindowRateLimiter implements RateLimiter {
   private readonly windows = new Map<string, MutableWindow>();
 
   constructor(

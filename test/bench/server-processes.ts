@@ -51,8 +51,13 @@ export async function freePort(): Promise<number> {
 }
 
 /** Runs a TypeScript entry point with tsx in a child process (node itself, so the pid is the program's). */
-function runTs(entry: string, env: Record<string, string>, stdio: 'ignore' | 'pipe' = 'pipe'): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, entry)], {
+export function runTs(
+  entry: string,
+  env: Record<string, string>,
+  stdio: 'ignore' | 'pipe' = 'pipe',
+  args: readonly string[] = [],
+): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, entry), ...args], {
     cwd: ROOT,
     env: { ...process.env, ONNXRUNTIME_NODE_INSTALL: 'skip', ...env },
     stdio: ['ignore', stdio, stdio],
@@ -65,7 +70,7 @@ export async function runPipeline(env: Record<string, string>): Promise<void> {
   if (code !== 0) throw new Error(`pipeline failed (${code}):\n${output}`);
 }
 
-async function exitOf(child: ChildProcess): Promise<{ code: number | null; output: string }> {
+export async function exitOf(child: ChildProcess): Promise<{ code: number | null; output: string }> {
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -215,7 +220,7 @@ let serverBuild: Promise<void> | undefined;
  * Compiles the service as `npm start` does (tsconfig.build.json → dist/), once per bench run: the server
  * is measured as it runs for users, without tsx compiling sources in its process and in each of its threads.
  */
-function buildServer(): Promise<void> {
+export function buildServer(): Promise<void> {
   serverBuild ??= exitOf(
     spawn(
       process.execPath,

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { access, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -215,5 +215,60 @@ describe('startService', () => {
         precompute: null,
       });
     });
+  });
+
+  it('as a replica writes nothing: no pipeline run, no key file; /healthz is 503 until a snapshot is published', async () => {
+    const source = new MemorySnapshotSource();
+    let runs = 0;
+    const { running, printed } = start(
+      source,
+      async () => {
+        runs++;
+      },
+      { SERVE_ROLE: 'replica', API_KEYS: 'configured-key-0123456789', SNAPSHOT_POLL_MS: '50' },
+    );
+    service = await running;
+    expect(runs).toBe(0);
+    expect(printed).toEqual([]);
+    await expect(access(path.join(lakeDir, 'keys.json'))).rejects.toMatchObject({ code: 'ENOENT' });
+    const before = await fetch(`${service.url}/healthz`);
+    expect(before.status).toBe(503);
+    expect(await before.json()).toMatchObject({ status: 'no-snapshot', snapshot: null });
+
+    source.publish(memoryReader('published-later'));
+    await expect
+      .poll(async () => (await fetch(`${service!.url}/healthz`)).status, { timeout: 5000 })
+      .toBe(200);
+  });
+
+  it('as a replica with no key configured creates none: every request is refused until `npm run keys` adds one', async () => {
+    const source = new MemorySnapshotSource();
+    source.publish(memoryReader('s1'));
+    const { running, printed } = start(source, async () => {}, { SERVE_ROLE: 'replica' });
+    service = await running;
+    expect(printed).toEqual([]);
+    await expect(access(path.join(lakeDir, 'keys.json'))).rejects.toMatchObject({ code: 'ENOENT' });
+    expect((await fetch(`${service.url}/healthz`)).status).toBe(200);
+    const res = await fetch(`${service.url}/v1/programs`, {
+      headers: { authorization: 'Bearer esk_unknown' },
+    });
+    expect(res.status).toBe(401);
+  });
+
+  it('drains: /healthz answers 503 "draining" while requests are still answered, then stops', async () => {
+    const source = new MemorySnapshotSource();
+    source.publish(memoryReader('s1'));
+    const { running } = start(source, async () => {}, { API_KEYS: 'configured-key-0123456789' });
+    service = await running;
+    service.drain();
+    const health = await fetch(`${service.url}/healthz`);
+    expect(health.status).toBe(503);
+    expect(((await health.json()) as { status: string }).status).toBe('draining');
+    const headers = { authorization: 'Bearer configured-key-0123456789' };
+    expect((await fetch(`${service.url}/v1/programs`, { headers })).status).toBe(200);
+    const url = service.url;
+    await service.stop();
+    service = undefined;
+    await expect(fetch(`${url}/healthz`)).rejects.toThrow();
   });
 });

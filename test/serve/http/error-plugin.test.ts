@@ -123,6 +123,6 @@ describe('the error plugin', () => {
     const { paths } = (await app.inject({ method: 'GET', url: '/spec.json' })).json();
     expect(Object.keys(paths['/fail/validated'].get.responses)).toEqual(['400', '401', '429', '500', '503']);
     expect(Object.keys(paths['/fail/geocoder'].get.responses)).toEqual(['401', '429', '500', '503']);
-    expect(Object.keys(paths['/healthz'].get.responses)).toEqual(['200', '500']);
+    expect(Object.keys(paths['/healthz'].get.responses)).toEqual(['200', '500', '503']);
   });
 });
