@@ -74,6 +74,8 @@ describe('the health-check plugin', () => {
     expect(response.json()).toEqual({
       status: 'draining',
       snapshot: { id: 'snap-a', createdAt: '2026-11-21T12:00:00.000Z' },
+      families: { programs: true },
+      precompute: null,
     });
     const data = await app!.inject({
       method: 'GET',
