@@ -2,7 +2,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as prettier from 'prettier';
 import { findSections, replaceSections, unpairedMarkers } from './doc-sections.ts';
-import { figureSet } from './figure-sets.ts';
+import { figureSet, type FigureSet } from './figure-sets.ts';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -16,10 +16,15 @@ export async function docFiles(root = REPO_ROOT): Promise<string[]> {
   return [path.join(root, 'README.md'), ...docs.map((f) => path.join(root, 'docs', f))];
 }
 
+function requireFigureSet(set: string): FigureSet<unknown> {
+  const found = figureSet(set);
+  if (!found) throw new Error(`no figure set named "${set}"`);
+  return found;
+}
+
 /** The figures of a set as written by its command, validated against the set's schema. */
 export async function readFigures(set: string, root = REPO_ROOT): Promise<unknown> {
-  const figureSetOf = figureSet(set);
-  if (!figureSetOf) throw new Error(`no figure set named "${set}"`);
+  const figureSetOf = requireFigureSet(set);
   const text = await readFile(figureFile(set, root), 'utf8').catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT')
       throw new Error(`${path.relative(root, figureFile(set, root))} is missing: run ${figureSetOf.command}`);
@@ -50,7 +55,7 @@ export async function renderDoc(
   const sets = new Set(findSections(markdown).map((s) => s.set));
   for (const set of onlySets ? [...sets].filter((s) => onlySets.includes(s)) : sets) {
     const figures = await readFigures(set, root);
-    const { parts } = figureSet(set)!;
+    const { parts } = requireFigureSet(set);
     text = replaceSections(text, set, (part) => {
       const render = parts[part];
       if (!render) throw new Error(`${file}: figure set "${set}" has no part "${part}"`);
@@ -65,8 +70,7 @@ export async function renderDoc(
  * figures reach the docs: benches, the conformance run and lake reports call it.
  */
 export async function writeFigures(set: string, figures: unknown, root = REPO_ROOT): Promise<string[]> {
-  const figureSetOf = figureSet(set);
-  if (!figureSetOf) throw new Error(`no figure set named "${set}"`);
+  const figureSetOf = requireFigureSet(set);
   const file = figureFile(set, root);
   await writeFile(file, await formatted(JSON.stringify(figureSetOf.schema.parse(figures)), file));
   const changed: string[] = [];
