@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createLogger, terminalLogDestination } from '../../lib/log.ts';
+import { createLogger, terminalLogDestination, turnBatchedDestination } from '../../lib/log.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -47,6 +47,37 @@ describe('createAsyncLogger', () => {
     expect(code).toBe(1);
     expect(numbersLogged(stdout)).toEqual(allNumbers);
     expect(stderr).toContain('Error: fatal: the spec threw this');
+  });
+});
+
+describe('turnBatchedDestination', () => {
+  const recordingStream = () => {
+    const writes: string[] = [];
+    return { writes, stream: { write: (chunk: string) => writes.push(chunk), flushSync: () => {} } };
+  };
+  const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+  it('hands the lines of one turn of the event loop to the stream as one write, after the turn', async () => {
+    const { writes, stream } = recordingStream();
+    const destination = turnBatchedDestination(stream, () => {});
+    destination.write('{"i":1}\n');
+    destination.write('{"i":2}\n');
+    expect(writes).toEqual([]);
+    await nextTurn();
+    expect(writes).toEqual(['{"i":1}\n{"i":2}\n']);
+    destination.write('{"i":3}\n');
+    await nextTurn();
+    expect(writes).toEqual(['{"i":1}\n{"i":2}\n', '{"i":3}\n']);
+  });
+
+  it('hands lines over without waiting once they reach 16 KiB, so no write grows past sonic-boom’s largest', async () => {
+    const { writes, stream } = recordingStream();
+    const destination = turnBatchedDestination(stream, () => {});
+    const line = `${'x'.repeat(1023)}\n`;
+    for (let i = 0; i < 17; i++) destination.write(line);
+    expect(writes).toEqual([line.repeat(16)]);
+    await nextTurn();
+    expect(writes).toEqual([line.repeat(16), line]);
   });
 });
 
