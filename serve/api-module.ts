@@ -35,6 +35,8 @@ export interface PinnedRequest {
   cacheKey: string;
   /** The coding the client accepts best (Accept-Encoding); a short body is sent unencoded anyway. */
   encoding: ContentEncoding;
+  /** Whether the answer is a kept one, sent with the headers and in the coding it was kept with. */
+  replayed: boolean;
 }
 
 declare module 'fastify' {
@@ -43,6 +45,8 @@ declare module 'fastify' {
     apiKey: KeyIdentity | null;
     /** What the request is answered from (set by the data-scope plugin, on the API scope's routes only). */
     pinned: PinnedRequest | null;
+    /** The error the request was answered with (set by the error plugin; the request-log line names it). */
+    failure: { code: string; message: string } | null;
   }
   /** What a route of the API scope may tell the data-scope plugin about its answers. */
   interface FastifyContextConfig {

@@ -34,10 +34,13 @@ export function sendFrameworkError(err: FastifyError, _request: FastifyRequest, 
 
 export const errorPlugin = fp(
   async (app) => {
+    app.decorateRequest('failure', null);
     app.setErrorHandler((err, request, reply) => {
       const { error, expected } = toHttpError(err);
-      if (expected) request.log.info({ code: error.code, statusCode: error.statusCode }, error.message);
-      else request.log.error({ err, code: error.code }, 'request failed');
+      // An expected error is told in the request's one log line (the request-log plugin); an unexpected
+      // one gets a line of its own, with the stack.
+      request.failure = { code: error.code, message: error.message };
+      if (!expected) request.log.error({ err, code: error.code }, 'request failed');
       return reply.code(error.statusCode).headers(error.headers).send(error.body());
     });
 

@@ -5,8 +5,9 @@ import fp from 'fastify-plugin';
  * Why a plugin of its own: Fastify's request logging writes two lines per request (one as it arrives,
  * one as it completes) and puts the URL in them, query included, so addresses and incomes would land in
  * the logs. This writes one line per completed request, with what an operator counts and times by: the
- * method, the route's pattern (never the URL), the status, the time taken, the bytes sent and the id of
- * the API key (never the key). Registered on the root, so it covers every route and unknown paths alike.
+ * method, the route's pattern (never the URL), the status, the time taken, the bytes sent, the id of
+ * the API key (never the key) and, for an error, its code and message (so a refused request is one line
+ * too). Registered on the root, so it covers every route and unknown paths alike.
  */
 
 export interface RequestLogOptions {
@@ -29,6 +30,7 @@ export const requestLogPlugin = fp<RequestLogOptions>(
         const statusCode = reply.statusCode;
         if (logsResponse(statusCode, sample, random)) {
           const length = reply.getHeader('content-length');
+          const failure = request.failure;
           request.log.info(
             {
               method: request.method,
@@ -37,6 +39,7 @@ export const requestLogPlugin = fp<RequestLogOptions>(
               ms: Math.round(reply.elapsedTime * 100) / 100,
               bytes: length === undefined ? undefined : Number(length),
               key: request.apiKey?.id,
+              ...(failure === null ? {} : { code: failure.code, message: failure.message }),
             },
             'request',
           );

@@ -45,13 +45,14 @@ async function start(env: Record<string, string>, random: () => number) {
 }
 
 /** A line's fields that say what the request was, without its timing. */
-const described = ({ reqId, method, route, statusCode, bytes, key, msg }: Record<string, unknown>) => ({
+const described = ({ reqId, method, route, statusCode, bytes, key, code, msg }: Record<string, unknown>) => ({
   reqId,
   method,
   route,
   statusCode,
   bytes,
   key,
+  code,
   msg,
 });
 
@@ -68,7 +69,7 @@ describe('logsResponse', () => {
 });
 
 describe('the request-log plugin', () => {
-  it('writes one line per request: method, route pattern, status, time, bytes and key id, never the query', async () => {
+  it('writes one line per request: method, route pattern, status, time, bytes, key id and error code, never the query', async () => {
     const lines = await start({}, () => 0.5);
     const ok = await app!.inject({ url: '/v1/programs?minAmount=2000', headers: withKey });
     const unknown = await app!.inject({ url: '/v1/nothing-here?address=1%20Main%20St' });
@@ -84,6 +85,7 @@ describe('the request-log plugin', () => {
         statusCode: 200,
         bytes: Buffer.byteLength(ok.body),
         key: 'partner-a',
+        code: undefined,
         msg: 'request',
       },
       {
@@ -93,6 +95,7 @@ describe('the request-log plugin', () => {
         statusCode: 404,
         bytes: Buffer.byteLength(unknown.body),
         key: undefined,
+        code: 'NOT_FOUND',
         msg: 'request',
       },
       {
@@ -102,10 +105,14 @@ describe('the request-log plugin', () => {
         statusCode: 401,
         bytes: Buffer.byteLength(unauthorized.body),
         key: undefined,
+        code: 'UNAUTHORIZED',
         msg: 'request',
       },
     ]);
     for (const line of requestLines) expect(line.ms).toBeTypeOf('number');
+    // An error's line carries its message; it is the request's only line.
+    expect(requestLines[2]!.message).toBe(JSON.parse(unauthorized.body).message);
+    expect(lines.map((line) => line.reqId)).toEqual(['req-1', 'req-2', 'req-3']);
     // Fastify's own "incoming request" and "request completed" lines are off.
     expect(lines.filter((line) => /incoming request|request completed/.test(String(line.msg)))).toEqual([]);
     const all = JSON.stringify(lines);
