@@ -32,10 +32,16 @@ export interface DataScopeOptions {
 }
 
 /**
- * Headers set per request, never part of a cached answer: the auth plugin's rate limit, and the CORS
- * plugin's answer to the caller's origin (a kept answer replayed to another origin must not name the first).
+ * Headers set per request, never part of a cached answer: the auth plugin's rate limit, the CORS
+ * plugin's answer to the caller's origin (a kept answer replayed to another origin must not name the
+ * first) and Vary, which names Origin only when CORS answered this caller.
  */
-const PER_REQUEST_HEADERS = new Set(['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']);
+const PER_REQUEST_HEADERS = new Set([
+  'x-ratelimit-limit',
+  'x-ratelimit-remaining',
+  'x-ratelimit-reset',
+  'vary',
+]);
 const isPerRequestHeader = (name: string) =>
   PER_REQUEST_HEADERS.has(name) || name.startsWith('access-control-');
 
@@ -82,7 +88,9 @@ export const dataScopePlugin = fp<DataScopeOptions>(
       const { snapshot, asOfDate, cacheKey, encoding: accepted } = request.pinned!;
       const encoding = encodingFor(accepted, cached.body.length);
       const body = responses.bodyIn(snapshot, asOfDate, cacheKey, cached, encoding);
+      request.pinned!.replayed = true;
       reply.headers(cached.headers);
+      addVary(reply, VARY);
       setEncoding(reply, encoding, cached.etag);
       void reply.send(body);
     };
@@ -103,6 +111,7 @@ export const dataScopePlugin = fp<DataScopeOptions>(
           etag: null as string | null,
           cacheKey: request.url,
           encoding: negotiateEncoding(request.headers['accept-encoding']),
+          replayed: false,
         };
         request.pinned = pinned;
         if (request.routeOptions.config.servesFile === true) return done();
@@ -178,14 +187,14 @@ export const dataScopePlugin = fp<DataScopeOptions>(
         done: (err: Error | null, payload?: unknown) => void,
       ) => {
         const pinned = request.pinned;
-        if (pinned === null) return done(null, payload);
+        // A kept answer goes as it was kept: its headers (snapshot, ETag, Vary) and coding are set.
+        if (pinned === null || pinned.replayed) return done(null, payload);
         reply.header('x-snapshot-id', pinned.snapshot.id);
         if (reply.statusCode !== 200) return done(null, payload);
         const { etag } = pinned;
         if (etag !== null) reply.header('etag', etag).header('cache-control', DATA_CACHE_CONTROL);
-        // A stream is sent as it is; so is a kept answer, already in its coding (see sendCached).
+        // A stream is sent as it is.
         if (!(typeof payload === 'string' || Buffer.isBuffer(payload))) return done(null, payload);
-        if (reply.hasHeader('content-encoding')) return done(null, payload);
         addVary(reply, VARY);
         const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
         const encoding = encodingFor(pinned.encoding, body.length);

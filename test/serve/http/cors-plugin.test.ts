@@ -136,6 +136,11 @@ describe('with CORS_ORIGINS naming the sites allowed', () => {
     const noOrigin = await keyed();
     expect(noOrigin.body).toBe(first.body);
     expect(corsHeaders(noOrigin.headers)).toEqual([]);
+    expect([first, replayed, noOrigin].map((answer) => answer.headers.vary)).toEqual([
+      'Origin, accept-encoding',
+      'Origin, accept-encoding',
+      'Origin, accept-encoding',
+    ]);
   });
 
   it('allows every origin with *', async () => {
