@@ -1,5 +1,6 @@
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, Gauge, Registry } from 'prom-client';
 import { collectProcessMetrics } from '../lib/metrics/process-metrics.ts';
+import { SeriesHistogram, type HistogramSeries } from '../lib/metrics/series-histogram.ts';
 import type { LoadedSnapshot } from './snapshot/snapshot-holder.ts';
 
 /** Latency buckets (seconds): most answers come from memory in a millisecond or two; profiles take longer. */
@@ -8,8 +9,6 @@ const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0
 /** The label of a request no route matched (its raw URL would make a series per scanner's guess). */
 export const UNMATCHED_ROUTE = 'unmatched';
 
-type ResponseSeries = { observe(seconds: number): void };
-
 /**
  * The Prometheus metrics of one serving process, in a registry of its own (see docs/metrics.md). The
  * request path only bumps numbers; what can be read from the process's state (the snapshot served, its
@@ -17,9 +16,9 @@ type ResponseSeries = { observe(seconds: number): void };
  */
 export class ServeMetrics {
   readonly registry = new Registry();
-  private readonly durations: Histogram<'method' | 'route' | 'status_class'>;
+  private readonly durations: SeriesHistogram<'method' | 'route' | 'status_class'>;
   /** One series handle per method, route and status class, so a request skips building a label object. */
-  private readonly series = new Map<string, ResponseSeries>();
+  private readonly series = new Map<string, HistogramSeries>();
   private readonly cacheHits: Counter;
   private readonly cacheMisses: Counter;
   private readonly rateLimited: Counter;
@@ -32,7 +31,7 @@ export class ServeMetrics {
     const registers = [this.registry];
     const served = () => this.snapshots.current();
     collectProcessMetrics(this.registry);
-    this.durations = new Histogram({
+    this.durations = new SeriesHistogram({
       name: 'electrify_http_request_duration_seconds',
       help: 'Time from a request arriving to its response being sent, by route pattern and status class; _count counts requests',
       labelNames: ['method', 'route', 'status_class'],
