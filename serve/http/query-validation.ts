@@ -31,10 +31,24 @@ function coerce(value: unknown, type: string): unknown {
  */
 export function coerceQuery(query: Record<string, unknown>, schema: z.ZodObject): Record<string, unknown> {
   const coerced: Record<string, unknown> = {};
-  for (const [key, field] of Object.entries(schema.shape as Record<string, z.core.$ZodType>)) {
-    if (query[key] !== undefined) coerced[key] = coerce(query[key], baseType(field));
+  for (const [key, type] of fieldTypesOf(schema)) {
+    if (query[key] !== undefined) coerced[key] = coerce(query[key], type);
   }
   return coerced;
+}
+
+/** Each schema's fields and their base types, worked out once: every request of a route asks again. */
+const fieldTypes = new WeakMap<z.ZodObject, readonly (readonly [string, string])[]>();
+
+function fieldTypesOf(schema: z.ZodObject): readonly (readonly [string, string])[] {
+  let types = fieldTypes.get(schema);
+  if (types === undefined) {
+    types = Object.entries(schema.shape as Record<string, z.core.$ZodType>).map(
+      ([key, field]) => [key, baseType(field)] as const,
+    );
+    fieldTypes.set(schema, types);
+  }
+  return types;
 }
 
 /** The calculator's own words for a query giving both or neither of zip and address. */
