@@ -9,7 +9,6 @@ import { KeyStore } from './auth/key-store.ts';
 import type { PrecomputeProgress } from './http/not-ready.ts';
 import { startMetricsListener, type MetricsListener } from '../lib/metrics/metrics-listener.ts';
 import { ServeMetrics } from './serve-metrics.ts';
-import { RedisRateLimiter } from './http/redis-rate-limiter.ts';
 import { SnapshotHolder, type SnapshotSource } from './snapshot/snapshot-holder.ts';
 
 /** What a precompute reports before its first step starts (reading the sources, fingerprinting). */
@@ -93,10 +92,11 @@ export async function startService(deps: ServiceDeps): Promise<RunningService> {
     logger,
     events: metrics,
   });
+  // Imported only when asked for: ioredis and its dependencies cost a single process ~10 MB of RSS.
   const rateLimiter =
     config.RATE_LIMIT_REDIS_URL === undefined
       ? undefined
-      : new RedisRateLimiter({
+      : new (await import('./http/redis-rate-limiter.ts')).RedisRateLimiter({
           url: config.RATE_LIMIT_REDIS_URL,
           limit: config.RATE_LIMIT_PER_MINUTE,
           windowMs: 60_000,
