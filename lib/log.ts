@@ -18,9 +18,9 @@ export function createLogger(
 
 /**
  * The same logs for the server, written to stdout asynchronously: a busy server logs a line per request,
- * and a synchronous write per line held the event loop for each. The lines made in one turn of the event
- * loop go to pino's asynchronous stdout stream as one string at the end of that turn (see
- * `turnBatchedDestination`). What is left is written synchronously when the process exits
+ * and a synchronous write per line held the event loop for each. Lines are gathered and go to pino's
+ * asynchronous stdout stream in chunks of up to 16 KiB, at most HAND_OVER_MS after the first line of each
+ * (see `batchedDestination`). What is left is written synchronously when the process exits
  * (`process.exit`, the end of the event loop, an uncaught exception), so no line is lost then; only a
  * process killed outright (SIGKILL) can lose the lines of its last moments.
  */
@@ -29,16 +29,19 @@ export function createAsyncLogger(level: string, name?: string): Logger {
   // At exit, the held lines go through a synchronous stream: the asynchronous one would start a write
   // that the exiting process may not finish.
   const atExit = (chunk: string) => void pino.destination({ dest: 1, sync: true }).write(chunk);
-  return pino(loggerOptions(level, name), turnBatchedDestination(stdout, atExit));
+  return pino(loggerOptions(level, name), batchedDestination(stdout, atExit));
 }
 
 /**
- * The most a chunk holds before it is handed over without waiting for the turn's end: sonic-boom's own
- * largest write (16 KiB), so a write still under way when the process dies loses no more than it did.
+ * The most a chunk holds before it is handed over at once: sonic-boom's own largest write (16 KiB), so a
+ * write still under way when the process dies loses no more than it did.
  */
 const HAND_OVER_CHARS = 16 * 1024;
 
-/** What `turnBatchedDestination` writes through: pino's asynchronous stream (sonic-boom), or a test's. */
+/** How long a line may wait for others before its chunk is handed over anyway. */
+export const HAND_OVER_MS = 100;
+
+/** What `batchedDestination` writes through: pino's asynchronous stream (sonic-boom), or a test's. */
 export interface LineStream {
   write(chunk: string): unknown;
   /** Writes what the stream holds, synchronously. */
@@ -46,14 +49,15 @@ export interface LineStream {
 }
 
 /**
- * Hands `stream` the lines made during one turn of the event loop as one write, at the end of the turn,
- * or as soon as they reach HAND_OVER_CHARS. Why: sonic-boom measures the UTF-8 length of the string it is
- * still accumulating on every write, so a line per request costs more the more lines wait (about 4 µs a
- * line on the 2-core machine of docs/figures, against 2.4 µs handed over once per turn); joined first, it
- * is one measure per chunk. When the process exits, `stream` is flushed and the lines still held are
- * given to `writeSyncAtExit`, in that order.
+ * Hands `stream` the lines gathered as one write: once they reach HAND_OVER_CHARS, or HAND_OVER_MS after
+ * the first of them. Why: sonic-boom measures the UTF-8 length of the string it is still accumulating on
+ * every write and starts a write on the thread pool whenever none is under way, so a line per request
+ * cost about 4 µs of the event loop and a pool write every few requests (on the 2-core machine of
+ * docs/figures); joined first, a line costs 2.6 µs and the pool writes a few times a second at most
+ * per 16 KiB. When the process exits, `stream` is flushed and the lines still held are given to
+ * `writeSyncAtExit`, in that order.
  */
-export function turnBatchedDestination(
+export function batchedDestination(
   stream: LineStream,
   writeSyncAtExit: (chunk: string) => void,
 ): DestinationStream {
@@ -75,7 +79,7 @@ export function turnBatchedDestination(
   return {
     write(line: string) {
       held += line.length;
-      if (lines.push(line) === 1) setImmediate(handOver);
+      if (lines.push(line) === 1) setTimeout(handOver, HAND_OVER_MS).unref();
       if (held >= HAND_OVER_CHARS) handOver();
     },
   };

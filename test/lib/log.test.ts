@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { createLogger, terminalLogDestination, turnBatchedDestination } from '../../lib/log.ts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { HAND_OVER_MS, batchedDestination, createLogger, terminalLogDestination } from '../../lib/log.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -50,33 +50,36 @@ describe('createAsyncLogger', () => {
   });
 });
 
-describe('turnBatchedDestination', () => {
+describe('batchedDestination', () => {
   const recordingStream = () => {
     const writes: string[] = [];
     return { writes, stream: { write: (chunk: string) => writes.push(chunk), flushSync: () => {} } };
   };
-  const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+  afterEach(() => void vi.useRealTimers());
 
-  it('hands the lines of one turn of the event loop to the stream as one write, after the turn', async () => {
+  it(`hands the lines gathered to the stream as one write, ${HAND_OVER_MS} ms after the first of them`, () => {
+    vi.useFakeTimers();
     const { writes, stream } = recordingStream();
-    const destination = turnBatchedDestination(stream, () => {});
+    const destination = batchedDestination(stream, () => {});
     destination.write('{"i":1}\n');
+    vi.advanceTimersByTime(HAND_OVER_MS - 1);
     destination.write('{"i":2}\n');
     expect(writes).toEqual([]);
-    await nextTurn();
+    vi.advanceTimersByTime(1);
     expect(writes).toEqual(['{"i":1}\n{"i":2}\n']);
     destination.write('{"i":3}\n');
-    await nextTurn();
+    vi.advanceTimersByTime(HAND_OVER_MS);
     expect(writes).toEqual(['{"i":1}\n{"i":2}\n', '{"i":3}\n']);
   });
 
-  it('hands lines over without waiting once they reach 16 KiB, so no write grows past sonic-boom’s largest', async () => {
+  it('hands lines over at once when they reach 16 KiB, so no write grows past sonic-boom’s largest', () => {
+    vi.useFakeTimers();
     const { writes, stream } = recordingStream();
-    const destination = turnBatchedDestination(stream, () => {});
+    const destination = batchedDestination(stream, () => {});
     const line = `${'x'.repeat(1023)}\n`;
     for (let i = 0; i < 17; i++) destination.write(line);
     expect(writes).toEqual([line.repeat(16)]);
-    await nextTurn();
+    vi.advanceTimersByTime(HAND_OVER_MS);
     expect(writes).toEqual([line.repeat(16), line]);
   });
 });
