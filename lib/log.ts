@@ -53,8 +53,8 @@ export interface LineStream {
  * the first of them. Why: sonic-boom measures the UTF-8 length of the string it is still accumulating on
  * every write and starts a write on the thread pool whenever none is under way, so a line per request
  * cost about 4 µs of the event loop and a pool write every few requests (on the 2-core machine of
- * docs/figures); joined first, a line costs 2.6 µs and the pool writes a few times a second at most
- * per 16 KiB. When the process exits, `stream` is flushed and the lines still held are given to
+ * docs/figures); joined first, a line costs 2.6 µs and the pool writes once per 16 KiB or 100 ms. When
+ * the process exits, `stream` is flushed and the lines still held are given to
  * `writeSyncAtExit`, in that order.
  */
 export function batchedDestination(
