@@ -214,43 +214,47 @@ export const interleaved = (
  */
 const SERVER_START_TIMEOUT_MS = 600_000;
 
-let serverBuild: Promise<void> | undefined;
+const builds = new Map<string, Promise<void>>();
 
 /**
- * Compiles the service as `npm start` does (tsconfig.build.json → dist/), once per bench run: the server
- * is measured as it runs for users, without tsx compiling sources in its process and in each of its threads.
+ * Compiles the service of the checkout at `root` as `npm start` does (tsconfig.build.json → dist/), once
+ * per bench run: the server is measured as it runs for users, without tsx compiling sources in its process
+ * and in each of its threads.
  */
-export function buildServer(): Promise<void> {
-  serverBuild ??= exitOf(
-    spawn(
-      process.execPath,
-      [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
-      {
-        cwd: ROOT,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    ),
-  ).then(({ code, output }) => {
-    if (code !== 0) throw new Error(`tsc -p tsconfig.build.json failed (${code}):\n${output}`);
-  });
-  return serverBuild;
+export function buildServer(root = ROOT): Promise<void> {
+  let build = builds.get(root);
+  if (build === undefined) {
+    build = exitOf(
+      spawn(
+        process.execPath,
+        [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
+        { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+      ),
+    ).then(({ code, output }) => {
+      if (code !== 0) throw new Error(`tsc -p tsconfig.build.json in ${root} failed (${code}):\n${output}`);
+    });
+    builds.set(root, build);
+  }
+  return build;
 }
 
 /**
  * The real server, compiled as `npm start` runs it (dist/serve/main.js), in its default configuration
  * (logging included) but for what `env` sets, on a free port over a lake, once `ready` accepts its
- * /healthz. Its stdout (the JSON logs) goes to `server-<port>.log` in LAKE_DIR.
+ * /healthz. Its stdout (the JSON logs) goes to `server-<port>.log` in LAKE_DIR. `root` is the checkout
+ * whose server runs (this one unless an A/B run names another).
  */
 export async function startServer(
   env: Record<string, string>,
   ready: (health: unknown) => boolean,
+  root = ROOT,
 ): Promise<{ child: ChildProcess; base: string }> {
-  await buildServer();
+  await buildServer(root);
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const logFile = openSync(path.join(env.LAKE_DIR ?? tmpdir(), `server-${port}.log`), 'a');
-  const child = spawn(process.execPath, [path.join(ROOT, 'dist/serve/main.js')], {
-    cwd: ROOT,
+  const child = spawn(process.execPath, [path.join(root, 'dist/serve/main.js')], {
+    cwd: root,
     env: {
       ...process.env,
       ONNXRUNTIME_NODE_INSTALL: 'skip',

@@ -1,0 +1,179 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { openSnapshot, readCurrent } from '../../transform/lake/snapshot-reader.ts';
+import {
+  CONNECTIONS,
+  DURATION_SECONDS,
+  ROOT,
+  SLICES,
+  exitOf,
+  incentivesLakeEnv,
+  interleaved,
+  loadNote,
+  memoryOf,
+  nationalSource,
+  runPipeline,
+  startServer,
+  stop,
+  withServerCpu,
+} from './server-processes.ts';
+import { measureLoad, type LoadFigures, type LoadOptions } from './static-baseline.ts';
+
+/*
+ * npm run bench:ab -- <git ref> [lake dir]
+ *
+ * Whether a change made serving slower or bigger: this checkout's server and the server of an earlier
+ * commit, each compiled as `npm start` runs it and in its default configuration, over the same lake,
+ * loaded in alternating slices (A B A B …) so the machine's other load falls on both alike. Figures of
+ * benches run on other days are not comparable on shared cores; these are. A lake dir with REM and
+ * health tables (e.g. one built by `REM_STATES=all npm run pipeline`) adds their routes; without one, a
+ * lake of the national incentives is built. It prints its figures and writes nothing into the docs.
+ */
+
+const KEY = 'bench-ab-key-0123456789abcdef';
+const CALCULATOR =
+  '/api/v1/calculator?zip=02116&household_income=60000&household_size=3&tax_filing=single' +
+  '&owner_status=homeowner&utility=ma-eversource';
+const HEALTH = '/api/v2/etools/health-impacts';
+
+interface Scenario {
+  name: string;
+  path: string;
+  options: Omit<LoadOptions, 'connections' | 'durationSeconds'>;
+}
+
+/** The checkout of `ref` in a temporary directory, sharing this checkout's node_modules. */
+async function checkout(ref: string): Promise<string> {
+  const dir = path.join(await mkdtemp(path.join(tmpdir(), 'bench-ab-')), 'checkout');
+  const { code, output } = await exitOf(
+    spawn('git', ['worktree', 'add', '--detach', dir, ref], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] }),
+  );
+  if (code !== 0) throw new Error(`git worktree add ${ref} failed:\n${output}`);
+  await symlink(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
+  return dir;
+}
+
+async function removeCheckout(dir: string): Promise<void> {
+  await exitOf(spawn('git', ['worktree', 'remove', '--force', dir], { cwd: ROOT, stdio: 'ignore' }));
+  await rm(path.dirname(dir), { recursive: true, force: true });
+}
+
+/** What to load: the incentives always, REM and health when the lake has their tables. */
+async function scenarios(lakeDir: string): Promise<Scenario[]> {
+  const snapshot = await openSnapshot(lakeDir, (await readCurrent(lakeDir))!);
+  let income = 20_000;
+  const list: Scenario[] = [
+    { name: 'calculator MA, repeated', path: CALCULATOR, options: {} },
+    {
+      name: 'calculator MA, a new income every request',
+      path: CALCULATOR,
+      options: {
+        nextPath: () => {
+          income = (income + 7_919) % 250_000;
+          return CALCULATOR.replace('household_income=60000', `household_income=${income}`);
+        },
+      },
+    },
+  ];
+  if ((snapshot.manifest.tables.rem_cluster_statistics?.rows ?? 0) > 0) {
+    const zips = (await snapshot.rows<{ zip: string; state: string }>('rem_zip_counties')).filter(
+      ({ state }) => state !== 'AK' && state !== 'HI',
+    );
+    const address = (zip: string, state: string) =>
+      `/api/v1/rem/address?address=${encodeURIComponent(`1 Main St, Town, ${state} ${zip}`)}` +
+      '&upgrade=hvac__heat_pump_seer18_hspf10&heating_fuel=natural_gas';
+    let i = 0;
+    list.push(
+      { name: 'REM address, repeated', path: address(zips[0]!.zip, zips[0]!.state), options: {} },
+      {
+        name: 'REM address, a new address every request',
+        path: address(zips[0]!.zip, zips[0]!.state),
+        options: {
+          nextPath: () => {
+            const { zip, state } = zips[i++ % zips.length]!;
+            return address(zip, state);
+          },
+        },
+      },
+    );
+  }
+  if ((snapshot.manifest.tables.health_county_impacts?.rows ?? 0) > 0) {
+    const body = (scope: object) =>
+      JSON.stringify({
+        metrics: ['avoided_premature_mortality_incidence'],
+        upgrade: ['hvac__heat_pump_seer18_hspf10'],
+        ...scope,
+      });
+    const post = { method: 'POST' as const, headers: { 'content-type': 'application/json' } };
+    list.push(
+      { name: 'health all states, repeated', path: HEALTH, options: { ...post, body: body({}) } },
+      {
+        name: 'health Texas counties, repeated',
+        path: HEALTH,
+        options: { ...post, body: body({ state_fips: ['48'], county_fips: ['*'] }) },
+      },
+    );
+  }
+  return list;
+}
+
+const ref = process.argv[2];
+if (ref === undefined) {
+  console.error('usage: npm run bench:ab -- <git ref> [lake dir]');
+  process.exit(2);
+}
+let lakeDir = process.argv[3];
+const builtLake = lakeDir === undefined;
+const servers: ChildProcess[] = [];
+let other: string | undefined;
+try {
+  if (lakeDir === undefined) {
+    lakeDir = await mkdtemp(path.join(tmpdir(), 'bench-ab-lake-'));
+    await runPipeline(incentivesLakeEnv(lakeDir, nationalSource().location));
+  }
+  other = await checkout(ref);
+  const env = { LAKE_DIR: lakeDir, API_KEYS: KEY, SERVE_ROLE: 'replica' };
+  const ready = (health: unknown) => (health as { snapshot?: unknown }).snapshot != null;
+  const a = await startServer(env, ready);
+  servers.push(a.child);
+  const b = await startServer(env, ready, other);
+  servers.push(b.child);
+  console.log(
+    `A: this checkout; B: ${ref}; lake ${lakeDir}; autocannon -c ${CONNECTIONS}, ${DURATION_SECONDS} s each in ${SLICES} alternating slices`,
+  );
+  const headers = { authorization: `Bearer ${KEY}` };
+  for (const { name, path: route, options } of await scenarios(lakeDir)) {
+    const load = (base: string) => (seconds: number) =>
+      measureLoad(`${base}${route}`, {
+        ...options,
+        headers: { ...headers, ...options.headers },
+        connections: CONNECTIONS,
+        durationSeconds: seconds,
+      });
+    // Both warmed alike (JIT, pages of the lake faulted in, kept answers) before the measured slices.
+    await load(a.base)(2);
+    await load(b.base)(2);
+    const [cpuA, cpuB] = [
+      withServerCpu(a.child.pid!, load(a.base)),
+      withServerCpu(b.child.pid!, load(b.base)),
+    ];
+    const { a: figA, b: figB } = await interleaved(cpuA.run, cpuB.run);
+    const side = (figures: LoadFigures, cpu: typeof cpuA) =>
+      `${Math.round(figures.requestsPerSecond)} req/s, p99 ${figures.p99Ms} ms, ${Math.round(cpu.microsecondsPerRequest())} µs CPU`;
+    console.log(
+      `${name}: A ${side(figA, cpuA)}; B ${side(figB, cpuB)}; A/B ${(figA.requestsPerSecond / figB.requestsPerSecond).toFixed(3)}; ` +
+        `failed ${figA.failed + figB.failed}; ${loadNote()}`,
+    );
+  }
+  const [memA, memB] = [await memoryOf(a.child.pid!), await memoryOf(b.child.pid!)];
+  console.log(
+    `RSS: A ${Math.round(memA.rssMb)} MB (peak ${Math.round(memA.peakMb)}); ` +
+      `B ${Math.round(memB.rssMb)} MB (peak ${Math.round(memB.peakMb)})`,
+  );
+} finally {
+  for (const server of servers) await stop(server);
+  if (other !== undefined) await removeCheckout(other);
+  if (builtLake && lakeDir !== undefined) await rm(lakeDir, { recursive: true, force: true });
+}
