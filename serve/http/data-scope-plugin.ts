@@ -87,12 +87,16 @@ export const dataScopePlugin = fp<DataScopeOptions>(
     const sendCached = (request: FastifyRequest, reply: FastifyReply, cached: CachedResponse) => {
       const { snapshot, asOfDate, cacheKey, encoding: accepted } = request.pinned!;
       const encoding = encodingFor(accepted, cached.body.length);
-      const body = responses.bodyIn(snapshot, asOfDate, cacheKey, cached, encoding);
       request.pinned!.replayed = true;
-      reply.headers(cached.headers);
-      addVary(reply, VARY);
-      setEncoding(reply, encoding, cached.etag);
-      void reply.send(body);
+      const send = (body: Buffer) => {
+        reply.headers(cached.headers);
+        addVary(reply, VARY);
+        setEncoding(reply, encoding, cached.etag);
+        void reply.send(body);
+      };
+      const body = responses.bodyIn(snapshot, asOfDate, cacheKey, cached, encoding);
+      if (body instanceof Promise) body.then(send, (err: Error) => void reply.send(err));
+      else send(body);
     };
 
     // Pins the request to the snapshot being served and answers it from the response cache or with 304
@@ -198,25 +202,28 @@ export const dataScopePlugin = fp<DataScopeOptions>(
         addVary(reply, VARY);
         const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
         const encoding = encodingFor(pinned.encoding, body.length);
-        const sent = encoding === 'identity' ? body : compress(body, encoding);
         const cacheResponse = request.routeOptions.config.cacheResponse;
         const kept =
           etag !== null &&
           request.method !== 'HEAD' &&
           (cacheResponse === undefined || cacheResponse(request));
-        if (kept) {
-          const headers = Object.fromEntries(
-            Object.entries(reply.getHeaders()).filter(([name]) => !isPerRequestHeader(name)),
-          );
-          responses.store(pinned.snapshot, pinned.asOfDate, pinned.cacheKey, {
-            body,
-            compressed: encoding === 'identity' ? {} : { [encoding]: sent },
-            headers,
-            etag,
-          });
-        }
-        setEncoding(reply, encoding, etag);
-        done(null, sent);
+        const finish = (sent: Buffer) => {
+          if (kept) {
+            const headers = Object.fromEntries(
+              Object.entries(reply.getHeaders()).filter(([name]) => !isPerRequestHeader(name)),
+            );
+            responses.store(pinned.snapshot, pinned.asOfDate, pinned.cacheKey, {
+              body,
+              compressed: encoding === 'identity' ? {} : { [encoding]: sent },
+              headers,
+              etag,
+            });
+          }
+          setEncoding(reply, encoding, etag);
+          done(null, sent);
+        };
+        if (encoding === 'identity') finish(body);
+        else compress(body, encoding).then(finish, (err: Error) => done(err));
       },
     );
 

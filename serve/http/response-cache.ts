@@ -53,6 +53,8 @@ const URL_NAMES = 512;
  */
 export class SnapshotResponseCache {
   private generation: Generation | null = null;
+  /** Compressions of kept answers under way, by answer and coding. */
+  private readonly compressing = new WeakMap<CachedResponse, Partial<Record<Compression, Promise<Buffer>>>>();
 
   constructor(
     private readonly limits: LruLimits,
@@ -115,7 +117,8 @@ export class SnapshotResponseCache {
 
   /**
    * The body of `response`, kept under `url`, in `encoding`: compressed on the first request for that
-   * coding and kept beside the unencoded body (and charged to the cache), so later hits compress nothing.
+   * coding and kept beside the unencoded body (and charged to the cache), so later hits compress nothing;
+   * requests that come while it is being compressed wait for the same compression.
    */
   bodyIn(
     snapshot: object,
@@ -123,17 +126,25 @@ export class SnapshotResponseCache {
     url: string,
     response: CachedResponse,
     encoding: ContentEncoding,
-  ): Buffer {
+  ): Buffer | Promise<Buffer> {
     if (encoding === 'identity') return response.body;
     const kept = response.compressed[encoding];
     if (kept !== undefined) return kept;
-    const compressed = this.compress(response.body, encoding);
-    const generation = this.generation;
-    if (generation?.snapshot === snapshot && generation.asOfDate === asOfDate) {
-      response.compressed[encoding] = compressed;
-      generation.responses.set(url, response, chargedBytes(url, response));
-    }
-    return compressed;
+    const underWay = this.compressing.get(response)?.[encoding];
+    if (underWay !== undefined) return underWay;
+    const compressing = this.compress(response.body, encoding).then((compressed) => {
+      delete this.compressing.get(response)?.[encoding];
+      const generation = this.generation;
+      if (generation?.snapshot === snapshot && generation.asOfDate === asOfDate) {
+        response.compressed[encoding] = compressed;
+        generation.responses.set(url, response, chargedBytes(url, response));
+      }
+      return compressed;
+    });
+    const pending = this.compressing.get(response) ?? {};
+    pending[encoding] = compressing;
+    this.compressing.set(response, pending);
+    return compressing;
   }
 
   /** Entries and bytes held now. */

@@ -577,11 +577,30 @@ describe('compressed answers', () => {
     cache.store(snapshot, '2026-11-21', '/x', { body, compressed: {}, headers: {}, etag: '"t"' });
     const unencoded = cache.usage.bytes;
     const kept = cache.lookup(snapshot, '2026-11-21', '/x')!;
-    const br = cache.bodyIn(snapshot, '2026-11-21', '/x', kept, 'br');
+    const br = await cache.bodyIn(snapshot, '2026-11-21', '/x', kept, 'br');
     expect(cache.usage).toEqual({ entries: 1, bytes: unencoded + br.length });
-    const gzip = cache.bodyIn(snapshot, '2026-11-21', '/x', kept, 'gzip');
+    const gzip = await cache.bodyIn(snapshot, '2026-11-21', '/x', kept, 'gzip');
     expect(cache.usage).toEqual({ entries: 1, bytes: unencoded + br.length + gzip.length });
     expect(cache.bodyIn(snapshot, '2026-11-21', '/x', kept, 'identity')).toBe(body);
+  });
+
+  it('compresses a kept answer once for the requests that ask for a coding while it is being compressed', async () => {
+    const { compress, calls } = countingCompressor();
+    const cache = new SnapshotResponseCache({ maxBytes: 1_000_000, maxEntries: 100 }, compress);
+    const snapshot = {};
+    cache.lookup(snapshot, '2026-11-21', '/x');
+    const body = Buffer.from(JSON.stringify({ pad: 'abc'.repeat(2000) }));
+    cache.store(snapshot, '2026-11-21', '/x', { body, compressed: {}, headers: {}, etag: '"t"' });
+    const kept = cache.lookup(snapshot, '2026-11-21', '/x')!;
+    const [first, second] = [
+      cache.bodyIn(snapshot, '2026-11-21', '/x', kept, 'br'),
+      cache.bodyIn(snapshot, '2026-11-21', '/x', kept, 'br'),
+    ];
+    expect(second).toBe(first);
+    const compressed = await first;
+    expect(calls).toEqual(['br']);
+    expect(cache.bodyIn(snapshot, '2026-11-21', '/x', kept, 'br')).toBe(compressed);
+    expect(brotliDecompressSync(compressed).equals(body)).toBe(true);
   });
 
   it('answers If-None-Match per coding: 304 with the tag the client holds, else the answer', async () => {
