@@ -132,16 +132,18 @@ export class SnapshotResponseCache {
     if (kept !== undefined) return kept;
     const underWay = this.compressing.get(response)?.[encoding];
     if (underWay !== undefined) return underWay;
-    const compressing = this.compress(response.body, encoding).then((compressed) => {
-      delete this.compressing.get(response)?.[encoding];
-      const generation = this.generation;
-      if (generation?.snapshot === snapshot && generation.asOfDate === asOfDate) {
-        response.compressed[encoding] = compressed;
-        generation.responses.set(url, response, chargedBytes(url, response));
-      }
-      return compressed;
-    });
     const pending = this.compressing.get(response) ?? {};
+    // Forgotten once settled, failed too: a failure is not handed to later requests.
+    const compressing = this.compress(response.body, encoding)
+      .then((compressed) => {
+        const generation = this.generation;
+        if (generation?.snapshot === snapshot && generation.asOfDate === asOfDate) {
+          response.compressed[encoding] = compressed;
+          generation.responses.set(url, response, chargedBytes(url, response));
+        }
+        return compressed;
+      })
+      .finally(() => delete pending[encoding]);
     pending[encoding] = compressing;
     this.compressing.set(response, pending);
     return compressing;

@@ -603,6 +603,26 @@ describe('compressed answers', () => {
     expect(brotliDecompressSync(compressed).equals(body)).toBe(true);
   });
 
+  it('compresses again after a compression failed, rather than handing the failure to later requests', async () => {
+    let fail = true;
+    const compress: Compressor = async (body, encoding) => {
+      if (fail) throw new Error('brotli ran out of memory');
+      return compressBody(body, encoding);
+    };
+    const cache = new SnapshotResponseCache({ maxBytes: 1_000_000, maxEntries: 100 }, compress);
+    const snapshot = {};
+    cache.lookup(snapshot, '2026-11-21', '/x');
+    const body = Buffer.from(JSON.stringify({ pad: 'abc'.repeat(2000) }));
+    cache.store(snapshot, '2026-11-21', '/x', { body, compressed: {}, headers: {}, etag: '"t"' });
+    const kept = cache.lookup(snapshot, '2026-11-21', '/x')!;
+    await expect(cache.bodyIn(snapshot, '2026-11-21', '/x', kept, 'br')).rejects.toThrow(
+      'brotli ran out of memory',
+    );
+    fail = false;
+    const compressed = await cache.bodyIn(snapshot, '2026-11-21', '/x', kept, 'br');
+    expect(brotliDecompressSync(compressed).equals(body)).toBe(true);
+  });
+
   it('answers If-None-Match per coding: 304 with the tag the client holds, else the answer', async () => {
     const { calls: handled } = await start();
     // Through the cache and, for an answer the route does not keep, before the handler runs.
