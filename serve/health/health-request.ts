@@ -43,15 +43,23 @@ function fipsFormatMessage(issue: z.core.$ZodIssue, body: Record<string, unknown
   return undefined;
 }
 
+/**
+ * Bodies `healthAnswerKey` found valid, with what the schema made of them: the handler's validation of the
+ * same body object then need not parse it again.
+ */
+const parsedBodies = new WeakMap<object, HealthImpactsRequest>();
+
 /** The body as a typed request, or a 400 naming the field at fault in the body's language. */
 export function validateHealthRequest(body: unknown): HealthImpactsRequest {
   const language = languageOf(body);
-  const request = validateRequest(healthImpactsRequestSchema, body, {
-    whole: 'body',
-    language,
-    ownMessage: (issue) =>
-      fipsFormatMessage(issue, body as Record<string, unknown>, healthMessages[language]),
-  });
+  const request =
+    (typeof body === 'object' && body !== null ? parsedBodies.get(body) : undefined) ??
+    validateRequest(healthImpactsRequestSchema, body, {
+      whole: 'body',
+      language,
+      ownMessage: (issue) =>
+        fipsFormatMessage(issue, body as Record<string, unknown>, healthMessages[language]),
+    });
   const counties = request.county_fips;
   if (counties !== undefined && counties.length > 1 && counties.includes('*')) {
     throw errors.invalid(healthMessages[language].countyFipsFormat('*'), 'county_fips');
@@ -69,6 +77,7 @@ export function healthAnswerKey(body: unknown): string | undefined {
   const result = healthImpactsRequestSchema.safeParse(body);
   if (!result.success) return undefined;
   const request = result.data;
+  parsedBodies.set(body as object, request);
   return JSON.stringify([
     request.metrics,
     request.upgrade,
@@ -105,7 +114,10 @@ export function resolveAreas(
   const stateFips = asked[0]!;
   if (counties[0] === '*') {
     const [first, end] = data.countyRanges[data.stateIndex.get(stateFips)!]!;
-    return { level: 'county', positions: Array.from({ length: end - first }, (_, i) => first + i) };
+    // A plain loop: Array.from({ length }, …) took 15 µs for Texas's 254 counties, a tenth of the answer.
+    const positions: number[] = [];
+    for (let position = first; position < end; position++) positions.push(position);
+    return { level: 'county', positions };
   }
   const positions = counties.map((code) => {
     const position = data.countyIndex.get(`${stateFips}${code}`);
