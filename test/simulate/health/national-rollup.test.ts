@@ -119,10 +119,13 @@ describe('the national health rollup (default sources, 8 homes per cluster)', ()
     expect(new Set(cells.map((c) => c.state)).size).toBe(49);
   });
 
-  it('sums exactly: counties to states, bins to totals and states to the nation, in any order', () => {
+  it('sums exactly: counties to states, bins to totals and states to the nation, in any order, for both estimates', () => {
     const rows = ofUpgrade(ALL_ELECTRIC);
     const values = (c: HealthImpactCell) => [
       c.deaths_avoided,
+      c.deaths_avoided_low,
+      c.mortality_value_usd,
+      c.mortality_value_usd_low,
       ...HEALTH_POLLUTANTS.map((p) => c[`${p}_kg_avoided`]),
     ];
     const byKey = (key: (c: HealthImpactCell) => string) => {
