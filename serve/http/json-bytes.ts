@@ -124,7 +124,8 @@ export class JsonBytesWriter {
     this.reserve(length);
     const { scratch } = this;
     const at = this.at;
-    if (length > 32) scratch.set(fragment, at);
+    // A byte loop costs ~3.5 ns a byte, set ~30 ns whatever the size (Node 20): set from 9 bytes on.
+    if (length > 8) scratch.set(fragment, at);
     else for (let i = 0; i < length; i++) scratch[at + i] = fragment[i]!;
     this.at = at + length;
     return this;
