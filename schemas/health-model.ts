@@ -23,7 +23,7 @@ export const HEALTH_STATEMENT =
   'extra electricity times grid emission rates). The households are those of single-family and mobile ' +
   'homes, which are simulated, and of multi-family buildings (2 or more units), which are not: their fuel ' +
   'change is approximated from the county’s single-family homes, scaled by EIA RECS 2015 consumption per ' +
-  'household of apartments relative to single-family homes, and every row that includes them says so. ' +
+  'household of apartments relative to single-family homes, and an answer whose rows include them says so. ' +
   'Deaths avoided are those tonnes times deaths per tonne: EPA’s national per-tonne figures, by pollutant ' +
   'and sector, spread by the population exposed, per county for home emissions and per state for power ' +
   'plants (by where the state’s fossil generation is). This service runs no air-quality model of ' +
