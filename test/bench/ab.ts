@@ -28,8 +28,10 @@ import { measureLoad, type LoadFigures, type LoadOptions } from './static-baseli
  * commit, each compiled as `npm start` runs it and in its default configuration, over the same lake,
  * loaded in alternating slices (A B A B …) so the machine's other load falls on both alike. Figures of
  * benches run on other days are not comparable on shared cores; these are. A lake dir with REM and
- * health tables (e.g. one built by `REM_STATES=all npm run pipeline`) adds their routes; without one, a
- * lake of the national incentives is built. It prints its figures and writes nothing into the docs.
+ * health tables (e.g. one built by `REM_STATES=all npm run pipeline`) adds their routes, and the health
+ * answers once more computed for every request (a second pair of servers with RESPONSE_CACHE_MB=0, as the
+ * health bench's p99 target is measured); without one, a lake of the national incentives is built. It prints
+ * its figures and writes nothing into the docs.
  */
 
 const KEY = 'bench-ab-key-0123456789abcdef';
@@ -42,7 +44,12 @@ interface Scenario {
   name: string;
   path: string;
   options: Omit<LoadOptions, 'connections' | 'durationSeconds'>;
+  /** Answered with the response cache off (RESPONSE_CACHE_MB=0), by the second pair of servers. */
+  computed?: boolean;
 }
+
+/** The servers' settings besides the default configuration: none, or the response cache off. */
+const SETTINGS = { default: {}, computed: { RESPONSE_CACHE_MB: '0' } } as const;
 
 /** The checkout of `ref` in a temporary directory, sharing this checkout's node_modules. */
 async function checkout(ref: string): Promise<string> {
@@ -107,13 +114,21 @@ async function scenarios(lakeDir: string): Promise<Scenario[]> {
         ...scope,
       });
     const post = { method: 'POST' as const, headers: { 'content-type': 'application/json' } };
-    list.push(
-      { name: 'health all states, repeated', path: HEALTH, options: { ...post, body: body({}) } },
+    const health = [
+      { name: 'health all states', options: { ...post, body: body({}) } },
       {
-        name: 'health Texas counties, repeated',
-        path: HEALTH,
+        name: 'health Texas counties',
         options: { ...post, body: body({ state_fips: ['48'], county_fips: ['*'] }) },
       },
+    ];
+    list.push(
+      ...health.map(({ name, options }) => ({ name: `${name}, repeated`, path: HEALTH, options })),
+      ...health.map(({ name, options }) => ({
+        name: `${name}, computed every request (RESPONSE_CACHE_MB=0)`,
+        path: HEALTH,
+        options,
+        computed: true,
+      })),
     );
   }
   return list;
@@ -134,44 +149,50 @@ try {
     await runPipeline(incentivesLakeEnv(lakeDir, nationalSource().location));
   }
   other = await checkout(ref);
-  const env = { LAKE_DIR: lakeDir, API_KEYS: KEY, SERVE_ROLE: 'replica' };
-  const ready = (health: unknown) => (health as { snapshot?: unknown }).snapshot != null;
-  const a = await startServer(env, ready);
-  servers.push(a.child);
-  const b = await startServer(env, ready, other);
-  servers.push(b.child);
+  const list = await scenarios(lakeDir);
+  const headers = { authorization: `Bearer ${KEY}` };
   console.log(
     `A: this checkout; B: ${ref}; lake ${lakeDir}; autocannon -c ${CONNECTIONS}, ${DURATION_SECONDS} s each in ${SLICES} alternating slices`,
   );
-  const headers = { authorization: `Bearer ${KEY}` };
-  for (const { name, path: route, options } of await scenarios(lakeDir)) {
-    const load = (base: string) => (seconds: number) =>
-      measureLoad(`${base}${route}`, {
-        ...options,
-        headers: { ...headers, ...options.headers },
-        connections: CONNECTIONS,
-        durationSeconds: seconds,
-      });
-    // Both warmed alike (JIT, pages of the lake faulted in, kept answers) before the measured slices.
-    await load(a.base)(2);
-    await load(b.base)(2);
-    const [cpuA, cpuB] = [
-      withServerCpu(a.child.pid!, load(a.base)),
-      withServerCpu(b.child.pid!, load(b.base)),
-    ];
-    const { a: figA, b: figB } = await interleaved(cpuA.run, cpuB.run);
-    const side = (figures: LoadFigures, cpu: typeof cpuA) =>
-      `${Math.round(figures.requestsPerSecond)} req/s, p99 ${figures.p99Ms} ms, ${Math.round(cpu.microsecondsPerRequest())} µs CPU`;
+  for (const [setting, extra] of Object.entries(SETTINGS)) {
+    const runs = list.filter(({ computed }) => (computed === true) === (setting === 'computed'));
+    if (runs.length === 0) continue;
+    const env = { LAKE_DIR: lakeDir, API_KEYS: KEY, SERVE_ROLE: 'replica', ...extra };
+    const ready = (health: unknown) => (health as { snapshot?: unknown }).snapshot != null;
+    const a = await startServer(env, ready);
+    servers.push(a.child);
+    const b = await startServer(env, ready, other);
+    servers.push(b.child);
+    for (const { name, path: route, options } of runs) {
+      const load = (base: string) => (seconds: number) =>
+        measureLoad(`${base}${route}`, {
+          ...options,
+          headers: { ...headers, ...options.headers },
+          connections: CONNECTIONS,
+          durationSeconds: seconds,
+        });
+      // Both warmed alike (JIT, pages of the lake faulted in, kept answers) before the measured slices.
+      await load(a.base)(2);
+      await load(b.base)(2);
+      const [cpuA, cpuB] = [
+        withServerCpu(a.child.pid!, load(a.base)),
+        withServerCpu(b.child.pid!, load(b.base)),
+      ];
+      const { a: figA, b: figB } = await interleaved(cpuA.run, cpuB.run);
+      const side = (figures: LoadFigures, cpu: typeof cpuA) =>
+        `${Math.round(figures.requestsPerSecond)} req/s, p99 ${figures.p99Ms} ms, ${Math.round(cpu.microsecondsPerRequest())} µs CPU`;
+      console.log(
+        `${name}: A ${side(figA, cpuA)}; B ${side(figB, cpuB)}; A/B ${(figA.requestsPerSecond / figB.requestsPerSecond).toFixed(3)}; ` +
+          `failed ${figA.failed + figB.failed}; ${loadNote()}`,
+      );
+    }
+    const [memA, memB] = [await memoryOf(a.child.pid!), await memoryOf(b.child.pid!)];
     console.log(
-      `${name}: A ${side(figA, cpuA)}; B ${side(figB, cpuB)}; A/B ${(figA.requestsPerSecond / figB.requestsPerSecond).toFixed(3)}; ` +
-        `failed ${figA.failed + figB.failed}; ${loadNote()}`,
+      `RSS (${setting}): A ${Math.round(memA.rssMb)} MB (peak ${Math.round(memA.peakMb)}); ` +
+        `B ${Math.round(memB.rssMb)} MB (peak ${Math.round(memB.peakMb)})`,
     );
+    for (const server of servers.splice(0)) await stop(server);
   }
-  const [memA, memB] = [await memoryOf(a.child.pid!), await memoryOf(b.child.pid!)];
-  console.log(
-    `RSS: A ${Math.round(memA.rssMb)} MB (peak ${Math.round(memA.peakMb)}); ` +
-      `B ${Math.round(memB.rssMb)} MB (peak ${Math.round(memB.peakMb)})`,
-  );
 } finally {
   for (const server of servers) await stop(server);
   if (other !== undefined) await removeCheckout(other);
