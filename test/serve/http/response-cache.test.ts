@@ -488,6 +488,16 @@ describe('SnapshotResponseCache and lent answers', () => {
   });
 });
 
+/** A cache holding one answer of 6 KB kept for '/x' (looked up once first, as a miss, so it is kept). */
+function cacheKeepingAnswer(compress: Compressor) {
+  const cache = new SnapshotResponseCache({ maxBytes: 1_000_000, maxEntries: 100 }, compress);
+  const snapshot = {};
+  cache.lookup(snapshot, '2026-11-21', '/x');
+  const body = Buffer.from(JSON.stringify({ pad: 'abc'.repeat(2000) }));
+  cache.store(snapshot, '2026-11-21', '/x', { body, compressed: {}, headers: {}, etag: '"t"' });
+  return { cache, snapshot, body };
+}
+
 describe('compressed answers', () => {
   /** compressBody, counting its calls per coding. */
   const countingCompressor = () => {
@@ -568,13 +578,7 @@ describe('compressed answers', () => {
   });
 
   it('charges the compressed bodies kept to the cache’s bytes', async () => {
-    const limits = { maxBytes: 1_000_000, maxEntries: 100 };
-    const { compress } = countingCompressor();
-    const cache = new SnapshotResponseCache(limits, compress);
-    const snapshot = {};
-    cache.lookup(snapshot, '2026-11-21', '/x');
-    const body = Buffer.from(JSON.stringify({ pad: 'abc'.repeat(2000) }));
-    cache.store(snapshot, '2026-11-21', '/x', { body, compressed: {}, headers: {}, etag: '"t"' });
+    const { cache, snapshot, body } = cacheKeepingAnswer(countingCompressor().compress);
     const unencoded = cache.usage.bytes;
     const kept = cache.lookup(snapshot, '2026-11-21', '/x')!;
     const br = await cache.bodyIn(snapshot, '2026-11-21', '/x', kept, 'br');
@@ -586,11 +590,7 @@ describe('compressed answers', () => {
 
   it('compresses a kept answer once for the requests that ask for a coding while it is being compressed', async () => {
     const { compress, calls } = countingCompressor();
-    const cache = new SnapshotResponseCache({ maxBytes: 1_000_000, maxEntries: 100 }, compress);
-    const snapshot = {};
-    cache.lookup(snapshot, '2026-11-21', '/x');
-    const body = Buffer.from(JSON.stringify({ pad: 'abc'.repeat(2000) }));
-    cache.store(snapshot, '2026-11-21', '/x', { body, compressed: {}, headers: {}, etag: '"t"' });
+    const { cache, snapshot, body } = cacheKeepingAnswer(compress);
     const kept = cache.lookup(snapshot, '2026-11-21', '/x')!;
     const [first, second] = [
       cache.bodyIn(snapshot, '2026-11-21', '/x', kept, 'br'),
@@ -609,11 +609,7 @@ describe('compressed answers', () => {
       if (fail) throw new Error('brotli ran out of memory');
       return compressBody(body, encoding);
     };
-    const cache = new SnapshotResponseCache({ maxBytes: 1_000_000, maxEntries: 100 }, compress);
-    const snapshot = {};
-    cache.lookup(snapshot, '2026-11-21', '/x');
-    const body = Buffer.from(JSON.stringify({ pad: 'abc'.repeat(2000) }));
-    cache.store(snapshot, '2026-11-21', '/x', { body, compressed: {}, headers: {}, etag: '"t"' });
+    const { cache, snapshot, body } = cacheKeepingAnswer(compress);
     const kept = cache.lookup(snapshot, '2026-11-21', '/x')!;
     await expect(cache.bodyIn(snapshot, '2026-11-21', '/x', kept, 'br')).rejects.toThrow(
       'brotli ran out of memory',
