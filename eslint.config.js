@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'data-lake/**', 'coverage/**', '.tmp/**', 'dist/**'] },
+  { ignores: ['node_modules/**', 'data-lake/local/**', 'coverage/**', '.tmp/**', 'dist/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

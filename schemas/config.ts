@@ -36,7 +36,7 @@ const isOrigin = (value: string) => value === '*' || (URL.canParse(value) && new
 export const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
-  LAKE_DIR: z.string().min(1).default('./data-lake'),
+  LAKE_DIR: z.string().min(1).default('./data-lake/local'),
   API_KEYS: commaSeparated.pipe(z.array(z.string().min(16, 'each API key must be at least 16 characters'))),
   /**
    * Web origins whose pages may call the API from a visitor's browser (CORS). None by default: a browser
@@ -136,14 +136,15 @@ export const configSchema = z.object({
   /** Sample homes drawn per REM cluster. */
   REM_SAMPLES: z.coerce.number().int().min(10).max(10_000).default(400),
   /**
-   * Worker threads computing POST /rem/profile (started on the first one). Each holds its own surrogate
-   * session and sampler tables, so each costs tens of MB of RSS. Two by default: the most the REM bench's
-   * memory budget allows (`npm run bench -- rem` prints the peak), and concurrent profiles then wait for
-   * two threads, not four.
+   * Worker threads of the REM model computing what requests ask and the snapshot does not hold: clusters
+   * outside REM_STATES and POST /rem/profile (started on the first one). Each holds its own surrogate session
+   * and sampler tables, so each costs tens of MB of RSS. Two by default: the most the REM bench's memory
+   * budget allows (`npm run bench -- rem` prints the peak), and concurrent jobs then wait for two threads,
+   * not four.
    */
-  REM_PROFILE_WORKERS: z.coerce.number().int().min(1).max(64).default(2),
-  /** Profiles that may wait for a thread; beyond them the route answers 503 with Retry-After. */
-  REM_PROFILE_QUEUE: z.coerce.number().int().min(0).max(10_000).default(16),
+  REM_MODEL_THREADS: z.coerce.number().int().min(1).max(64).default(2),
+  /** Model jobs that may wait for a thread; beyond them the REM routes answer 503 with Retry-After. */
+  REM_MODEL_QUEUE: z.coerce.number().int().min(0).max(10_000).default(16),
 });
 
 export type Config = z.infer<typeof configSchema>;

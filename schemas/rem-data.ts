@@ -263,3 +263,17 @@ export const REM_RECORD_SCHEMAS = {
 };
 export const REM_RECORDS = recordNames(REM_RECORD_SCHEMAS);
 export const remRecordSchemas: RecordSchema[] = Object.values(REM_RECORD_SCHEMAS);
+
+/** Where a county's heating-fuel shares come from: its own ACS row, its state's ACS row, or the sampler's state table. */
+export const HEATING_FUEL_BASES = ['county', 'state', 'state_table'] as const;
+
+export const remCountyRowSchema = countyProfileSchema.extend({
+  /** The weather station standing for the county's climate (simulate/climate/stations.ts). */
+  station_id: z.string().regex(/^[a-z0-9-]+$/),
+  /** Main heating fuel of the county's single-family and mobile homes (the REM universe), over the four fuels. */
+  heating_fuel_shares: heatingFuelSharesSchema,
+  /** The same for its households in buildings of 2 or more units. */
+  multi_family_heating_fuel_shares: heatingFuelSharesSchema,
+  heating_fuel_basis: z.enum(HEATING_FUEL_BASES),
+});
+export type RemCountyRow = z.infer<typeof remCountyRowSchema>;

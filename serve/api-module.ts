@@ -89,8 +89,8 @@ export interface ApiModuleContext<T> {
   snapshotId(request: FastifyRequest): string;
   /** How far the precompute building the families the served snapshot lacks is; null when none runs. */
   precompute(): PrecomputeProgress | null;
-  /** The process's metrics, for what a module alone can see (the profile threads' queue). */
-  readonly metrics: Pick<ServeMetrics, 'watchProfileQueue'>;
+  /** The process's metrics, for what a module alone can see (the REM model's queue). */
+  readonly metrics: Pick<ServeMetrics, 'watchModelQueue'>;
 }
 
 /**

@@ -12,7 +12,7 @@ export const UNMATCHED_ROUTE = 'unmatched';
 /**
  * The Prometheus metrics of one serving process, in a registry of its own (see docs/metrics.md). The
  * request path only bumps numbers; what can be read from the process's state (the snapshot served, its
- * age, the profile queue) is read when a scrape asks.
+ * age, the REM model's queue) is read when a scrape asks.
  */
 export class ServeMetrics {
   readonly registry = new Registry();
@@ -25,7 +25,7 @@ export class ServeMetrics {
   private readonly swaps: Counter;
   private readonly failedLoads: Counter;
   private snapshots: { current(): LoadedSnapshot | null } = { current: () => null };
-  private profileQueue: () => number = () => 0;
+  private modelQueue: () => number = () => 0;
 
   constructor(now: () => number = Date.now) {
     const registers = [this.registry];
@@ -86,10 +86,10 @@ export class ServeMetrics {
           this.set({ snapshot_id: snapshot.id }, (now() - Date.parse(snapshot.createdAt)) / 1000);
       },
     });
-    const queueDepth = () => this.profileQueue();
+    const queueDepth = () => this.modelQueue();
     new Gauge({
-      name: 'electrify_rem_profile_queue_depth',
-      help: 'POST /rem/profile requests waiting for a profile thread',
+      name: 'electrify_rem_model_queue_depth',
+      help: 'REM model jobs (clusters computed on request, profiles) waiting for a model thread',
       registers,
       collect() {
         this.set(queueDepth());
@@ -130,8 +130,8 @@ export class ServeMetrics {
     this.snapshots = snapshots;
   }
 
-  /** Where the profile route's queue depth is read from at each scrape. */
-  watchProfileQueue(depth: () => number): void {
-    this.profileQueue = depth;
+  /** Where the REM model's queue depth is read from at each scrape. */
+  watchModelQueue(depth: () => number): void {
+    this.modelQueue = depth;
   }
 }

@@ -6,17 +6,21 @@ import { describe, expect, it } from 'vitest';
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
- * What each top-level folder may import, besides itself: schemas ← lib ← stage code ← serve. Among the
- * stages, transform drives ingest (it runs the ingest job) and builds tables from
- * simulate's models; ingest and simulate import no other stage.
+ * What each top-level folder may import, besides itself: schemas ← lib ← data-lake (the lake's layout and
+ * contracts) ← the stages and serve ← start (the one composition root, which wires `npm start`). Among the
+ * stages, transform drives ingest (it runs the ingest job) and builds tables from simulate's models;
+ * ingest and simulate import no other stage. serve reads snapshots through data-lake only, and reaches the
+ * model work a request triggers through an interface (schemas/rem-model.ts) that start supplies.
  */
 const MAY_IMPORT: Record<string, readonly string[]> = {
   schemas: [],
   lib: ['schemas'],
+  'data-lake': ['lib', 'schemas'],
   ingest: ['lib', 'schemas'],
   simulate: ['lib', 'schemas'],
-  transform: ['ingest', 'simulate', 'lib', 'schemas'],
-  serve: ['transform', 'ingest', 'simulate', 'lib', 'schemas'],
+  transform: ['ingest', 'simulate', 'data-lake', 'lib', 'schemas'],
+  serve: ['data-lake', 'lib', 'schemas'],
+  start: ['serve', 'transform', 'ingest', 'simulate', 'data-lake', 'lib', 'schemas'],
 };
 
 const topFolder = (file: string): string => path.relative(repoRoot, file).split(path.sep)[0] ?? '';
@@ -70,11 +74,24 @@ describe('import layers', () => {
     );
   });
 
+  it('reports serve reaching into the pipeline or the model, and the lake layer into a stage', () => {
+    const remData = path.join(repoRoot, 'serve/rem/rem-data.ts');
+    expect(layerViolation(remData, '../../transform/pipeline/run-pipeline.ts')).toBe(
+      'serve/rem/rem-data.ts imports ../../transform/pipeline/run-pipeline.ts (serve → transform)',
+    );
+    expect(layerViolation(remData, '../../simulate/surrogate/committed-model.ts')).toBe(
+      'serve/rem/rem-data.ts imports ../../simulate/surrogate/committed-model.ts (serve → simulate)',
+    );
+    expect(
+      layerViolation(path.join(repoRoot, 'data-lake/snapshot-reader.ts'), '../transform/catalog.ts'),
+    ).toBe('data-lake/snapshot-reader.ts imports ../transform/catalog.ts (data-lake → transform)');
+  });
+
   it('allows imports within a folder and down the layers', () => {
     const servingLocations = path.join(repoRoot, 'transform/tables/incentives/serving-locations.ts');
     expect(layerViolation(servingLocations, '../../../schemas/incentives/ami.ts')).toBeNull();
     expect(layerViolation(servingLocations, '../lake-table.ts')).toBeNull();
-    expect(layerViolation(path.join(repoRoot, 'serve/main.ts'), '../transform/catalog.ts')).toBeNull();
+    expect(layerViolation(path.join(repoRoot, 'start/main.ts'), '../transform/catalog.ts')).toBeNull();
   });
 
   it('finds static, type-only, re-export and dynamic imports', () => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
 const testRoot = path.join(repoRoot, 'test');
-const STAGES = ['schemas', 'lib', 'ingest', 'transform', 'simulate', 'serve'] as const;
+const STAGES = ['schemas', 'lib', 'data-lake', 'ingest', 'transform', 'simulate', 'serve', 'start'] as const;
 /** Folders under test/ that hold the tests' own code (fixtures, benches, the conformance runner, the docs' figures), not stage specs. */
 const TEST_OWN_FOLDERS = ['support', 'bench', 'conformance', 'figures'];
 

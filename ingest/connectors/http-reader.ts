@@ -1,6 +1,7 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import { writeFileAtomically } from '../../lib/fs/durable-file.ts';
 import type { Logger } from '../../lib/log.ts';
 import type { SourceReader } from '../source.ts';
 import { sha256Hex } from './content-hash.ts';
@@ -180,12 +181,9 @@ export function createHttpReader(location: string, options: HttpReaderOptions = 
   async function writeCache(url: string, entry: CacheEntry, body: Buffer): Promise<void> {
     const paths = cachePaths(url)!;
     await mkdir(settings.cacheDir!, { recursive: true });
-    // Body first, metadata last, each renamed into place: a crash leaves no ETag pointing at a partial body.
-    const suffix = `.${process.pid}.${Date.now()}.tmp`;
-    await writeFile(paths.body + suffix, body);
-    await rename(paths.body + suffix, paths.body);
-    await writeFile(paths.meta + suffix, JSON.stringify(entry));
-    await rename(paths.meta + suffix, paths.meta);
+    // Body first, metadata last, each replaced atomically: a crash leaves no ETag pointing at a partial body.
+    await writeFileAtomically(paths.body, body);
+    await writeFileAtomically(paths.meta, JSON.stringify(entry));
   }
 
   return {

@@ -2,7 +2,7 @@ import { mkdir, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../log.ts';
 import type { EventEnvelope } from '../../schemas/envelope.ts';
-import { fsyncDirectory, writeFileAtomic } from './atomic-write.ts';
+import { fsyncPath, writeFileAtomically } from '../fs/durable-file.ts';
 import { lockDirectory, type DirectoryLock } from './directory-lock.ts';
 import type { ConsumedRecord, ConsumeOptions, DrainOptions, EventLog, OutgoingRecord } from './event-log.ts';
 import { GroupOffsetStore, type CommittedOffsets } from './group-offsets.ts';
@@ -355,10 +355,10 @@ export class EmbeddedEventLog implements EventLog {
     const topicDirectory = path.join(this.directory, 'topics', topic);
     await mkdir(topicDirectory, { recursive: true });
     const opened = await this.openTopic(topic, partitions);
-    await fsyncDirectory(topicDirectory);
+    await fsyncPath(topicDirectory);
     // The descriptor is written last: its presence means the topic is complete.
-    await writeFileAtomic(path.join(topicDirectory, TOPIC_FILE), `${JSON.stringify({ partitions })}\n`);
-    await fsyncDirectory(path.join(this.directory, 'topics'));
+    await writeFileAtomically(path.join(topicDirectory, TOPIC_FILE), `${JSON.stringify({ partitions })}\n`);
+    await fsyncPath(path.join(this.directory, 'topics'));
     this.topics.set(topic, opened);
     return opened;
   }

@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { writeFileAtomic } from './atomic-write.ts';
+import { writeFileAtomically } from '../fs/durable-file.ts';
 
 const SUFFIX = '.json';
 
@@ -33,7 +33,7 @@ export class GroupOffsetStore {
   }
 
   async write(groupId: string, offsets: CommittedOffsets): Promise<void> {
-    await writeFileAtomic(this.fileOf(groupId), `${JSON.stringify({ groupId, offsets })}\n`);
+    await writeFileAtomically(this.fileOf(groupId), `${JSON.stringify({ groupId, offsets })}\n`);
   }
 
   private fileOf(groupId: string): string {

@@ -1,5 +1,5 @@
 import type { Registry } from 'prom-client';
-import { writeFileAtomic } from '../eventlog/atomic-write.ts';
+import { writeFileAtomically } from '../fs/durable-file.ts';
 
 /**
  * Writes a registry in the node-exporter textfile collector's format (the exposition text, in a `.prom` file
@@ -7,5 +7,5 @@ import { writeFileAtomic } from '../eventlog/atomic-write.ts';
  * metrics a scrape can still find after it has exited. Atomic, so the collector never reads half a file.
  */
 export async function writeMetricsTextfile(file: string, registry: Registry): Promise<void> {
-  await writeFileAtomic(file, await registry.metrics());
+  await writeFileAtomically(file, await registry.metrics());
 }

@@ -1,6 +1,6 @@
-import { mkdir, readFile, rename, writeFile, rm } from 'node:fs/promises';
-import { randomBytes } from 'node:crypto';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { writeFileAtomically } from '../../lib/fs/durable-file.ts';
 import { keyFileSchema, type KeyFile } from './api-key.ts';
 
 export function keyFilePath(lakeDir: string): string {
@@ -31,20 +31,12 @@ export async function readKeyFile(file: string): Promise<KeyFile> {
 }
 
 /**
- * Writes through a temporary file and a rename, so a reader (the running server) sees the old or the new
+ * Replaced atomically (lib/fs/durable-file.ts), so a reader (the running server) sees the old or the new
  * file, never half of one. Owner-only permissions: the hashes are not secrets, but nobody else needs them.
  */
 export async function writeKeyFile(file: string, content: KeyFile): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    await writeFile(tmp, `${JSON.stringify(keyFileSchema.parse(content), null, 2)}\n`, {
-      mode: 0o600,
-      flush: true,
-    });
-    await rename(tmp, file);
-  } catch (err) {
-    await rm(tmp, { force: true });
-    throw err;
-  }
+  await writeFileAtomically(file, `${JSON.stringify(keyFileSchema.parse(content), null, 2)}\n`, {
+    mode: 0o600,
+  });
 }

@@ -9,9 +9,9 @@ import {
   type HealthImpactCell,
 } from '../../schemas/health-data.ts';
 import type { Manifest } from '../../schemas/lake.ts';
-import { HEALTH_COUNTY_IMPACTS } from '../../schemas/tables/health.ts';
+import { HEALTH_COUNTY_IMPACTS } from '../../data-lake/tables/health.ts';
 import { CONTIGUOUS_STATE_FIPS } from '../../schemas/rem-data.ts';
-import type { SnapshotReader } from '../../transform/lake/snapshot-reader.ts';
+import type { SnapshotReader } from '../../data-lake/snapshot-reader.ts';
 import { encodedFragment } from '../http/json-bytes.ts';
 import { readKeyedTexts } from '../snapshot/text-columns.ts';
 

@@ -8,8 +8,8 @@ import type {
   TaxBracketRecord,
 } from '../../schemas/incentives/records.ts';
 import type { ZipCounty } from '../../schemas/rem-data.ts';
-import type { ServingLocationRow } from '../../schemas/tables/incentives.ts';
-import { FEDERAL_SCOPE, type ServingStateRow } from '../../schemas/tables/incentives.ts';
+import type { ServingLocationRow } from '../../data-lake/tables/incentives.ts';
+import { FEDERAL_SCOPE, type ServingStateRow } from '../../data-lake/tables/incentives.ts';
 import type { Candidate } from './eligibility/candidate.ts';
 import { lastDayOf } from './eligibility/dates.ts';
 import { tr } from './eligibility/localization.ts';

@@ -5,10 +5,10 @@ import {
   SERVING_LOCATIONS,
   SERVING_STATES,
   TAX_BRACKETS,
-} from '../../schemas/tables/incentives.ts';
+} from '../../data-lake/tables/incentives.ts';
 import { lowIncomeThresholdRecordSchema } from '../../schemas/incentives/records.ts';
-import { REM_ZIP_COUNTIES } from '../../schemas/tables/rem.ts';
-import { readTable } from '../../transform/lake/snapshot-reader.ts';
+import { REM_ZIP_COUNTIES } from '../../data-lake/tables/rem.ts';
+import { readTable } from '../../data-lake/snapshot-reader.ts';
 import type { ServingModule } from '../snapshot/serving-module.ts';
 import { prepareIncentivesData, type IncentivesData } from './incentives-data.ts';
 

@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { PARQUET_TYPE, type LakeListing } from '../../schemas/lake-api.ts';
-import type { SnapshotReader } from '../../transform/lake/snapshot-reader.ts';
+import type { SnapshotReader } from '../../data-lake/snapshot-reader.ts';
 import type { ServedFile } from '../http/send-file.ts';
 import type { ServingModule } from '../snapshot/serving-module.ts';
 

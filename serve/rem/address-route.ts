@@ -14,7 +14,7 @@ import { clusterAnswer } from './cluster-answer.ts';
 import { remMessages } from './messages.ts';
 import type { RemSnapshot } from './rem-data.ts';
 import { resolveCounty } from './resolve-county.ts';
-import { buildingNotSupported, readyRemData, requireWaterHeaterFuel } from './savings-request.ts';
+import { buildingNotSupported, modelWork, readyRemData, requireWaterHeaterFuel } from './savings-request.ts';
 import { savingsBody } from './savings-body.ts';
 
 /** URLs remembered for cache admission: 256 KB, a few tens of thousands of recent addresses. */
@@ -24,7 +24,8 @@ const notFoundSchema = errorBodySchema.describe(
   'The address could not be placed in a county the data knows (field "address")',
 );
 const unavailableSchema = errorBodySchema.describe(
-  'No snapshot, or the snapshot has no REM data yet, or the address service is down (with Retry-After)',
+  'No snapshot, or the snapshot has no REM data yet, or the address service is down, or too many clusters ' +
+    'not precomputed are waiting to be computed (with Retry-After)',
 );
 
 /**
@@ -77,7 +78,7 @@ export function registerAddressRoute(
       };
       const place = `${county.name}, ${county.state}`;
       const samples = data.samples ?? ctx.config.REM_SAMPLES;
-      const answer = await clusterAnswer(data, county, key, query.upgrade, samples);
+      const answer = await modelWork(clusterAnswer(data, county, key, query.upgrade, samples), text);
       if (answer === 'not_supported') {
         throw buildingNotSupported(key.heating_fuel, key.water_heater_fuel, place, text);
       }

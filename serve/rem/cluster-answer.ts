@@ -1,14 +1,13 @@
-import { clusterId, type ClusterKey } from '../../schemas/rem-data.ts';
+import { clusterId, type ClusterKey, type RemCountyRow } from '../../schemas/rem-data.ts';
 import type { Upgrade } from '../../schemas/rem.ts';
-import type { RemCountyRow } from '../../schemas/tables/rem.ts';
 import type { ClusterAnswer } from './cluster-statistics-store.ts';
-import { committedSurrogate } from './committed-surrogate.ts';
+import { countyInputs } from './county-inputs.ts';
 import type { RemData } from './rem-data.ts';
 
 /**
  * A cluster's answer for an upgrade: precomputed when the snapshot has the cluster, else computed now by
- * the stage's recipe (the same answer). Null when the upgrade applies to none of its homes;
- * 'not_supported' when the county's housing stock makes the fuels implausible.
+ * the REM model with the stage's recipe (the same answer). Null when the upgrade applies to none of its
+ * homes; 'not_supported' when the county's housing stock makes the fuels implausible.
  */
 export async function clusterAnswer(
   data: RemData,
@@ -20,6 +19,6 @@ export async function clusterAnswer(
   const supported = data.clusterSupport.get(clusterId(key));
   if (supported === false) return 'not_supported';
   if (supported) return data.statistics.answer(key, upgrade);
-  const computed = await data.onDemand.cluster(county, key, samples, committedSurrogate);
+  const computed = await data.onDemand.cluster(countyInputs(data, county), key, samples);
   return computed.supported ? (computed.answers.get(upgrade) ?? null) : 'not_supported';
 }

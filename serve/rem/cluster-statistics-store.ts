@@ -8,8 +8,8 @@ import {
   type ClusterKey,
   type ClusterStatisticRow,
 } from '../../schemas/rem-data.ts';
-import type { SnapshotReader } from '../../transform/lake/snapshot-reader.ts';
-import { REM_CLUSTERS, REM_CLUSTER_STATISTICS } from '../../schemas/tables/rem.ts';
+import type { SnapshotReader } from '../../data-lake/snapshot-reader.ts';
+import { REM_CLUSTERS, REM_CLUSTER_STATISTICS } from '../../data-lake/tables/rem.ts';
 
 /**
  * The precomputed REM answers of a snapshot (lake table `rem_cluster_statistics`) in a compact layout.

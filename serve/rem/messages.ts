@@ -33,7 +33,7 @@ export const remMessages = {
     remPrecomputing: (progress: PrecomputeProgress) =>
       `REM estimates are being precomputed (${precomputeProgressText.en(progress)}); retry later`,
     geocoderUnavailable: 'The address service is unavailable; retry shortly.',
-    profilesBusy: 'Too many building profiles are being computed; retry in a second',
+    modelBusy: 'Too many estimates are being computed for homes not precomputed; retry in a second',
   },
   es: {
     waterHeaterFuelRequired: 'water_heater_fuel: es obligatorio para la mejora del calentador de agua',
@@ -60,7 +60,8 @@ export const remMessages = {
     remPrecomputing: (progress: PrecomputeProgress) =>
       `Las estimaciones REM se están precalculando (${precomputeProgressText.es(progress)}); vuelva a intentarlo más tarde`,
     geocoderUnavailable: 'El servicio de direcciones no está disponible; vuelva a intentarlo en breve.',
-    profilesBusy: 'Se están calculando demasiados perfiles de vivienda; vuelva a intentarlo en un segundo',
+    modelBusy:
+      'Se están calculando demasiadas estimaciones de viviendas no precalculadas; vuelva a intentarlo en un segundo',
   },
 } satisfies Record<Language, unknown>;
 

@@ -1,43 +1,18 @@
 import type { z } from 'zod';
 import { remProfileBodySchema, savingsSchema, type RemProfileBody } from '../../schemas/rem-api.ts';
 import type { ApiModuleContext, ZodApp } from '../api-module.ts';
-import type { Config } from '../../schemas/config.ts';
 import type { Language } from '../../schemas/incentives/enums.ts';
-import { ThreadPool, ThreadPoolFull, threadBootstrap } from '../../lib/thread-pool.ts';
+import type { RemModel } from '../../schemas/rem-model.ts';
 import { errorBodySchema, errors } from '../errors.ts';
 import { validateRequest, validatedByHandler } from '../http/request-validation.ts';
 import { sendJson } from '../http/send-json.ts';
 import { remMessages } from './messages.ts';
 import { countyFipsOf, profileEstimateType } from './profile-features.ts';
-import { profileJob, type ProfileJob, type ProfileResult } from './profile-savings.ts';
+import { answerOfLines } from './cluster-statistics-store.ts';
+import { countyInputs } from './county-inputs.ts';
 import type { RemSnapshot } from './rem-data.ts';
-import { buildingNotSupported, readyRemData, requireWaterHeaterFuel } from './savings-request.ts';
+import { buildingNotSupported, modelWork, readyRemData, requireWaterHeaterFuel } from './savings-request.ts';
 import { savingsBody } from './savings-body.ts';
-
-/**
- * A profile not answered in this time fails (500) and its thread is replaced: a profile is milliseconds of
- * work, but a thread's first job also waits for it to load its modules and surrogate (seconds on a busy machine).
- */
-const PROFILE_TIMEOUT_MS = 30_000;
-/**
- * A profile thread's heap bound: a thread keeps its modules, sampler tables and surrogate live and a
- * request allocates a few MB more, so a tight bound makes V8 collect early instead of letting the thread's
- * heap grow (the REM bench reports the RSS it costs); a thread that still runs out dies like a crashed one
- * (500, replaced).
- */
-const PROFILE_THREAD_HEAP = { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 8 };
-/** Seconds a client is told to wait when every thread is busy and the queue is full. */
-const BUSY_RETRY_AFTER_SECONDS = 1;
-
-/** The threads that compute profiles (REM_PROFILE_WORKERS), off the event loop that serves every route. */
-const profileThreads = (config: Config) =>
-  new ThreadPool<ProfileJob, ProfileResult>({
-    bootstrap: threadBootstrap(import.meta.url, 'profile-thread'),
-    threads: config.REM_PROFILE_WORKERS,
-    maxQueued: config.REM_PROFILE_QUEUE,
-    timeoutMs: PROFILE_TIMEOUT_MS,
-    resourceLimits: PROFILE_THREAD_HEAP,
-  });
 
 /** The county code's format, in the route's own words (the schema's pattern says nothing to a person). */
 const countyFormat = (issue: z.core.$ZodIssue, language: Language) =>
@@ -51,12 +26,13 @@ export const validateProfileBody = (body: unknown): RemProfileBody =>
 
 /**
  * POST /api/v1/rem/profile: like /rem/address, for the homes of a county that match a building profile,
- * computed on demand (never cached: a POST) by one of the app's profile threads, closed with the app.
+ * computed on demand (never cached: a POST) by the REM model, off the event loop.
  */
-export function registerProfileRoute(app: ZodApp, ctx: ApiModuleContext<RemSnapshot>): void {
-  const threads = profileThreads(ctx.config);
-  ctx.metrics.watchProfileQueue(() => threads.queued);
-  app.addHook('onClose', () => threads.close());
+export function registerProfileRoute(
+  app: ZodApp,
+  ctx: ApiModuleContext<RemSnapshot>,
+  model: Pick<RemModel, 'profile'>,
+): void {
   app.post(
     '/api/v1/rem/profile',
     {
@@ -91,23 +67,18 @@ export function registerProfileRoute(app: ZodApp, ctx: ApiModuleContext<RemSnaps
       }
       const place = `${county.name}, ${county.state}`;
       // The job carries the pinned snapshot's rows, so a snapshot swap meanwhile cannot change the answer.
-      const result = await threads
-        .run(profileJob(body, county, data.rates, data.factors))
-        .catch((error: unknown) => {
-          if (!(error instanceof ThreadPoolFull)) throw error;
-          throw errors.overloaded(text.profilesBusy, BUSY_RETRY_AFTER_SECONDS);
-        });
-      if ('answer' in result) {
+      const result = await modelWork(model.profile({ ...countyInputs(data, county), body }), text);
+      if (result.supported && result.lines.length > 0) {
         return sendJson(
           reply,
-          savingsBody(result.answer, {
+          savingsBody(answerOfLines(result.lines), {
             ratesAndFactorsJson: data.ratesAndFactorsJson.get(county.state)!,
             modelJson: data.modelJson,
             estimateType: profileEstimateType(body.building_profile.building_features),
           }),
         );
       }
-      if ('notApplicable' in result) throw errors.badRequest(text.upgradeNotApplicable(place), 'upgrade');
+      if (result.supported) throw errors.badRequest(text.upgradeNotApplicable(place), 'upgrade');
       if (result.reason === 'too_few_matches') {
         throw errors.badRequest(text.tooFewMatches(place), 'building_profile.building_features');
       }

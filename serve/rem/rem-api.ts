@@ -1,4 +1,5 @@
 import { remServerVersionSchema } from '../../schemas/rem-api.ts';
+import type { RemModel } from '../../schemas/rem-model.ts';
 import type { ApiModule, ApiModuleContext, ZodApp } from '../api-module.ts';
 import type { Geocoder } from '../geocoding/geocoder.ts';
 import { openGeocoder } from '../geocoding/open-geocoder.ts';
@@ -9,15 +10,20 @@ import { registerCountiesRoute } from './counties-route.ts';
 import { registerProfileRoute } from './profile-route.ts';
 import { loadRemSnapshot, type RemSnapshot } from './rem-data.ts';
 
-export const remServingModule: ServingModule<RemSnapshot> = {
+const remServingModule = (model: RemModel): ServingModule<RemSnapshot> => ({
   name: 'rem',
   // None required: a snapshot without the REM tables must still serve the incentives (see loadRemSnapshot).
   tables: [],
-  load: loadRemSnapshot,
+  load: (snapshot) => loadRemSnapshot(snapshot, model),
   ready: (snapshot) => snapshot.data !== null,
-};
+});
 
 export interface RemApiOptions {
+  /**
+   * The model work requests trigger (clusters not precomputed, profiles), off the event loop: supplied by
+   * the composition root (start/), as the server never imports the model; closed with the app.
+   */
+  model: RemModel;
   /** Defaults to the geocoder the configuration names. */
   geocoder?: Geocoder;
 }
@@ -27,12 +33,15 @@ export interface RemApiOptions {
  * the versions that answer. The routes live in their own files; what they decide (the county of an
  * address, a cluster's answer, the rules of a savings request) in theirs.
  */
-export function createRemApi(options: RemApiOptions = {}): ApiModule<RemSnapshot> {
+export function createRemApi(options: RemApiOptions): ApiModule<RemSnapshot> {
+  const { model } = options;
   return {
-    serving: remServingModule,
+    serving: remServingModule(model),
     register(app: ZodApp, ctx: ApiModuleContext<RemSnapshot>) {
+      ctx.metrics.watchModelQueue(() => model.queued());
+      app.addHook('onClose', () => model.close());
       registerAddressRoute(app, ctx, options.geocoder ?? openGeocoder(ctx.config));
-      registerProfileRoute(app, ctx);
+      registerProfileRoute(app, ctx, model);
       registerCountiesRoute(app, ctx);
       app.get(
         '/api/v1/rem/server_version',

@@ -1,11 +1,13 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { REPOSITORY_ROOT } from '../../lib/repository-root.ts';
 import { FUELS, type Fuel } from '../../schemas/rem.ts';
 import type { RemModelInfo, RemServerVersion } from '../../schemas/rem-api.ts';
-import { CONTIGUOUS_STATE_FIPS, type EmissionFactor, type EnergyRate } from '../../schemas/rem-data.ts';
-import { modelCardSchema } from '../../simulate/surrogate/model-card.ts';
-import { readTable, type SnapshotReader } from '../../transform/lake/snapshot-reader.ts';
+import type { RemModel, RemModelVersions } from '../../schemas/rem-model.ts';
+import {
+  CONTIGUOUS_STATE_FIPS,
+  type EmissionFactor,
+  type EnergyRate,
+  type RemCountyRow,
+} from '../../schemas/rem-data.ts';
+import { readTable, type SnapshotReader } from '../../data-lake/snapshot-reader.ts';
 import {
   REM_CLUSTERS,
   REM_CLUSTER_STATISTICS,
@@ -13,8 +15,7 @@ import {
   REM_EMISSION_FACTORS,
   REM_ENERGY_RATES,
   REM_ZIP_COUNTIES,
-  type RemCountyRow,
-} from '../../schemas/tables/rem.ts';
+} from '../../data-lake/tables/rem.ts';
 import { ClusterStatisticsStore, loadClusterSupport } from './cluster-statistics-store.ts';
 import { OnDemandClusters } from './on-demand-clusters.ts';
 import { encodedFragment } from '../http/json-bytes.ts';
@@ -54,7 +55,7 @@ export interface RemData {
   /** Cluster id → whether its fuels are plausible for its county; absent: not precomputed in this snapshot. */
   clusterSupport: ReadonlyMap<string, boolean>;
   statistics: ClusterStatisticsStore;
-  /** The clusters not precomputed, computed when asked for (and the last few kept). */
+  /** The clusters not precomputed, computed by the REM model when asked for (and the last few kept). */
   onDemand: OnDemandClusters;
   /**
    * Sample homes per cluster the snapshot's clusters were drawn with (its REM_SAMPLES, from the manifest), so
@@ -76,16 +77,11 @@ export interface RemData {
   modelJson: Buffer;
 }
 
-const card = modelCardSchema.parse(
-  JSON.parse(readFileSync(path.join(REPOSITORY_ROOT, 'simulate/model/model-card.json'), 'utf8')),
-);
-
-/** The model that answers: the committed surrogate and the sampler tables it was trained with. */
-export const REM_MODEL: RemModelInfo = {
-  model_version: card.model_version,
-  sampler_version: card.sampler_parameters_version,
+/** What every answer says of the model that answers: its versions and what the estimate is. */
+export const remModelInfo = (versions: RemModelVersions): RemModelInfo => ({
+  ...versions,
   statement: REM_STATEMENT,
-};
+});
 
 const pick = <T>(rows: readonly T[], match: (row: T) => boolean): T | undefined => rows.find(match);
 
@@ -128,16 +124,15 @@ function factorFor(factors: readonly EmissionFactor[], fuel: Fuel, state: string
  * Loads a snapshot's REM tables. A snapshot without them (published before the REM stages ran) still
  * loads, so the incentives keep serving from it: the REM routes then answer 503.
  */
-export async function loadRemSnapshot(snapshot: SnapshotReader): Promise<RemSnapshot> {
+export async function loadRemSnapshot(snapshot: SnapshotReader, model: RemModel): Promise<RemSnapshot> {
   const serverVersion: RemServerVersion = {
-    model_version: REM_MODEL.model_version,
-    sampler_version: REM_MODEL.sampler_version,
+    ...model.versions,
     code_version: snapshot.manifest.codeVersion,
   };
   const tables = REM_TABLES.map((t) => t.name);
   const complete = tables.every((table) => table in snapshot.manifest.tables);
   return {
-    data: complete ? await loadRemData(snapshot) : null,
+    data: complete ? await loadRemData(snapshot, model) : null,
     serverVersionJson: JSON.stringify(serverVersion),
   };
 }
@@ -147,7 +142,7 @@ export function snapshotSamples(snapshot: Pick<SnapshotReader, 'manifest'>): num
   return typeof samples === 'number' ? samples : null;
 }
 
-async function loadRemData(snapshot: SnapshotReader): Promise<RemData> {
+async function loadRemData(snapshot: SnapshotReader, model: RemModel): Promise<RemData> {
   const counties = await readTable(snapshot, REM_COUNTIES);
   const zips = await readTable(snapshot, REM_ZIP_COUNTIES);
   const rates = await readTable(snapshot, REM_ENERGY_RATES);
@@ -158,7 +153,7 @@ async function loadRemData(snapshot: SnapshotReader): Promise<RemData> {
   return {
     clusterSupport,
     statistics,
-    onDemand: new OnDemandClusters(rates, factors),
+    onDemand: new OnDemandClusters(model),
     samples: snapshotSamples(snapshot),
     zipCounties: new Map(zips.map((z) => [z.zip, z.county_fips])),
     zipStates: zipStatesOf(zips),
@@ -168,6 +163,6 @@ async function loadRemData(snapshot: SnapshotReader): Promise<RemData> {
     ratesAndFactorsJson: new Map(
       [...states].map((s) => [s, encodedFragment(ratesAndFactorsJson(s, rates, factors))]),
     ),
-    modelJson: encodedFragment(`"model":${JSON.stringify(REM_MODEL)}`),
+    modelJson: encodedFragment(`"model":${JSON.stringify(remModelInfo(model.versions))}`),
   };
 }

@@ -1,5 +1,5 @@
 import type { Language } from '../../schemas/incentives/enums.ts';
-import type { RemCountyRow } from '../../schemas/tables/rem.ts';
+import type { RemCountyRow } from '../../schemas/rem-data.ts';
 import { errors } from '../errors.ts';
 import type { Geocoder } from '../geocoding/geocoder.ts';
 import { locateAddress } from '../geocoding/locate-address.ts';

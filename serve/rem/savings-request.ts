@@ -1,3 +1,4 @@
+import { ThreadPoolFull } from '../../lib/thread-pool.ts';
 import { UPGRADES_NEEDING_WATER_HEATER_FUEL } from '../../schemas/rem-api.ts';
 import type { Fuel, Upgrade } from '../../schemas/rem.ts';
 import { errors } from '../errors.ts';
@@ -47,4 +48,15 @@ export function buildingNotSupported(
     text.buildingNotSupported(heatingFuel, waterHeaterFuel, place),
     waterHeaterFuel === null ? 'heating_fuel' : 'water_heater_fuel',
   );
+}
+
+/** Seconds a client is told to wait when every REM model thread is busy and their queue is full. */
+const MODEL_BUSY_RETRY_AFTER_SECONDS = 1;
+
+/** Model work (a cluster or a profile computed on request), or a 503 with Retry-After when its queue is full. */
+export function modelWork<T>(work: Promise<T>, text: RemMessages): Promise<T> {
+  return work.catch((error: unknown) => {
+    if (!(error instanceof ThreadPoolFull)) throw error;
+    throw errors.overloaded(text.modelBusy, MODEL_BUSY_RETRY_AFTER_SECONDS);
+  });
 }

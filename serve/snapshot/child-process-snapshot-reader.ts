@@ -5,7 +5,7 @@ import {
   type Float64File,
   type ParquetColumn,
   type SnapshotReader,
-} from '../../transform/lake/snapshot-reader.ts';
+} from '../../data-lake/snapshot-reader.ts';
 
 /** A table's rows or columns, or a query written to a float64 file (`SnapshotReader.writeFloat64File`). */
 export type TableRequest = { id: number } & (

@@ -1,5 +1,5 @@
-import { lakePaths } from '../../transform/lake/lake-paths.ts';
-import { readCurrent } from '../../transform/lake/snapshot-reader.ts';
+import { lakePaths } from '../../data-lake/lake-paths.ts';
+import { readCurrent } from '../../data-lake/snapshot-reader.ts';
 import { openSnapshotInChildProcess } from './child-process-snapshot-reader.ts';
 import type { SnapshotSource } from './snapshot-holder.ts';
 

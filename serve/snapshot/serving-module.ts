@@ -1,5 +1,5 @@
-import type { TableRef } from '../../schemas/tables/table-ref.ts';
-import type { SnapshotReader } from '../../transform/lake/snapshot-reader.ts';
+import type { TableRef } from '../../data-lake/tables/table-ref.ts';
+import type { SnapshotReader } from '../../data-lake/snapshot-reader.ts';
 
 /**
  * What a group of routes needs in memory from a snapshot. The server loads every module once per

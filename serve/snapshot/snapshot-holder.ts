@@ -1,7 +1,7 @@
 import { watch, type FSWatcher } from 'node:fs';
 import type { Logger } from '../../lib/log.ts';
 import type { Manifest } from '../../schemas/lake.ts';
-import type { SnapshotReader } from '../../transform/lake/snapshot-reader.ts';
+import type { SnapshotReader } from '../../data-lake/snapshot-reader.ts';
 import type { ServingModule } from './serving-module.ts';
 
 /** Where published snapshots come from: the lake's CURRENT pointer and its snapshot directories. */

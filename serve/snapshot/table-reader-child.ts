@@ -1,4 +1,4 @@
-import { openSnapshot } from '../../transform/lake/snapshot-reader.ts';
+import { openSnapshot } from '../../data-lake/snapshot-reader.ts';
 import type { TableReply, TableRequest } from './child-process-snapshot-reader.ts';
 
 // A child process that reads tables of one snapshot for the serving process (see

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import type { SnapshotReader } from '../../transform/lake/snapshot-reader.ts';
+import type { SnapshotReader } from '../../data-lake/snapshot-reader.ts';
 
 /**
  * Texts keyed by a number, read with a query over a snapshot's tables (`sql` selects columns `k`, an

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { openSnapshot, readCurrent } from '../../transform/lake/snapshot-reader.ts';
+import { openSnapshot, readCurrent } from '../../data-lake/snapshot-reader.ts';
 import {
   CONNECTIONS,
   DURATION_SECONDS,

@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import type { Manifest } from '../../schemas/lake.ts';
-import { writeCurrent } from '../../transform/lake/current-pointer.ts';
-import { promotePartialSnapshot, writePartialSnapshot } from '../../transform/lake/snapshot-writer.ts';
-import { openSnapshot, readCurrent } from '../../transform/lake/snapshot-reader.ts';
-import { quoteIdentifier, quoteLiteral } from '../../transform/lake/sql-quote.ts';
+import { writeCurrent } from '../../data-lake/current-pointer.ts';
+import { promotePartialSnapshot, writePartialSnapshot } from '../../data-lake/snapshot-writer.ts';
+import { openSnapshot, readCurrent } from '../../data-lake/snapshot-reader.ts';
+import { quoteIdentifier, quoteLiteral } from '../../data-lake/sql-quote.ts';
 
 export interface SyntheticTables {
   /** Id of the snapshot to publish, and what its fingerprint adds to the parent's. */

@@ -13,12 +13,12 @@ import {
 import { CONTIGUOUS_STATE_FIPS } from '../../schemas/rem-data.ts';
 import { FUELS } from '../../schemas/rem.ts';
 import { healthAnswerJson } from '../../serve/health/health-answer.ts';
-import { HEALTH_COUNTY_IMPACTS } from '../../schemas/tables/health.ts';
+import { HEALTH_COUNTY_IMPACTS } from '../../data-lake/tables/health.ts';
 import { loadHealthSnapshot } from '../../serve/health/health-data.ts';
 import { resolveAreas, validateHealthRequest } from '../../serve/health/health-request.ts';
 import { healthMessages } from '../../serve/health/messages.ts';
-import { openSnapshot } from '../../transform/lake/snapshot-reader.ts';
-import { quoteLiteral } from '../../transform/lake/sql-quote.ts';
+import { openSnapshot } from '../../data-lake/snapshot-reader.ts';
+import { quoteLiteral } from '../../data-lake/sql-quote.ts';
 import type { Bench, BenchResult } from './bench.ts';
 import { publishBenchSnapshot } from './bench-snapshot.ts';
 import {

@@ -20,7 +20,7 @@ import { measureLoad, type LoadFigures } from './static-baseline.ts';
 
 /*
  * The incentives API at national scale, measured as users run it: `npm run pipeline` into a fresh lake,
- * then the real server, compiled as `npm start` runs it (dist/serve/main.js), in its own process, loaded by autocannon from this process. Each
+ * then the real server, compiled as `npm start` runs it (dist/start/main.js), in its own process, loaded by autocannon from this process. Each
  * endpoint is compared with a bare Fastify route serving a pre-built body of the same bytes, also in its
  * own process, so both sides get the same CPU split.
  */
@@ -213,7 +213,7 @@ export const bench: Bench = {
           value: Math.round(loaded.rssMb),
           unit: 'MB',
           target: { op: '<', value: 400 },
-          note: 'the compiled server (dist/serve/main.js) after start-up and one request per endpoint',
+          note: 'the compiled server (dist/start/main.js) after start-up and one request per endpoint',
         },
         {
           name: 'serving process peak RSS over the cached load runs',

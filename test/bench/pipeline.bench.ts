@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { z } from 'zod';
-import { columnsOfRow } from '../../transform/lake/column-types.ts';
-import { writeCurrent } from '../../transform/lake/current-pointer.ts';
-import { openSnapshot } from '../../transform/lake/snapshot-reader.ts';
-import { promotePartialSnapshot, writePartialSnapshot } from '../../transform/lake/snapshot-writer.ts';
-import { loadTable } from '../../transform/lake/table-loader.ts';
+import { columnsOfRow } from '../../data-lake/column-types.ts';
+import { writeCurrent } from '../../data-lake/current-pointer.ts';
+import { openSnapshot } from '../../data-lake/snapshot-reader.ts';
+import { promotePartialSnapshot, writePartialSnapshot } from '../../data-lake/snapshot-writer.ts';
+import { loadTable } from '../../data-lake/table-loader.ts';
 import { createDemoLake } from '../support/demo-source/demo-lake.ts';
 import type { Bench, BenchResult } from './bench.ts';
 

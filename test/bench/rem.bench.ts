@@ -7,7 +7,7 @@ import { configSchema } from '../../schemas/config.ts';
 import { FUELS, UPGRADES } from '../../schemas/rem.ts';
 import { RESULT_FUELS, SCENARIOS } from '../../schemas/rem-data.ts';
 import { CONTIGUOUS_STATES } from '../../serve/rem/rem-data.ts';
-import { quoteLiteral } from '../../transform/lake/sql-quote.ts';
+import { quoteLiteral } from '../../data-lake/sql-quote.ts';
 import type { Bench, BenchResult } from './bench.ts';
 import { publishBenchSnapshot } from './bench-snapshot.ts';
 import {
@@ -39,7 +39,7 @@ const KEY = 'bench-rem-key-0123456789abcdef';
 const SNAPSHOT = 'rem-bench';
 /**
  * A profile costs ~9 ms of CPU (up to 4,000 homes drawn, 400 evaluated), computed on the server's profile
- * threads (REM_PROFILE_WORKERS, passed through from this process's environment): measured with one client
+ * threads (REM_MODEL_THREADS, passed through from this process's environment): measured with one client
  * (the request's own cost) and with four (more clients than threads, so requests also wait for one; on
  * this 2-core machine, which the load generator shares, 10 or 50 would measure only that queue).
  */
@@ -286,10 +286,8 @@ export const bench: Bench = {
       });
       if (profileCheck.status !== 200)
         throw new Error(`/rem/profile answered ${profileCheck.status}: ${await profileCheck.text()}`);
-      const threads = configSchema.shape.REM_PROFILE_WORKERS.parse(
-        process.env.REM_PROFILE_WORKERS || undefined,
-      );
-      const threadsNote = `REM_PROFILE_WORKERS ${threads}`;
+      const threads = configSchema.shape.REM_MODEL_THREADS.parse(process.env.REM_MODEL_THREADS || undefined);
+      const threadsNote = `REM_MODEL_THREADS ${threads}`;
       const profileLoad = (connections: number) => (seconds: number) =>
         measureLoad(`${base}/api/v1/rem/profile`, {
           method: 'POST',

@@ -239,7 +239,7 @@ export function buildServer(root = ROOT): Promise<void> {
 }
 
 /**
- * The real server, compiled as `npm start` runs it (dist/serve/main.js), in its default configuration
+ * The real server, compiled as `npm start` runs it (dist/start/main.js), in its default configuration
  * (logging included) but for what `env` sets, on a free port over a lake, once `ready` accepts its
  * /healthz. Its stdout (the JSON logs) goes to `server-<port>.log` in LAKE_DIR. `root` is the checkout
  * whose server runs (this one unless an A/B run names another).
@@ -253,7 +253,7 @@ export async function startServer(
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const logFile = openSync(path.join(env.LAKE_DIR ?? tmpdir(), `server-${port}.log`), 'a');
-  const child = spawn(process.execPath, [path.join(root, 'dist/serve/main.js')], {
+  const child = spawn(process.execPath, [path.join(root, 'dist/start/main.js')], {
     cwd: root,
     env: {
       ...process.env,

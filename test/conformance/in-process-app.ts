@@ -1,6 +1,6 @@
 import type { SourceRecord } from '../../ingest/source.ts';
 import type { ZipCounty } from '../../schemas/rem-data.ts';
-import { REM_ZIP_COUNTIES } from '../../schemas/tables/rem.ts';
+import { REM_ZIP_COUNTIES } from '../../data-lake/tables/rem.ts';
 import { loadConfig } from '../../lib/config.ts';
 import { createLogger } from '../../lib/log.ts';
 import type { ZodApp } from '../../serve/api-module.ts';

@@ -1,8 +1,8 @@
 import { runMain, UsageError } from '../../lib/cli-main.ts';
 import { HEALTH_POLLUTANTS } from '../../schemas/health-data.ts';
-import { openSqlSession, type SqlSession } from '../../transform/cli/sql-session.ts';
-import { snapshotDir } from '../../transform/lake/lake-paths.ts';
-import { readManifest } from '../../transform/lake/manifest-file.ts';
+import { openSqlSession, type SqlSession } from '../../data-lake/cli/sql-session.ts';
+import { snapshotDir } from '../../data-lake/lake-paths.ts';
+import { readManifest } from '../../data-lake/manifest-file.ts';
 import { ALL_ELECTRIC, type HealthNationalFigures } from './health-national-figures.ts';
 import { writeFigures } from './figure-files.ts';
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../lib/config.ts';
 import { describeFailure, EXIT_FAILURE, EXIT_USAGE, UsageError } from '../../lib/cli-main.ts';
-import { LakeBusyError } from '../../transform/lake/lake-lock.ts';
-import { UnknownSnapshotError } from '../../transform/lake/snapshot-store.ts';
-import { LAKE_USER_ERRORS } from '../../transform/lake/user-errors.ts';
+import { LakeBusyError } from '../../data-lake/lake-lock.ts';
+import { UnknownSnapshotError } from '../../data-lake/snapshot-store.ts';
+import { LAKE_USER_ERRORS } from '../../data-lake/user-errors.ts';
 
 describe('describeFailure', () => {
   it('prints wrong arguments and settings as their message alone, with the usage exit code', () => {

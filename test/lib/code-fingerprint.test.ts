@@ -66,7 +66,7 @@ describe('codeFingerprint', () => {
   it('reads a compiled module (dist/ or another output directory) as its TypeScript source', () => {
     const compiled = (file: string) => sourceFileOf(pathToFileURL(path.join(REPOSITORY_ROOT, file)));
     expect(compiled('dist/simulate/stage/worker-thread.js')).toBe('simulate/stage/worker-thread.ts');
-    expect(compiled('.tmp/build-1/serve/main.js')).toBe('serve/main.ts');
+    expect(compiled('.tmp/build-1/start/main.js')).toBe('start/main.ts');
     expect(() => compiled('dist/gone.js')).toThrow('no TypeScript source for dist/gone.js');
   });
 

@@ -17,6 +17,7 @@ import {
   silentLogger,
   testConfig,
 } from '../support/serve-fixtures.ts';
+import { specRemModel } from '../support/rem-model.ts';
 
 const STATIC_KEY = 'static-test-key-0123456789';
 const auth = { authorization: `Bearer ${STATIC_KEY}` };
@@ -103,7 +104,7 @@ describe('GET /spec.json', () => {
       config: testConfig(),
       logger: silentLogger(),
       snapshots: { current: () => null },
-      apiModules: createApiModules(),
+      apiModules: createApiModules({ remModel: specRemModel() }),
       keyStore: { authenticate: () => null },
     });
     try {

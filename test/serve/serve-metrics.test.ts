@@ -165,7 +165,7 @@ describe('the serving process’s metrics, scraped from METRICS_PORT', () => {
     expect(age).toBeGreaterThan((scrapedAt - Date.parse(CREATED_AT)) / 1000 - 60);
     expect(sampleValue(scrape, 'electrify_snapshot_swaps_total')).toBe(2);
     expect(sampleValue(scrape, 'electrify_snapshot_load_failures_total')).toBeGreaterThanOrEqual(1);
-    expect(sampleValue(scrape, 'electrify_rem_profile_queue_depth')).toBe(0);
+    expect(sampleValue(scrape, 'electrify_rem_model_queue_depth')).toBe(0);
   });
 
   it('includes the Node process metrics', () => {
@@ -179,12 +179,12 @@ describe('the serving process’s metrics, scraped from METRICS_PORT', () => {
 });
 
 describe('ServeMetrics', () => {
-  it('reads the profile queue and the snapshot when scraped, and has no snapshot series before the first', async () => {
+  it('reads the model queue and the snapshot when scraped, and has no snapshot series before the first', async () => {
     const metrics = new ServeMetrics(() => Date.parse('2026-11-21T12:10:00.000Z'));
     let waiting = 3;
-    metrics.watchProfileQueue(() => waiting);
+    metrics.watchModelQueue(() => waiting);
     let text = await metrics.registry.metrics();
-    expect(sampleValue(text, 'electrify_rem_profile_queue_depth')).toBe(3);
+    expect(sampleValue(text, 'electrify_rem_model_queue_depth')).toBe(3);
     expect(samplesOf(text, 'electrify_snapshot_info')).toEqual([]);
     expect(samplesOf(text, 'electrify_snapshot_age_seconds')).toEqual([]);
 
@@ -194,7 +194,7 @@ describe('ServeMetrics', () => {
     });
     waiting = 0;
     text = await metrics.registry.metrics();
-    expect(sampleValue(text, 'electrify_rem_profile_queue_depth')).toBe(0);
+    expect(sampleValue(text, 'electrify_rem_model_queue_depth')).toBe(0);
     expect(sampleValue(text, 'electrify_snapshot_info', { snapshot_id: 's1' })).toBe(1);
     expect(sampleValue(text, 'electrify_snapshot_age_seconds', { snapshot_id: 's1' })).toBe(600);
     snapshot = null;

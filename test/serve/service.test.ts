@@ -14,6 +14,7 @@ import {
   silentLogger,
   testConfig,
 } from '../support/serve-fixtures.ts';
+import { specRemModel } from '../support/rem-model.ts';
 
 let lakeDir: string;
 let service: RunningService | undefined;
@@ -133,7 +134,7 @@ describe('startService', () => {
           API_KEYS: headers.authorization.slice(7),
         }),
         logger: silentLogger(),
-        apiModules: [programsModule(), createRemApi(), createHealthApi()],
+        apiModules: [programsModule(), createRemApi({ model: specRemModel() }), createHealthApi()],
         source,
         publishFirstSnapshot: async () => {
           source.publish(memoryReader('incentives-only'));

@@ -12,7 +12,7 @@ import type { Manifest } from '../../schemas/lake.ts';
 import { FUELS } from '../../schemas/rem.ts';
 import type { ApiModule } from '../../serve/api-module.ts';
 import { createHealthApi } from '../../serve/health/health-api.ts';
-import { HEALTH_COUNTY_IMPACTS } from '../../schemas/tables/health.ts';
+import { HEALTH_COUNTY_IMPACTS } from '../../data-lake/tables/health.ts';
 import { lakeServerForSpecs, type FixtureTable } from './serve-lake-fixture.ts';
 
 /*

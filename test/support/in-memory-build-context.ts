@@ -3,7 +3,7 @@ import { createLogger } from '../../lib/log.ts';
 import { createProgress } from '../../lib/progress.ts';
 import type { z } from 'zod';
 import type { RecordSchema } from '../../schemas/record-schema.ts';
-import type { TableRef } from '../../schemas/tables/table-ref.ts';
+import type { TableRef } from '../../data-lake/tables/table-ref.ts';
 import type { BuildContext, RowSetting } from '../../transform/tables/lake-table.ts';
 
 /**

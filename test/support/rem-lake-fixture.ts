@@ -1,20 +1,20 @@
 import {
   clusterId,
-  clusterStatisticRowSchema,
-  emissionFactorSchema,
-  energyRateSchema,
-  zipCountySchema,
-  RESULT_FUELS,
   type ClusterKey,
   type ClusterStatisticRow,
+  clusterStatisticRowSchema,
   type CountyProfile,
   type EmissionFactor,
+  emissionFactorSchema,
   type EnergyRate,
+  energyRateSchema,
+  remCountyRowSchema,
+  RESULT_FUELS,
   type ZipCounty,
+  zipCountySchema,
 } from '../../schemas/rem-data.ts';
 import type { Upgrade } from '../../schemas/rem.ts';
 import { remCountyRow } from '../../transform/tables/rem/rem-tables.ts';
-import { remCountyRowSchema } from '../../schemas/tables/rem.ts';
 import type { ApiModule } from '../../serve/api-module.ts';
 import { ENERGY_UNITS } from '../../serve/rem/cluster-statistics-store.ts';
 import { createRemApi } from '../../serve/rem/rem-api.ts';
@@ -28,6 +28,7 @@ import {
 
 export { programsTable, writeTablesSnapshot };
 import { z as zod } from 'zod';
+import { specRemModel } from './rem-model.ts';
 
 /** Two counties: Providence County, RI (gas heat common) and Lubbock County, TX. */
 export const FIXTURE_COUNTIES: CountyProfile[] = [
@@ -233,7 +234,7 @@ export const REM_TEST_KEY = 'rem-test-key-0123456789abcdef';
 export function remServerForSpecs(id: string, before?: (lakeDir: string) => Promise<void>): () => LakeServer {
   return lakeServerForSpecs(id, {
     tables: () => remFixtureTables(),
-    modules: () => [createRemApi()] as ApiModule<unknown>[],
+    modules: () => [createRemApi({ model: specRemModel() })] as ApiModule<unknown>[],
     key: REM_TEST_KEY,
     before,
   });

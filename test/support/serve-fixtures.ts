@@ -5,8 +5,8 @@ import type { Config } from '../../schemas/config.ts';
 import type { Manifest } from '../../schemas/lake.ts';
 import type { ApiModule } from '../../serve/api-module.ts';
 import type { SnapshotSource } from '../../serve/snapshot/snapshot-holder.ts';
-import { readTable, type SnapshotReader } from '../../transform/lake/snapshot-reader.ts';
-import { tableRef, type RowOf } from '../../schemas/tables/table-ref.ts';
+import { readTable, type SnapshotReader } from '../../data-lake/snapshot-reader.ts';
+import { tableRef, type RowOf } from '../../data-lake/tables/table-ref.ts';
 
 export const silentLogger = () => pino({ level: 'silent' });
 

@@ -3,7 +3,7 @@ import { createProgress } from '../../lib/progress.ts';
 import { AuditFailedError } from '../pipeline/audit-failed-error.ts';
 import { PipelineMetrics, type RunOutcome } from '../pipeline/pipeline-metrics.ts';
 import { runPipeline, type PipelineResult, type RunPipelineOptions } from '../pipeline/run-pipeline.ts';
-import { LakeBusyError } from '../lake/lake-lock.ts';
+import { LakeBusyError } from '../../data-lake/lake-lock.ts';
 
 /** Exit code when another run holds the lake (EX_TEMPFAIL: try again later). */
 export const EXIT_BUSY = 75;

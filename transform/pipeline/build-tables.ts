@@ -1,15 +1,15 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { z } from 'zod';
 import type { RecordSchema } from '../../schemas/record-schema.ts';
-import type { TableRef } from '../../schemas/tables/table-ref.ts';
+import type { TableRef } from '../../data-lake/tables/table-ref.ts';
 import type { EventLog } from '../../lib/eventlog/event-log.ts';
 import type { Logger } from '../../lib/log.ts';
 import type { Progress } from '../../lib/progress.ts';
 import type { Config } from '../../schemas/config.ts';
 import { auditFindingSchema, type AuditFinding } from '../../schemas/lake.ts';
-import { columnsOfRow, type Column } from '../lake/column-types.ts';
-import { quoteIdentifier } from '../lake/sql-quote.ts';
-import { loadTable, openTableLoader } from '../lake/table-loader.ts';
+import { columnsOfRow, type Column } from '../../data-lake/column-types.ts';
+import { quoteIdentifier } from '../../data-lake/sql-quote.ts';
+import { loadTable, openTableLoader } from '../../data-lake/table-loader.ts';
 import {
   declaredSettings,
   inputNames,

@@ -1,5 +1,5 @@
 import type { RecordSchema } from '../../schemas/record-schema.ts';
-import { QUARANTINE, type QuarantineRow } from '../../schemas/tables/pipeline.ts';
+import { QUARANTINE, type QuarantineRow } from '../../data-lake/tables/pipeline.ts';
 import type { LakeTable } from '../tables/lake-table.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { SourceVersionPayload } from '../../schemas/envelope.ts';
-import type { RecordCounts, StagedVersion } from '../lake/staging-store.ts';
+import type { RecordCounts, StagedVersion } from '../../data-lake/staging-store.ts';
 
 /** A source version whose event has been seen and whose staged records are all there. */
 export interface UsableVersion {

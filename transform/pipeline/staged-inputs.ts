@@ -1,6 +1,6 @@
 import type { Manifest } from '../../schemas/lake.ts';
-import type { StagingStore } from '../lake/staging-store.ts';
-import type { QuarantineRow } from '../../schemas/tables/pipeline.ts';
+import type { StagingStore } from '../../data-lake/staging-store.ts';
+import type { QuarantineRow } from '../../data-lake/tables/pipeline.ts';
 import type { UsableVersion } from './select-source-versions.ts';
 
 /**

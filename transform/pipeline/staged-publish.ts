@@ -1,7 +1,7 @@
 import type { PipelineCatalog } from '../catalog.ts';
-import { readCurrent } from '../lake/current-pointer.ts';
-import { snapshotDir } from '../lake/lake-paths.ts';
-import { readManifest } from '../lake/manifest-file.ts';
+import { readCurrent } from '../../data-lake/current-pointer.ts';
+import { snapshotDir } from '../../data-lake/lake-paths.ts';
+import { readManifest } from '../../data-lake/manifest-file.ts';
 import { inputNames, type AnyLakeTable } from '../tables/lake-table.ts';
 
 /*

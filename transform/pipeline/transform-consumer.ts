@@ -4,7 +4,7 @@ import type { RecordSchema } from '../../schemas/record-schema.ts';
 import type { Logger } from '../../lib/log.ts';
 import type { Progress } from '../../lib/progress.ts';
 import { eventEnvelopeSchema, sourceVersionPayloadSchema } from '../../schemas/envelope.ts';
-import type { StagingEntry, StagingStore } from '../lake/staging-store.ts';
+import type { StagingEntry, StagingStore } from '../../data-lake/staging-store.ts';
 import { describeIssues, judgeRecord } from './judge-record.ts';
 
 /** The consumer group whose committed offsets say what staging already holds. */

@@ -5,7 +5,7 @@ import type { Logger } from '../../lib/log.ts';
 import type { Progress } from '../../lib/progress.ts';
 import type { Config } from '../../schemas/config.ts';
 import type { RecordSchema } from '../../schemas/record-schema.ts';
-import type { TableRef } from '../../schemas/tables/table-ref.ts';
+import type { TableRef } from '../../data-lake/tables/table-ref.ts';
 import type { AuditFinding } from '../../schemas/lake.ts';
 
 /**

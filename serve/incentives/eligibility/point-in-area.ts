@@ -1,4 +1,4 @@
-import type { Polygon } from '../../../transform/tables/incentives/geojson-polygons.ts';
+import type { Polygon } from '../../../lib/geojson-polygons.ts';
 
 /** Even-odd ray casting: whether the point is inside the ring (a point exactly on an edge may go either way). */
 function ringContains(ring: readonly [number, number][], lon: number, lat: number): boolean {

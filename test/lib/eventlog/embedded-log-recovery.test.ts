@@ -47,7 +47,9 @@ describe('embedded event log after a crash', () => {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     const [handledLine] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];
-    expect(await readFile(path.join(directory, 'LOCK'), 'utf8')).toBe(`${child.pid}\n`);
+    expect(JSON.parse(await readFile(path.join(directory, 'LOCK'), 'utf8'))).toMatchObject({
+      pid: child.pid,
+    });
     child.kill('SIGKILL');
     await once(child, 'exit');
 
@@ -145,7 +147,9 @@ describe('embedded event log lock', () => {
 
     const log = await openLog();
 
-    expect(await readFile(path.join(directory, 'LOCK'), 'utf8')).toBe(`${process.pid}\n`);
+    expect(JSON.parse(await readFile(path.join(directory, 'LOCK'), 'utf8'))).toMatchObject({
+      pid: process.pid,
+    });
     await log.close();
     await expect(stat(path.join(directory, 'LOCK'))).rejects.toMatchObject({ code: 'ENOENT' });
   });

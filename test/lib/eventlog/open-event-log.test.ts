@@ -27,7 +27,9 @@ describe('openEventLog', () => {
     const log = await openEventLog(loadConfig({ LAKE_DIR: lakeDir, KAFKA_BROKERS: '' }), logger);
     try {
       expect(log).toBeInstanceOf(EmbeddedEventLog);
-      expect(await readFile(path.join(lakeDir, 'log', 'LOCK'), 'utf8')).toBe(`${process.pid}\n`);
+      expect(JSON.parse(await readFile(path.join(lakeDir, 'log', 'LOCK'), 'utf8'))).toMatchObject({
+        pid: process.pid,
+      });
     } finally {
       await log.close();
     }

@@ -1,5 +1,6 @@
-import { mkdtemp, readFile, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hashApiKey, staticKeyId, type KeyFile } from '../../../serve/auth/api-key.ts';
@@ -171,14 +172,17 @@ describe('withKeyFileLock', () => {
     ]);
     expect(order).toEqual(['first in', 'first out', 'second']);
 
-    await writeFile(`${file}.lock`, '99999\n');
-    const old = new Date(Date.now() - 60_000);
-    await utimes(`${file}.lock`, old, old);
+    const exited = spawnSync(process.execPath, ['-e', '']).pid!;
+    await writeFile(
+      `${file}.lock`,
+      JSON.stringify({ pid: exited, host: hostname(), purpose: 'key command' }),
+    );
     expect(await withKeyFileLock(file, async () => 'taken over')).toBe('taken over');
 
-    await writeFile(`${file}.lock`, '99999\n');
+    const live = { pid: process.ppid, host: hostname(), purpose: 'key command', startedAt: 'now' };
+    await writeFile(`${file}.lock`, JSON.stringify(live));
     await expect(withKeyFileLock(file, async () => 'never', { waitMs: 100 })).rejects.toThrow(
-      `${file}.lock is held by another key command; retry, or remove it if none is running`,
+      `${file}.lock is held by key command (pid ${process.ppid} on ${hostname()}) since now`,
     );
   });
 });

@@ -17,6 +17,7 @@ import {
 } from '../../support/headless-chromium.ts';
 import { remFixtureTables } from '../../support/rem-lake-fixture.ts';
 import { lakeServerForSpecs } from '../../support/serve-lake-fixture.ts';
+import { specRemModel } from '../../support/rem-model.ts';
 
 reportMissingChromium('explore page');
 
@@ -41,7 +42,7 @@ const contiguousCounties = atlas.objects.counties.geometries
 // The real server over a lake holding the sample health and REM tables the other serve specs use.
 const server = lakeServerForSpecs('explore', {
   tables: () => [...remFixtureTables(), healthFixtureTable()],
-  modules: () => [createHealthApi(), createRemApi()] as ApiModule<unknown>[],
+  modules: () => [createHealthApi(), createRemApi({ model: specRemModel() })] as ApiModule<unknown>[],
   key: KEY,
   sources: HEALTH_FIXTURE_SOURCES,
 });

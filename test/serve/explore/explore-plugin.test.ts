@@ -9,6 +9,7 @@ import { EXPLORE_OPTIONS } from '../../../serve/explore/explore-plugin.ts';
 import { createHealthApi } from '../../../serve/health/health-api.ts';
 import { createRemApi } from '../../../serve/rem/rem-api.ts';
 import { silentLogger, testConfig } from '../../support/serve-fixtures.ts';
+import { specRemModel } from '../../support/rem-model.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -18,7 +19,7 @@ beforeAll(async () => {
     config: testConfig(),
     logger: silentLogger(),
     snapshots: { current: () => null },
-    apiModules: [createHealthApi(), createRemApi()] as ApiModule<unknown>[],
+    apiModules: [createHealthApi(), createRemApi({ model: specRemModel() })] as ApiModule<unknown>[],
     keyStore: { authenticate: () => null },
   });
 });

@@ -9,6 +9,7 @@ import { authPlugin } from '../../../serve/http/auth-plugin.ts';
 import { memoryReader, silentLogger, testConfig } from '../../support/serve-fixtures.ts';
 import { FixedWindowRateLimiter } from '../../../serve/http/rate-limiter.ts';
 import { loadSnapshot } from '../../../serve/snapshot/snapshot-holder.ts';
+import { specRemModel } from '../../support/rem-model.ts';
 
 const KEY = 'auth-plugin-test-key-0123456789';
 const keyStore = {
@@ -119,7 +120,7 @@ describe('the auth plugin', () => {
       config: testConfig(),
       logger: silentLogger(),
       snapshots: { current: () => null },
-      apiModules: createApiModules(),
+      apiModules: createApiModules({ remModel: specRemModel() }),
       keyStore,
     });
     const spec = (await app.inject({ method: 'GET', url: '/spec.json' })).json();

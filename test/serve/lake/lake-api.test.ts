@@ -8,10 +8,10 @@ import { asyncBufferFromUrl, parquetReadObjects } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { snapshotDir } from '../../../transform/lake/lake-paths.ts';
-import { openSnapshot } from '../../../transform/lake/snapshot-reader.ts';
-import { readManifest } from '../../../transform/lake/manifest-file.ts';
-import { quoteLiteral } from '../../../transform/lake/sql-quote.ts';
+import { snapshotDir } from '../../../data-lake/lake-paths.ts';
+import { openSnapshot } from '../../../data-lake/snapshot-reader.ts';
+import { readManifest } from '../../../data-lake/manifest-file.ts';
+import { quoteLiteral } from '../../../data-lake/sql-quote.ts';
 import { createLakeApi } from '../../../serve/lake/lake-api.ts';
 import {
   lakeServerForSpecs,

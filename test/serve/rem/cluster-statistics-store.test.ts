@@ -8,7 +8,7 @@ import {
   answerOfLines,
   loadClusterSupport,
 } from '../../../serve/rem/cluster-statistics-store.ts';
-import { openSnapshot } from '../../../transform/lake/snapshot-reader.ts';
+import { openSnapshot } from '../../../data-lake/snapshot-reader.ts';
 import {
   FIXTURE_STATISTICS,
   GAS_GAS_PROVIDENCE,

@@ -1,15 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ClusterKey, EmissionFactor, EnergyRate } from '../../../schemas/rem-data.ts';
+import { ThreadPoolFull } from '../../../lib/thread-pool.ts';
+import type { ClusterKey, EmissionFactor, EnergyRate, RemCountyRow } from '../../../schemas/rem-data.ts';
 import { UPGRADES } from '../../../schemas/rem.ts';
 import { ClusterStatisticsStore, loadClusterSupport } from '../../../serve/rem/cluster-statistics-store.ts';
-import { committedSurrogate } from '../../../serve/rem/committed-surrogate.ts';
 import { OnDemandClusters } from '../../../serve/rem/on-demand-clusters.ts';
-import { ratesAndFactorsJson, REM_MODEL, snapshotSamples } from '../../../serve/rem/rem-data.ts';
+import { countyInputs } from '../../../serve/rem/county-inputs.ts';
+import { ratesAndFactorsJson, remModelInfo, snapshotSamples } from '../../../serve/rem/rem-data.ts';
 import { encodedFragment } from '../../../serve/http/json-bytes.ts';
 import { savingsBody } from '../../../serve/rem/savings-body.ts';
 import { clusterKeysOf } from '../../../simulate/stage/work-units.ts';
-import { openSnapshot } from '../../../transform/lake/snapshot-reader.ts';
-import type { RemCountyRow } from '../../../schemas/tables/rem.ts';
+import { openSnapshot } from '../../../data-lake/snapshot-reader.ts';
+import { specRemModel } from '../../support/rem-model.ts';
 import { createRemLake, type RemLake } from '../../support/rem-stage/rem-lake.ts';
 
 const PROVIDENCE = '44007';
@@ -21,6 +22,9 @@ async function runLake(lake: RemLake) {
   if (run.status !== 'published') throw new Error(`expected a publish, got ${run.status}`);
   return openSnapshot(lake.lakeDir, run.snapshotId);
 }
+
+const model = specRemModel();
+const providenceInputs = () => countyInputs(onDemand, onDemand.providence);
 
 let precomputedLake: RemLake;
 let otherStateLake: RemLake;
@@ -51,7 +55,7 @@ beforeAll(async () => {
   snapshotHomes = snapshotSamples(withoutRhodeIsland);
   onDemand = {
     support: await loadClusterSupport(withoutRhodeIsland),
-    clusters: new OnDemandClusters(rates, factors),
+    clusters: new OnDemandClusters(model),
     providence: counties.find((c) => c.county_fips === PROVIDENCE)!,
     ratesAndFactors: ratesAndFactorsJson('RI', rates, factors),
     rates,
@@ -59,6 +63,7 @@ beforeAll(async () => {
   };
 }, 240_000);
 afterAll(async () => {
+  await model.close();
   await precomputedLake?.remove();
   await otherStateLake?.remove();
 });
@@ -66,7 +71,7 @@ afterAll(async () => {
 const bodyOf = (answer: Parameters<typeof savingsBody>[0], ratesAndFactors: string) =>
   savingsBody(answer, {
     ratesAndFactorsJson: encodedFragment(ratesAndFactors),
-    modelJson: encodedFragment(`"model":${JSON.stringify(REM_MODEL)}`),
+    modelJson: encodedFragment(`"model":${JSON.stringify(remModelInfo(model.versions))}`),
     estimateType: 'county_level',
   }).toString('utf8');
 
@@ -88,7 +93,7 @@ describe('a cluster computed on demand', () => {
     let compared = 0;
     for (const key of keys) {
       const id = `${key.county_fips}|${key.heating_fuel}|${key.water_heater_fuel ?? '-'}`;
-      const computed = await onDemand.clusters.cluster(onDemand.providence, key, SAMPLES, committedSurrogate);
+      const computed = await onDemand.clusters.cluster(providenceInputs(), key, SAMPLES);
       expect(computed.supported, id).toBe(precomputed.support.get(id));
       if (!computed.supported) continue;
       for (const upgrade of UPGRADES) {
@@ -111,22 +116,35 @@ describe('a cluster computed on demand', () => {
 
   it('is computed once: concurrent requests share the computation, a repeat the kept cluster', async () => {
     const key: ClusterKey = { county_fips: PROVIDENCE, heating_fuel: 'propane', water_heater_fuel: null };
-    const clusters = new OnDemandClusters(onDemand.rates, onDemand.factors);
     let computations = 0;
-    const surrogate = () => {
-      computations++;
-      return committedSurrogate();
-    };
+    const clusters = new OnDemandClusters({
+      cluster: (job) => {
+        computations++;
+        return model.cluster(job);
+      },
+    });
     const [a, b] = await Promise.all([
-      clusters.cluster(onDemand.providence, key, SAMPLES, surrogate),
-      clusters.cluster(onDemand.providence, key, SAMPLES, surrogate),
+      clusters.cluster(providenceInputs(), key, SAMPLES),
+      clusters.cluster(providenceInputs(), key, SAMPLES),
     ]);
     expect(a).toBe(b);
-    expect(await clusters.cluster(onDemand.providence, key, SAMPLES, surrogate)).toBe(a);
+    expect(await clusters.cluster(providenceInputs(), key, SAMPLES)).toBe(a);
     expect(computations).toBe(1);
     expect(a.supported && a.answers.get('baseline')?.counts).toEqual({
       num_samples: SAMPLES,
       num_excluded_samples: 0,
     });
+  }, 60_000);
+
+  it('is not kept when the model refuses it (a full queue): the next request computes it', async () => {
+    const key: ClusterKey = { county_fips: PROVIDENCE, heating_fuel: 'fuel_oil', water_heater_fuel: null };
+    let refuse = true;
+    const clusters = new OnDemandClusters({
+      cluster: (job) => (refuse ? Promise.reject(new ThreadPoolFull(16)) : model.cluster(job)),
+    });
+    await expect(clusters.cluster(providenceInputs(), key, SAMPLES)).rejects.toBeInstanceOf(ThreadPoolFull);
+    refuse = false;
+    const computed = await clusters.cluster(providenceInputs(), key, SAMPLES);
+    expect(computed.supported).toBe(precomputed.support.get(`${PROVIDENCE}|fuel_oil|-`));
   }, 60_000);
 });

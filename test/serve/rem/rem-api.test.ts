@@ -3,8 +3,9 @@ import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { savingsSchema } from '../../../schemas/rem-api.ts';
 import { offlineGeocoder } from '../../../serve/geocoding/open-geocoder.ts';
-import { REM_MODEL, REM_STATEMENT } from '../../../serve/rem/rem-data.ts';
-import { writeCurrent } from '../../../transform/lake/current-pointer.ts';
+import { REM_STATEMENT } from '../../../serve/rem/rem-data.ts';
+import { committedModelVersions } from '../../../simulate/surrogate/committed-model.ts';
+import { writeCurrent } from '../../../data-lake/current-pointer.ts';
 import {
   FIXTURE_CLUSTERS,
   FIXTURE_STATISTICS,
@@ -15,6 +16,8 @@ import {
   remServerForSpecs,
   writeTablesSnapshot,
 } from '../../support/rem-lake-fixture.ts';
+
+const REM_MODEL_VERSIONS = committedModelVersions();
 
 const auth = { authorization: `Bearer ${REM_TEST_KEY}` };
 const PROVIDENCE = '1 Main St, Providence, RI 02903';
@@ -66,8 +69,8 @@ describe('GET /api/v1/rem/address', () => {
     expect(body.sampling_details).toEqual({ num_samples: 388, num_excluded_samples: 12 });
     expect(body.estimate_type).toBe('county_level');
     expect(body.model).toEqual({
-      model_version: REM_MODEL.model_version,
-      sampler_version: REM_MODEL.sampler_version,
+      model_version: REM_MODEL_VERSIONS.model_version,
+      sampler_version: REM_MODEL_VERSIONS.sampler_version,
       statement: REM_STATEMENT,
     });
     expect(body.rates.electricity).toEqual([
@@ -283,8 +286,8 @@ describe('GET /api/v1/rem/server_version', () => {
   it('returns the model, sampler and code versions', async () => {
     const response = await get('/api/v1/rem/server_version');
     expect(response.json()).toEqual({
-      model_version: REM_MODEL.model_version,
-      sampler_version: REM_MODEL.sampler_version,
+      model_version: REM_MODEL_VERSIONS.model_version,
+      sampler_version: REM_MODEL_VERSIONS.sampler_version,
       code_version: 'fixture-code',
     });
   });

@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { remProfileBodySchema } from '../../../schemas/rem-api.ts';
 import type { ApiModule } from '../../../serve/api-module.ts';
-import { committedSurrogate } from '../../../serve/rem/committed-surrogate.ts';
+import { committedSurrogate } from '../../../simulate/surrogate/committed-surrogate.ts';
 import { createRemApi } from '../../../serve/rem/rem-api.ts';
 import type { RemData, RemSnapshot } from '../../../serve/rem/rem-data.ts';
 import { countyFipsOf, profileEstimateType } from '../../../serve/rem/profile-features.ts';
-import { profileAnswer } from '../../../serve/rem/profile-savings.ts';
+import { computeProfile } from '../../../simulate/on-demand/profile-homes.ts';
+import type { ThreadedRemModelOptions } from '../../../simulate/on-demand/threaded-rem-model.ts';
+import { answerOfLines } from '../../../serve/rem/cluster-statistics-store.ts';
 import { savingsBody } from '../../../serve/rem/savings-body.ts';
 import {
   FIXTURE_RATES,
@@ -16,20 +18,20 @@ import {
 } from '../../support/rem-lake-fixture.ts';
 import { lakeServerForSpecs, type LakeServer } from '../../support/serve-lake-fixture.ts';
 import type { EnergyRate } from '../../../schemas/rem-data.ts';
+import { specRemModel } from '../../support/rem-model.ts';
 
 /*
- * /rem/profile is computed on worker threads (REM_PROFILE_WORKERS): the answers must be the bytes the
+ * /rem/profile is computed on the REM model's threads (REM_MODEL_THREADS): the answers must be the bytes the
  * same computation gives on the calling thread, from the snapshot the request was pinned to; a thread's
  * failure must be a clean error; a full queue a 503.
  */
 
 const auth = { authorization: `Bearer ${REM_TEST_KEY}` };
-const remServer = (id: string, env: Record<string, string>) =>
+const remServer = (id: string, threads: ThreadedRemModelOptions) =>
   lakeServerForSpecs(id, {
     tables: () => remFixtureTables(),
-    modules: () => [createRemApi()] as ApiModule<unknown>[],
+    modules: () => [createRemApi({ model: specRemModel(threads) })] as ApiModule<unknown>[],
     key: REM_TEST_KEY,
-    env,
   });
 
 const post = (server: LakeServer, body: unknown) =>
@@ -43,14 +45,12 @@ const servedData = (server: LakeServer): RemData =>
 async function inProcessBody(data: RemData, body: unknown): Promise<string> {
   const parsed = remProfileBodySchema.parse(body);
   const county = data.counties.get(countyFipsOf(parsed.building_profile.county))!;
-  const result = await profileAnswer(parsed, {
-    county,
-    rates: data.rates,
-    factors: data.factors,
-    surrogate: await committedSurrogate(),
-  });
-  if (!('answer' in result)) throw new Error(`no answer in process: ${JSON.stringify(result)}`);
-  return savingsBody(result.answer, {
+  const result = await computeProfile(
+    { body: parsed, county, rates: data.rates, factors: data.factors },
+    await committedSurrogate(),
+  );
+  if (!result.supported) throw new Error(`no answer in process: ${JSON.stringify(result)}`);
+  return savingsBody(answerOfLines(result.lines), {
     ratesAndFactorsJson: data.ratesAndFactorsJson.get(county.state)!,
     modelJson: data.modelJson,
     estimateType: profileEstimateType(parsed.building_profile.building_features),
@@ -89,7 +89,7 @@ const PROFILES = [
 ];
 
 describe('POST /api/v1/rem/profile on worker threads', () => {
-  const server = remServer('profile-threads', { REM_PROFILE_WORKERS: '2' });
+  const server = remServer('profile-threads', { threads: 2, maxQueued: 16 });
 
   it('answers the same bytes as the computation on the calling thread, for profiles in two states', async () => {
     const responses = await Promise.all(PROFILES.map((body) => post(server(), body)));
@@ -136,7 +136,7 @@ describe('POST /api/v1/rem/profile on worker threads', () => {
 });
 
 describe('POST /api/v1/rem/profile when every thread is busy', () => {
-  const server = remServer('profile-busy', { REM_PROFILE_WORKERS: '1', REM_PROFILE_QUEUE: '0' });
+  const server = remServer('profile-busy', { threads: 1, maxQueued: 0 });
 
   it('answers 503 with Retry-After in the error shape, in the language asked, beyond the queue', async () => {
     const spanish = { ...PROFILES[0], language: 'es' };
@@ -146,11 +146,12 @@ describe('POST /api/v1/rem/profile when every thread is busy', () => {
     expect(responses[1]!.json()).toEqual({
       statusCode: 503,
       error: 'Service Unavailable',
-      message: 'Se están calculando demasiados perfiles de vivienda; vuelva a intentarlo en un segundo',
+      message:
+        'Se están calculando demasiadas estimaciones de viviendas no precalculadas; vuelva a intentarlo en un segundo',
     });
     const english = await Promise.all([post(server(), PROFILES[0]), post(server(), PROFILES[0])]);
     expect(english[1]!.json().message).toBe(
-      'Too many building profiles are being computed; retry in a second',
+      'Too many estimates are being computed for homes not precomputed; retry in a second',
     );
     // Once the thread is free, the next profile is answered.
     expect((await post(server(), PROFILES[0])).statusCode).toBe(200);

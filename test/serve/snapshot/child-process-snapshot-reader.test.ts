@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSnapshotInChildProcess } from '../../../serve/snapshot/child-process-snapshot-reader.ts';
-import { openSnapshot } from '../../../transform/lake/snapshot-reader.ts';
+import { openSnapshot } from '../../../data-lake/snapshot-reader.ts';
 import { writeProgramsSnapshot } from '../../support/serve-lake-fixture.ts';
 
 let lakeDir: string;

@@ -11,7 +11,7 @@ import {
   PROGRAMS,
   type ProgramRow,
 } from '../../support/serve-fixtures.ts';
-import { readTable } from '../../../transform/lake/snapshot-reader.ts';
+import { readTable } from '../../../data-lake/snapshot-reader.ts';
 
 const programs: ServingModule<ProgramRow[]> = {
   name: 'programs',

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { writeCurrent } from '../../../transform/lake/current-pointer.ts';
+import { writeCurrent } from '../../../data-lake/current-pointer.ts';
 import { startService, type RunningService } from '../../../serve/service.ts';
 import { lakeSnapshotSource } from '../../../serve/snapshot/lake-snapshot-source.ts';
 import { programsModule, silentLogger, testConfig, type ProgramRow } from '../../support/serve-fixtures.ts';

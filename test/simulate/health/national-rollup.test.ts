@@ -28,7 +28,7 @@ import { clusterRun } from '../../../simulate/stage/work-units.ts';
 import { readModelFiles } from '../../../simulate/surrogate/committed-model.ts';
 import { OnnxSurrogate } from '../../../simulate/surrogate/onnx-surrogate.ts';
 import { heatingFuelsByCounty, remCountyRow } from '../../../transform/tables/rem/rem-tables.ts';
-import { type RemCountyRow } from '../../../schemas/tables/rem.ts';
+import { type RemCountyRow } from '../../../schemas/rem-data.ts';
 import { defaultSourceRecords } from '../../support/default-source-records.ts';
 import { ALL_ELECTRIC, PUBLISHED_DEATHS_AVOIDED } from '../../figures/health-national-figures.ts';
 

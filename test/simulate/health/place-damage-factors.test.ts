@@ -9,7 +9,7 @@ import type { CountyHeatingFuel, CountyProfile, EmissionFactor } from '../../../
 import { placeDamageFactors } from '../../../simulate/health/place-damage-factors.ts';
 import { auditPlaceDamageFactors } from '../../../transform/tables/health/place-damage-factors-table.ts';
 import { heatingFuelsByCounty, remCountyRow } from '../../../transform/tables/rem/rem-tables.ts';
-import { type RemCountyRow } from '../../../schemas/tables/rem.ts';
+import { type RemCountyRow } from '../../../schemas/rem-data.ts';
 import { defaultSourceRecords } from '../../support/default-source-records.ts';
 
 /** The place factors of the project's default sources, as the pipeline builds them. */

@@ -24,11 +24,16 @@ beforeAll(async () => {
     'tsconfig.json',
     'schemas',
     'lib',
+    'data-lake',
     'ingest',
     'transform',
     'simulate',
   ]) {
-    await cp(path.join(REPOSITORY_ROOT, entry), path.join(checkout, entry), { recursive: true });
+    // Not the default lake root under data-lake/ (generated, possibly large).
+    await cp(path.join(REPOSITORY_ROOT, entry), path.join(checkout, entry), {
+      recursive: true,
+      filter: (source) => source !== path.join(REPOSITORY_ROOT, 'data-lake', 'local'),
+    });
   }
   await cp(path.join(REPOSITORY_ROOT, 'test/support'), path.join(checkout, 'test/support'), {
     recursive: true,

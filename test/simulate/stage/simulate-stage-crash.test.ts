@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { REM_RESULTS_TOPIC } from '../../../schemas/rem-stage.ts';
-import { readCurrent } from '../../../transform/lake/current-pointer.ts';
-import { openSnapshot } from '../../../transform/lake/snapshot-reader.ts';
+import { readCurrent } from '../../../data-lake/current-pointer.ts';
+import { openSnapshot } from '../../../data-lake/snapshot-reader.ts';
 import {
   createRemLake,
   keysOnLog,

@@ -6,7 +6,7 @@ import { HEALTH_UPGRADES, type HealthImpactCell } from '../../../schemas/health-
 import type { ClusterStatisticRow } from '../../../schemas/rem-data.ts';
 import { REM_RESULTS_TOPIC, REM_WORK_UNITS_TOPIC, type RemClusterRow } from '../../../schemas/rem-stage.ts';
 import { codeVersionOf, simulateCodeHash } from '../../../simulate/stage/simulate-code.ts';
-import { openSnapshot } from '../../../transform/lake/snapshot-reader.ts';
+import { openSnapshot } from '../../../data-lake/snapshot-reader.ts';
 import { createRemLake, keysOnLog, type RemLake, type RemTestEnv } from '../../support/rem-stage/rem-lake.ts';
 
 let lake: RemLake;

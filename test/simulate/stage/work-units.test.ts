@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { EmissionFactor, EnergyRate } from '../../../schemas/rem-data.ts';
+import type { ClusterStatisticRow, EmissionFactor, EnergyRate } from '../../../schemas/rem-data.ts';
 import { hashSeed } from '../../../simulate/random.ts';
-import type { ClusterStatisticRow } from '../../../schemas/rem-data.ts';
 import { clusterStatistics } from '../../../simulate/savings/cluster-statistics.ts';
 import { fuelPricesFor } from '../../../simulate/savings/fuel-prices.ts';
 import { decodeStatistics, encodeStatistics } from '../../../simulate/stage/statistics-arrow.ts';

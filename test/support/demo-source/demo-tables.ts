@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { LakeTable } from '../../../transform/tables/lake-table.ts';
-import { tableRef } from '../../../schemas/tables/table-ref.ts';
+import { tableRef } from '../../../data-lake/tables/table-ref.ts';
 import { demoPriceRecordSchema } from './demo-records.ts';
 
 const priceRow = z.object({

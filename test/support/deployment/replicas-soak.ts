@@ -5,7 +5,7 @@ import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { keyFilePath } from '../../../serve/auth/key-file.ts';
 import { runKeysCli } from '../../../serve/auth/keys-cli.ts';
-import { readCurrent } from '../../../transform/lake/snapshot-reader.ts';
+import { readCurrent } from '../../../data-lake/snapshot-reader.ts';
 import {
   buildServer,
   exitOf,
@@ -107,7 +107,7 @@ class Replica {
   ) {}
 
   async start(): Promise<void> {
-    this.child = spawn(process.execPath, [path.join(ROOT, 'dist/serve/main.js')], {
+    this.child = spawn(process.execPath, [path.join(ROOT, 'dist/start/main.js')], {
       cwd: ROOT,
       env: { PATH: process.env.PATH, ...this.env, PORT: String(this.port) },
       stdio: 'ignore',
@@ -299,7 +299,7 @@ export async function runReplicasSoak(options: SoakOptions): Promise<SoakResult>
     await at(0.7);
     event(`rolling back to ${first} (npm run lake -- rollback)`);
     const rollback = await exitOf(
-      runTs('transform/cli/lake.ts', { LAKE_DIR: lakeDir, LOG_LEVEL: 'warn' }, 'pipe', ['rollback', first]),
+      runTs('data-lake/cli/lake.ts', { LAKE_DIR: lakeDir, LOG_LEVEL: 'warn' }, 'pipe', ['rollback', first]),
     );
     if (rollback.code !== 0) throw new Error(`rollback failed (${rollback.code}):\n${rollback.output}`);
     await answeredFrom(first, 50);

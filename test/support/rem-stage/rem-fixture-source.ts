@@ -2,15 +2,10 @@ import { z } from 'zod';
 import type { SourceParser } from '../../../ingest/source.ts';
 import { HEALTH_RECORD_SCHEMAS } from '../../../schemas/health-data.ts';
 import type { RecordSchema } from '../../../schemas/record-schema.ts';
-import { REM_RECORD_SCHEMAS } from '../../../schemas/rem-data.ts';
-import { HEALTH_DAMAGE_FACTORS } from '../../../schemas/tables/health.ts';
-import {
-  REM_COUNTIES,
-  REM_EMISSION_FACTORS,
-  REM_ENERGY_RATES,
-  type RemCountyRow,
-} from '../../../schemas/tables/rem.ts';
-import type { TableRef } from '../../../schemas/tables/table-ref.ts';
+import { REM_RECORD_SCHEMAS, type RemCountyRow } from '../../../schemas/rem-data.ts';
+import { HEALTH_DAMAGE_FACTORS } from '../../../data-lake/tables/health.ts';
+import { REM_COUNTIES, REM_EMISSION_FACTORS, REM_ENERGY_RATES } from '../../../data-lake/tables/rem.ts';
+import type { TableRef } from '../../../data-lake/tables/table-ref.ts';
 import type { AnyLakeTable, LakeTable } from '../../../transform/tables/lake-table.ts';
 import { remCountyRow } from '../../../transform/tables/rem/rem-tables.ts';
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../lib/log.ts';
 import { EXIT_BUSY, pipelineCommand } from '../../../transform/cli/pipeline-command.ts';
-import { acquireLakeLock } from '../../../transform/lake/lake-lock.ts';
+import { acquireLakeLock } from '../../../data-lake/lake-lock.ts';
 import { demoCatalog } from '../../support/demo-source/demo-catalog.ts';
 import { createDemoLake, type DemoLake } from '../../support/demo-source/demo-lake.ts';
 import { promtoolCheckMetrics, promtoolUnavailable } from '../../support/promtool.ts';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readCurrent } from '../../../transform/lake/current-pointer.ts';
+import { readCurrent } from '../../../data-lake/current-pointer.ts';
 
 const script = fileURLToPath(new URL('../../../transform/cli/refresh.ts', import.meta.url));
 let lakeDir: string;

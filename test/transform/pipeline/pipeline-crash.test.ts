@@ -4,10 +4,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PAUSED_MARKER } from '../../../transform/cli/pause-hook.ts';
-import { readCurrent } from '../../../transform/lake/current-pointer.ts';
-import { LakeBusyError } from '../../../transform/lake/lake-lock.ts';
-import { sha256OfFile } from '../../../transform/lake/parquet-file.ts';
-import { openSnapshot } from '../../../transform/lake/snapshot-reader.ts';
+import { readCurrent } from '../../../data-lake/current-pointer.ts';
+import { LakeBusyError } from '../../../data-lake/lake-lock.ts';
+import { sha256OfFile } from '../../../data-lake/parquet-file.ts';
+import { openSnapshot } from '../../../data-lake/snapshot-reader.ts';
 import type { PipelineStep } from '../../../transform/pipeline/pipeline-step.ts';
 import { createDemoLake, type DemoLake } from '../../support/demo-source/demo-lake.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { StagedVersion } from '../../../transform/lake/staging-store.ts';
+import type { StagedVersion } from '../../../data-lake/staging-store.ts';
 import { selectSourceVersions } from '../../../transform/pipeline/select-source-versions.ts';
 
 function staged(

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { CatalogError, orderTables } from '../../../transform/pipeline/table-order.ts';
 import { recordSchema } from '../../../schemas/record-schema.ts';
-import { tableRef } from '../../../schemas/tables/table-ref.ts';
+import { tableRef } from '../../../data-lake/tables/table-ref.ts';
 import type { LakeTable } from '../../../transform/tables/lake-table.ts';
 
 /** A table that reads the tables and record schemas named. */

@@ -10,13 +10,9 @@ import {
   HEALTH_COUNTY_IMPACTS,
   HEALTH_DAMAGE_FACTORS,
   HEALTH_PLACE_DAMAGE_FACTORS,
-} from '../../../schemas/tables/health.ts';
-import {
-  REM_CLUSTERS,
-  REM_COUNTIES,
-  REM_EMISSION_FACTORS,
-  type RemCountyRow,
-} from '../../../schemas/tables/rem.ts';
+} from '../../../data-lake/tables/health.ts';
+import { REM_CLUSTERS, REM_COUNTIES, REM_EMISSION_FACTORS } from '../../../data-lake/tables/rem.ts';
+import { type RemCountyRow } from '../../../schemas/rem-data.ts';
 import {
   countyHealthCells,
   emissionFactorsFor,

@@ -1,5 +1,5 @@
 import { HEALTH_RECORD_SCHEMAS as S } from '../../../schemas/health-data.ts';
-import { HEALTH_DAMAGE_FACTORS } from '../../../schemas/tables/health.ts';
+import { HEALTH_DAMAGE_FACTORS } from '../../../data-lake/tables/health.ts';
 import type { AnyLakeTable } from '../lake-table.ts';
 import { sortedRecordTable } from '../rem/rem-tables.ts';
 import { healthImpactsTable } from './health-impacts-table.ts';

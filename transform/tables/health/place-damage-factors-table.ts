@@ -5,8 +5,9 @@ import {
   type PlaceDamageFactor,
 } from '../../../schemas/health-data.ts';
 import type { AuditFinding } from '../../../schemas/lake.ts';
-import { HEALTH_DAMAGE_FACTORS, HEALTH_PLACE_DAMAGE_FACTORS } from '../../../schemas/tables/health.ts';
-import { REM_COUNTIES, REM_EMISSION_FACTORS, type RemCountyRow } from '../../../schemas/tables/rem.ts';
+import { HEALTH_DAMAGE_FACTORS, HEALTH_PLACE_DAMAGE_FACTORS } from '../../../data-lake/tables/health.ts';
+import { REM_COUNTIES, REM_EMISSION_FACTORS } from '../../../data-lake/tables/rem.ts';
+import { type RemCountyRow } from '../../../schemas/rem-data.ts';
 import { placeDamageFactors } from '../../../simulate/health/place-damage-factors.ts';
 import { offendersFinding } from '../audit-findings.ts';
 import type { LakeTable } from '../lake-table.ts';

@@ -9,7 +9,7 @@ import { LAUNCHED_STATES } from '../../../schemas/incentives/launched-states.ts'
 import { offendersFinding } from '../audit-findings.ts';
 import { FEDERAL_PROGRAMS } from './federal-programs.ts';
 import type { CatalogInputs } from './serving-states.ts';
-import { polygonsOfText } from './geojson-polygons.ts';
+import { polygonsOfText } from '../../../lib/geojson-polygons.ts';
 
 const TABLE = 'incentives_serving_states';
 

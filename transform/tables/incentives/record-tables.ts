@@ -20,8 +20,8 @@ import {
   UTILITY_ZIPS,
   ZCTA_GEOGRAPHIES,
   ZIPS,
-} from '../../../schemas/tables/incentives.ts';
-import type { RowOf, TableRef } from '../../../schemas/tables/table-ref.ts';
+} from '../../../data-lake/tables/incentives.ts';
+import type { RowOf, TableRef } from '../../../data-lake/tables/table-ref.ts';
 import type { LakeTable } from '../lake-table.ts';
 import { FEDERAL_PROGRAMS } from './federal-programs.ts';
 

@@ -10,7 +10,7 @@ import {
   type ZipUtilityRecord,
 } from '../../../schemas/incentives/records.ts';
 import { amiBySize } from '../../../schemas/incentives/ami.ts';
-import { SERVING_LOCATIONS, type ServingLocationRow } from '../../../schemas/tables/incentives.ts';
+import { SERVING_LOCATIONS, type ServingLocationRow } from '../../../data-lake/tables/incentives.ts';
 import type { LakeTable } from '../lake-table.ts';
 
 export interface LocationInputs {

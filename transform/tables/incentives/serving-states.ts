@@ -8,11 +8,11 @@ import {
   type ProgramRecord,
   type RelationshipsRecord,
 } from '../../../schemas/incentives/records.ts';
-import { FEDERAL_SCOPE, SERVING_STATES, type ServingStateRow } from '../../../schemas/tables/incentives.ts';
+import { FEDERAL_SCOPE, SERVING_STATES, type ServingStateRow } from '../../../data-lake/tables/incentives.ts';
 import type { LakeTable } from '../lake-table.ts';
 import { FEDERAL_PROGRAMS } from './federal-programs.ts';
 import { auditIncentiveCatalog } from './catalog-audits.ts';
-import { polygonsOfText } from './geojson-polygons.ts';
+import { polygonsOfText } from '../../../lib/geojson-polygons.ts';
 
 export interface CatalogInputs {
   incentives: IncentiveRecord[];

@@ -11,7 +11,7 @@ import { FUELS } from '../../../schemas/rem.ts';
 import { greatCircleKm } from '../../../simulate/climate/assign-station.ts';
 import { climateById } from '../../../simulate/climate/climate.ts';
 import { offendersFinding } from '../audit-findings.ts';
-import type { RemCountyRow } from '../../../schemas/tables/rem.ts';
+import type { RemCountyRow } from '../../../schemas/rem-data.ts';
 
 /**
  * The REM tables' invariants. An `error` is a gap that would leave an address of the contiguous US without

@@ -2,7 +2,7 @@ import type { AuditFinding } from '../../../schemas/lake.ts';
 import type { RemClusterRow } from '../../../schemas/rem-stage.ts';
 import { RESULT_FUELS, SCENARIOS } from '../../../schemas/rem-data.ts';
 import { UPGRADES } from '../../../schemas/rem.ts';
-import { quoteLiteral } from '../../lake/sql-quote.ts';
+import { quoteLiteral } from '../../../data-lake/sql-quote.ts';
 import { offendersFinding, sqlOffendersFinding } from '../audit-findings.ts';
 import type { BuildContext } from '../lake-table.ts';
 

@@ -6,7 +6,7 @@ import {
   REM_COUNTIES,
   REM_EMISSION_FACTORS,
   REM_ENERGY_RATES,
-} from '../../../schemas/tables/rem.ts';
+} from '../../../data-lake/tables/rem.ts';
 import { gatherResults, runSimulateStage } from '../../../simulate/stage/simulate-stage.ts';
 import { decodeStatistics } from '../../../simulate/stage/statistics-arrow.ts';
 import { defaultWorkerCount, WorkerPool } from '../../../simulate/stage/worker-pool.ts';

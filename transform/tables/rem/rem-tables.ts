@@ -1,18 +1,18 @@
 import type { z } from 'zod';
 import type { RecordSchema } from '../../../schemas/record-schema.ts';
 import {
-  REM_RECORD_SCHEMAS as S,
   type CountyHeatingFuel,
   type CountyProfile,
+  REM_RECORD_SCHEMAS as S,
+  type RemCountyRow,
 } from '../../../schemas/rem-data.ts';
 import {
   REM_COUNTIES,
   REM_EMISSION_FACTORS,
   REM_ENERGY_RATES,
   REM_ZIP_COUNTIES,
-  type RemCountyRow,
-} from '../../../schemas/tables/rem.ts';
-import type { TableRef } from '../../../schemas/tables/table-ref.ts';
+} from '../../../data-lake/tables/rem.ts';
+import type { TableRef } from '../../../data-lake/tables/table-ref.ts';
 import { assignStation } from '../../../simulate/climate/assign-station.ts';
 import {
   countyFuelShares,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { areaContains } from '../../../../serve/incentives/eligibility/point-in-area.ts';
-import type { Polygon } from '../../../../transform/tables/incentives/geojson-polygons.ts';
+import type { Polygon } from '../../../../lib/geojson-polygons.ts';
 import { glocesterPolygon } from '../../../support/incentives/fixture-records.ts';
 
 // The fixture town's square with its square hole, and a separate triangle.

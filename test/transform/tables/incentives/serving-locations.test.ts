@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildIncentiveTablesInProcess } from '../../../conformance/in-process-lake.ts';
-import type { ServingLocationRow } from '../../../../schemas/tables/incentives.ts';
+import type { ServingLocationRow } from '../../../../data-lake/tables/incentives.ts';
 import { fixtureRecords } from '../../../support/incentives/fixture-records.ts';
 
 async function locations(): Promise<Map<string, ServingLocationRow>> {

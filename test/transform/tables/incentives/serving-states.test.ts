@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildIncentiveTablesInProcess } from '../../../conformance/in-process-lake.ts';
-import type { ServingStateRow } from '../../../../schemas/tables/incentives.ts';
+import type { ServingStateRow } from '../../../../data-lake/tables/incentives.ts';
 import { fixtureRecords, glocesterPolygon } from '../../../support/incentives/fixture-records.ts';
 
 async function states(): Promise<Map<string, ServingStateRow>> {

@@ -2,8 +2,8 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
 import { clusterStatisticRowSchema, type ClusterStatisticRow } from '../../../../schemas/rem-data.ts';
 import { remClusterRowSchema, type RemClusterRow } from '../../../../schemas/rem-stage.ts';
-import { columnsOfRow } from '../../../../transform/lake/column-types.ts';
-import { loadTable } from '../../../../transform/lake/table-loader.ts';
+import { columnsOfRow } from '../../../../data-lake/column-types.ts';
+import { loadTable } from '../../../../data-lake/table-loader.ts';
 import { auditClusters, auditClusterStatistics } from '../../../../transform/tables/rem/rem-stage-audits.ts';
 
 const cluster: RemClusterRow = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EmissionFactor, EnergyRate, ZipCounty } from '../../../../schemas/rem-data.ts';
-import { CONTIGUOUS_STATE_FIPS, emissionFactorFor } from '../../../../schemas/rem-data.ts';
+import { CONTIGUOUS_STATE_FIPS, emissionFactorFor, type RemCountyRow } from '../../../../schemas/rem-data.ts';
 import { FUELS } from '../../../../schemas/rem.ts';
 import { HEALTH_POLLUTANTS } from '../../../../schemas/health-data.ts';
 import type { BuildContext } from '../../../../transform/tables/lake-table.ts';
@@ -17,7 +17,6 @@ import {
   remZipCountiesTable,
   remCountyRow,
 } from '../../../../transform/tables/rem/rem-tables.ts';
-import { type RemCountyRow } from '../../../../schemas/tables/rem.ts';
 
 const suffolk = SUFFOLK_MA;
 const stLouis = ST_LOUIS_MN;

@@ -1,0 +1,177 @@
+import { createHash } from 'node:crypto';
+import { mkdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { DuckDBInstance, DuckDBTypeId, type DuckDBConnection, type DuckDBType } from '@duckdb/node-api';
+import type { Manifest } from '../schemas/lake.ts';
+import type { TableRef } from './tables/table-ref.ts';
+import { readCurrent } from './current-pointer.ts';
+import { writeFileAtomically } from '../lib/fs/durable-file.ts';
+import { lakePaths, snapshotDir } from './lake-paths.ts';
+import { readManifest } from './manifest-file.ts';
+import { quoteIdentifier, quoteLiteral } from './sql-quote.ts';
+
+export { readCurrent };
+
+/** Read access to one published snapshot of the lake. */
+export interface SnapshotReader {
+  readonly id: string;
+  readonly dir: string;
+  readonly manifest: Manifest;
+  /** All rows of a table of this snapshot (JSON columns parsed back into values). */
+  rows<T = Record<string, unknown>>(table: string): Promise<T[]>;
+  /** The columns of a table's Parquet file, with the types DuckDB reads them as (from the file's footer). */
+  columns(table: string): Promise<ParquetColumn[]>;
+  /**
+   * Writes the result of `sql` (over this snapshot's tables, each a view named after its table; numeric
+   * columns only) as little-endian float64, row after row, to a file in the lake's serving cache, and
+   * returns its path and how many numbers it holds. For tables too large to hold as row objects: the
+   * caller reads the file by position. The file is named after the snapshot, `name` and the query, so a
+   * restart reuses it.
+   */
+  writeFloat64File(name: string, sql: string): Promise<Float64File>;
+}
+
+export interface ParquetColumn {
+  name: string;
+  /** DuckDB's name of the type: VARCHAR, BIGINT, DOUBLE, BOOLEAN, JSON, … */
+  type: string;
+}
+
+export interface Float64File {
+  path: string;
+  /** Numbers in the file: rows × columns. */
+  values: number;
+}
+
+/**
+ * The rows of a table of a snapshot, by its reference: typed by its row schema, which validated every row
+ * before it was written.
+ */
+export const readTable = <Row extends Record<string, unknown>>(
+  snapshot: Pick<SnapshotReader, 'rows'>,
+  table: TableRef<Row>,
+): Promise<Row[]> => snapshot.rows<Row>(table.name);
+
+/** Opens a snapshot of the lake by id; its manifest is read and validated now, its tables on demand. */
+export async function openSnapshot(lakeDir: string, id: string): Promise<SnapshotReader> {
+  const dir = snapshotDir(lakeDir, id);
+  return new ParquetSnapshotReader(id, dir, await readManifest(dir), lakePaths(lakeDir).servingCache);
+}
+
+class ParquetSnapshotReader implements SnapshotReader {
+  constructor(
+    readonly id: string,
+    readonly dir: string,
+    readonly manifest: Manifest,
+    private readonly servingCache: string,
+  ) {}
+
+  async writeFloat64File(name: string, sql: string): Promise<Float64File> {
+    const digest = createHash('sha256').update(sql).digest('hex').slice(0, 16);
+    const target = path.join(this.servingCache, this.id, `${name}-${digest}.f64`);
+    const written = await stat(target).catch(() => null);
+    // Written atomically, so a file that exists is complete.
+    if (written) return { path: target, values: written.size / Float64Array.BYTES_PER_ELEMENT };
+    await mkdir(path.dirname(target), { recursive: true });
+    let values = 0;
+    await this.withTables(async (db) => {
+      const result = await db.stream(sql);
+      await writeFileAtomically(target, async (handle) => {
+        for (
+          let chunk = await result.fetchChunk();
+          chunk && chunk.rowCount > 0;
+          chunk = await result.fetchChunk()
+        ) {
+          const columns = chunk.getColumns();
+          const block = new Float64Array(chunk.rowCount * columns.length);
+          for (let c = 0; c < columns.length; c++) {
+            const column = columns[c]!;
+            for (let r = 0; r < chunk.rowCount; r++) block[r * columns.length + c] = Number(column[r] ?? NaN);
+          }
+          await handle.write(new Uint8Array(block.buffer));
+          values += block.length;
+        }
+      });
+    });
+    return { path: target, values };
+  }
+
+  /** A short-lived DuckDB with one view per table of this snapshot. */
+  private withTables<T>(use: (db: DuckDBConnection) => Promise<T>): Promise<T> {
+    return withMemoryDb(async (db) => {
+      for (const [table, entry] of Object.entries(this.manifest.tables)) {
+        const file = quoteLiteral(path.join(this.dir, entry.file));
+        await db.run(`CREATE VIEW ${quoteIdentifier(table)} AS SELECT * FROM read_parquet(${file})`);
+      }
+      return use(db);
+    });
+  }
+
+  async columns(table: string): Promise<ParquetColumn[]> {
+    return this.withFile(table, async (db, file) => {
+      const result = await db.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet(${quoteLiteral(file)})`);
+      return result
+        .getRowObjectsJson()
+        .map((row) => ({ name: String(row.column_name), type: String(row.column_type) }));
+    });
+  }
+
+  /** Reads one table's Parquet file; BIGINT columns come back as numbers and JSON columns as values. */
+  rows<T = Record<string, unknown>>(table: string): Promise<T[]> {
+    return this.withFile(table, async (db, file) => {
+      const result = await db.runAndReadAll(`SELECT * FROM read_parquet(${quoteLiteral(file)})`);
+      const names = result.columnNames();
+      // Column-major reads cross the native boundary faster than row-major ones; rows are assembled here.
+      const columns = result
+        .getColumns()
+        .map((values, i) => values.map(converterFor(result.columnTypes()[i]!, names[i]!)));
+      const rows = new Array<T>(result.currentRowCount);
+      for (let r = 0; r < rows.length; r++) {
+        const row: Record<string, unknown> = {};
+        for (let c = 0; c < names.length; c++) row[names[c]!] = columns[c]![r];
+        rows[r] = row as T;
+      }
+      return rows;
+    });
+  }
+
+  /** A short-lived DuckDB and the path of one table's Parquet file. */
+  private withFile<T>(table: string, use: (db: DuckDBConnection, file: string) => Promise<T>): Promise<T> {
+    const entry = this.manifest.tables[table];
+    if (!entry) return Promise.reject(new Error(`snapshot ${this.id} has no table "${table}"`));
+    return withMemoryDb((db) => use(db, path.join(this.dir, entry.file)));
+  }
+}
+
+/**
+ * A short-lived in-memory DuckDB per read: readers are held for a snapshot's whole serving life and DuckDB
+ * instances are native resources that nothing else would close.
+ */
+async function withMemoryDb<T>(use: (db: DuckDBConnection) => Promise<T>): Promise<T> {
+  const instance = await DuckDBInstance.create(':memory:');
+  try {
+    const db = await instance.connect();
+    try {
+      return await use(db);
+    } finally {
+      db.closeSync();
+    }
+  } finally {
+    instance.closeSync();
+  }
+}
+
+function converterFor(type: DuckDBType, column: string): (value: unknown) => unknown {
+  if (type.typeId === DuckDBTypeId.BIGINT) {
+    return (value) => {
+      if (value === null) return null;
+      const number = Number(value as bigint);
+      if (!Number.isSafeInteger(number)) throw new Error(`column ${column}: ${String(value)} is too large`);
+      return number;
+    };
+  }
+  if (type.typeId === DuckDBTypeId.VARCHAR && type.alias === 'JSON') {
+    return (value) => (value === null ? null : JSON.parse(value as string));
+  }
+  return (value) => value;
+}

@@ -1,0 +1,44 @@
+import { ThreadPool, threadBootstrap } from '../../lib/thread-pool.ts';
+import type { ClusterOutcome, ProfileOutcome, RemModel } from '../../schemas/rem-model.ts';
+import { committedModelVersions } from '../surrogate/committed-model.ts';
+import type { ModelJob, ModelJobOutcome } from './model-jobs.ts';
+
+export interface ThreadedRemModelOptions {
+  /** Threads computing clusters and profiles (REM_MODEL_THREADS). */
+  threads: number;
+  /** Jobs that may wait for a thread; one more is refused at once with ThreadPoolFull (REM_MODEL_QUEUE). */
+  maxQueued: number;
+}
+
+/**
+ * A job not answered in this time fails and its thread is replaced: a job is milliseconds of work, but a
+ * thread's first job also waits for it to load its modules and surrogate (seconds on a busy machine).
+ */
+const JOB_TIMEOUT_MS = 30_000;
+/**
+ * A model thread's heap bound: a thread keeps its modules, sampler tables and surrogate live and a job
+ * allocates a few MB more, so a tight bound makes V8 collect early instead of letting the thread's heap
+ * grow (the REM bench reports the RSS it costs); a thread that still runs out dies like a crashed one.
+ */
+const THREAD_HEAP = { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 8 };
+
+/**
+ * The REM model the server is given: the committed surrogate on a few worker threads (started on the first
+ * job), so no request's model work runs on the event loop; a full queue refuses a job at once.
+ */
+export function threadedRemModel(options: ThreadedRemModelOptions): RemModel {
+  const pool = new ThreadPool<ModelJob, ModelJobOutcome>({
+    bootstrap: threadBootstrap(import.meta.url, 'rem-model-thread'),
+    threads: options.threads,
+    maxQueued: options.maxQueued,
+    timeoutMs: JOB_TIMEOUT_MS,
+    resourceLimits: THREAD_HEAP,
+  });
+  return {
+    versions: committedModelVersions(),
+    cluster: (job) => pool.run({ kind: 'cluster', job }) as Promise<ClusterOutcome>,
+    profile: (job) => pool.run({ kind: 'profile', job }) as Promise<ProfileOutcome>,
+    queued: () => pool.queued,
+    close: () => pool.close(),
+  };
+}

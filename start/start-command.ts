@@ -1,0 +1,125 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { createAsyncLogger, createLogger, terminalLogDestination } from '../lib/log.ts';
+import { ProgressBoard, timeLeftMs } from '../lib/progress-board.ts';
+import { createProgress, teeProgress } from '../lib/progress.ts';
+import { createTerminalDisplay } from '../lib/terminal-display.ts';
+import type { Config } from '../schemas/config.ts';
+import { defaultCatalog, type PipelineCatalog } from '../transform/catalog.ts';
+import { runPipeline } from '../transform/pipeline/run-pipeline.ts';
+import { firstStageCatalog, unpublishedTables } from '../transform/pipeline/staged-publish.ts';
+import { lakeTableFamilies } from '../transform/tables/index.ts';
+import { createApiModules } from '../serve/api-modules.ts';
+import { threadedRemModel } from '../simulate/on-demand/threaded-rem-model.ts';
+import { limitHeapGrowth } from '../serve/heap-growth.ts';
+import { startService } from '../serve/service.ts';
+import { lakeSnapshotSource } from '../serve/snapshot/lake-snapshot-source.ts';
+
+/** LOG_FORMAT: `auto` draws progress when a person watches (stdout and stderr are terminals). */
+export function onTerminal(
+  config: Pick<Config, 'LOG_FORMAT'>,
+  streams: { stdout: { isTTY?: boolean }; stderr: { isTTY?: boolean } } = process,
+): boolean {
+  if (config.LOG_FORMAT !== 'auto') return config.LOG_FORMAT === 'terminal';
+  return streams.stdout.isTTY === true && streams.stderr.isTTY === true;
+}
+
+/**
+ * Serves with the real lake, pipeline and API modules until SIGINT/SIGTERM; returns the exit code when
+ * the server could not start.
+ */
+export async function startCommand(config: Config): Promise<number | undefined> {
+  limitHeapGrowth(config.SERVE_HEAP_GROWTH_PERCENT);
+  // One line per pipeline step; ingest's per-source steps share a line each.
+  const board = new ProgressBoard({ lineFor: (step) => step.replace(/^(read|publish) .*/, '$1 sources') });
+  const display = onTerminal(config) ? createTerminalDisplay(board, { stream: process.stderr }) : null;
+  // stderr: the JSON logs go to stdout, and a key must not end up wherever they are collected.
+  const print = display ? display.print : (block: string) => void process.stderr.write(`${block}\n`);
+  // JSON logs go out asynchronously (a line per request); the terminal's lines are printed as they come.
+  const logger = display
+    ? createLogger(config.LOG_LEVEL, 'serve', terminalLogDestination(print))
+    : createAsyncLogger(config.LOG_LEVEL, 'serve');
+  // The board also feeds the 503s and /healthz while the precompute runs, so it hears every step.
+  const progress = display ? board : teeProgress(createProgress({ logger, onTerminal: false }), board);
+  const pipeline = async (stage: string, narrow: (catalog: PipelineCatalog) => PipelineCatalog) => {
+    const result = await runPipeline({
+      config,
+      logger,
+      progress,
+      catalog: narrow(await defaultCatalog(config)),
+    });
+    logger.info({ snapshot: result.snapshotId, status: result.status }, `${stage} pipeline run done`);
+    if (display) print(`${stage}: snapshot ${result.snapshotId} ${result.status}`);
+  };
+  let service;
+  try {
+    service = await startService({
+      config,
+      logger,
+      apiModules: createApiModules({
+        remModel: threadedRemModel({ threads: config.REM_MODEL_THREADS, maxQueued: config.REM_MODEL_QUEUE }),
+      }),
+      source: lakeSnapshotSource(config.LAKE_DIR),
+      // The incentives first (seconds): the calculator answers while the REM and health tables precompute.
+      publishFirstSnapshot: () =>
+        pipeline('incentives', (catalog) => firstStageCatalog(catalog, lakeTableFamilies.incentives)),
+      precompute: {
+        run: async () => {
+          if ((await unpublishedTables(config.LAKE_DIR, await defaultCatalog(config))).length === 0) return;
+          await pipeline('precompute', (catalog) => catalog);
+        },
+        progress: () => {
+          const line = board.running();
+          return line === null
+            ? null
+            : {
+                step: line.label,
+                count: line.count,
+                total: line.total,
+                unit: line.unit,
+                leftMs: timeLeftMs(line, performance.now()),
+              };
+        },
+      },
+      print,
+    });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    console.error(
+      code === 'EADDRINUSE' || code === 'EACCES'
+        ? `error: cannot listen on ${config.HOST}:${config.PORT} (${code}); set PORT or HOST`
+        : `error: the server could not start: ${(err as Error).message}`,
+    );
+    return 1;
+  }
+
+  if (display) print(`serving on ${service.url}`);
+  const running = service;
+  let stopping = false;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      display?.close();
+      running.drain();
+      logger.info(
+        { signal, drainMs: config.SERVE_DRAIN_MS },
+        'draining: /healthz answers 503, requests still served',
+      );
+      // In-flight requests get a bounded time after the drain; a stuck one must not keep the process alive.
+      setTimeout(() => process.exit(1), config.SERVE_DRAIN_MS + 10_000).unref();
+      delay(config.SERVE_DRAIN_MS)
+        .then(() => {
+          logger.info('shutting down: finishing requests in flight');
+          return running.stop();
+        })
+        .then(
+          () => process.exit(0),
+          (err: unknown) => {
+            logger.error({ err }, 'shutdown failed');
+            process.exit(1);
+          },
+        );
+    });
+  }
+  return undefined;
+}

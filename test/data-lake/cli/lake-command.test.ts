@@ -1,0 +1,95 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { UsageError } from '../../../lib/cli-main.ts';
+import { lakeCommand } from '../../../data-lake/cli/lake-command.ts';
+import { readCurrent } from '../../../data-lake/current-pointer.ts';
+import { acquireLakeLock, LakeBusyError } from '../../../data-lake/lake-lock.ts';
+import { UnknownSnapshotError } from '../../../data-lake/snapshot-store.ts';
+import type { PipelineResult } from '../../../transform/pipeline/run-pipeline.ts';
+import { createDemoLake, type DemoLake } from '../../support/demo-source/demo-lake.ts';
+
+let lake: DemoLake;
+let snapshots: string[];
+
+/** Runs `npm run lake -- <args>` in process and returns what it printed. */
+async function lakeCli(...args: string[]): Promise<string> {
+  const printed: string[] = [];
+  const code = await lakeCommand(args, lake.lakeDir, { print: (text) => printed.push(text) });
+  expect(code).toBe(0);
+  return printed.join('\n');
+}
+
+function published(result: PipelineResult): string {
+  if (result.status !== 'published') throw new Error('expected a publish');
+  return result.snapshotId;
+}
+
+beforeEach(async () => {
+  lake = await createDemoLake();
+  snapshots = [published(await lake.run({ now: () => new Date('2026-11-01T10:00:00.000Z') }))];
+  await lake.writePrices(['heat-pump,CA,14000', 'heat-pump,NY,13000']);
+  snapshots.push(published(await lake.run({ now: () => new Date('2026-11-02T10:00:00.000Z') })));
+  await lake.writePrices(['heat-pump,CA,14500', 'heat-pump,NY,13500', 'induction-stove,NY,1700']);
+  snapshots.push(published(await lake.run({ now: () => new Date('2026-11-03T10:00:00.000Z') })));
+});
+afterEach(async () => {
+  await lake.remove();
+});
+
+describe('npm run lake', () => {
+  it('lists snapshots newest first and marks the published one', async () => {
+    const [first, second, third] = snapshots as [string, string, string];
+    expect(await lakeCli('list')).toBe(
+      [
+        '  | id                           | created                  | tables | rows | parent',
+        '--+------------------------------+--------------------------+--------+------+-----------------------------',
+        `* | ${third} | 2026-11-03T10:00:00.000Z | 3      | 5    | ${second}`,
+        `  | ${second} | 2026-11-02T10:00:00.000Z | 3      | 4    | ${first}`,
+        `  | ${first} | 2026-11-01T10:00:00.000Z | 3      | 8    | -`,
+        '(3 rows)',
+      ].join('\n'),
+    );
+  });
+
+  it('shows a manifest, the published one by default', async () => {
+    const current = JSON.parse(await lakeCli('show'));
+    expect(current.id).toBe(snapshots[2]);
+    const older = JSON.parse(await lakeCli('show', snapshots[0]!));
+    expect(older).toMatchObject({ id: snapshots[0], parent: null });
+    expect(older.tables.demo_prices.rows).toBe(6);
+  });
+
+  it('rolls CURRENT back to an older snapshot; the next run publishes the newest data again', async () => {
+    expect(await lakeCli('rollback', snapshots[0]!)).toBe(
+      `CURRENT now names ${snapshots[0]} (was ${snapshots[2]})`,
+    );
+    expect(await readCurrent(lake.lakeDir)).toBe(snapshots[0]);
+
+    const next = await lake.run();
+    expect(next.status === 'published' && next.manifest.parent).toBe(snapshots[0]);
+  });
+
+  it('collects garbage keeping the n newest and always the published one', async () => {
+    await lakeCli('rollback', snapshots[0]!);
+    expect(await lakeCli('gc', '--keep', '1')).toBe(`deleted 1: ${snapshots[1]}`);
+    expect((await lakeCli('list')).split('\n')).toHaveLength(5);
+    expect(await lakeCli('gc', '--keep', '0')).toBe(`deleted 1: ${snapshots[2]}`);
+    expect(await readCurrent(lake.lakeDir)).toBe(snapshots[0]);
+    expect(await lakeCli('gc', '--keep', '0')).toBe('nothing to delete');
+  });
+
+  it('says what is wrong with a bad command, and waits for nobody while a run holds the lake', async () => {
+    const io = { print: () => undefined };
+    await expect(lakeCommand(['show', 'no-such-snapshot'], lake.lakeDir, io)).rejects.toThrow(
+      UnknownSnapshotError,
+    );
+    await expect(lakeCommand(['rollback'], lake.lakeDir, io)).rejects.toThrow('rollback needs a snapshot id');
+    await expect(lakeCommand(['gc'], lake.lakeDir, io)).rejects.toThrow('gc needs --keep <n>');
+    await expect(lakeCommand(['gc', '--keep', '-1'], lake.lakeDir, io)).rejects.toThrow(UsageError);
+    await expect(lakeCommand(['prune'], lake.lakeDir, io)).rejects.toThrow('unknown command "prune"');
+
+    const run = await acquireLakeLock(lake.lakeDir, { purpose: 'pipeline run' });
+    await expect(lakeCommand(['rollback', snapshots[0]!], lake.lakeDir, io)).rejects.toThrow(LakeBusyError);
+    await run.release();
+    expect(await readCurrent(lake.lakeDir)).toBe(snapshots[2]);
+  });
+});
