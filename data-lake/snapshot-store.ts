@@ -2,16 +2,20 @@ import { readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Manifest } from '../schemas/lake.ts';
 import { readCurrent, writeCurrent } from './current-pointer.ts';
-import { removeTempFiles, TEMP_MARKER } from '../lib/fs/durable-file.ts';
+import { removeTempFiles, TEMP_MARKER, writeFileAtomically } from '../lib/fs/durable-file.ts';
 import { assertSnapshotId, lakePaths, PARTIAL_SUFFIX, snapshotDir } from './lake-paths.ts';
-import { readManifest } from './manifest-file.ts';
+import { MANIFEST_FILE, readManifest, serializeManifest } from './manifest-file.ts';
 
 export interface SnapshotSummary {
   id: string;
   createdAt: string;
   parent: string | null;
   fingerprint: string;
-  current: boolean;
+  /**
+   * `current`: CURRENT names it; `held`: written by a run whose audits held it for review, never published;
+   * `superseded`: published once (or never held) and no longer current.
+   */
+  status: 'current' | 'held' | 'superseded';
   tables: number;
   rows: number;
 }
@@ -36,7 +40,7 @@ export async function listSnapshots(lakeDir: string): Promise<SnapshotSummary[]>
       createdAt: manifest.createdAt,
       parent: manifest.parent,
       fingerprint: manifest.fingerprint,
-      current: id === current,
+      status: id === current ? 'current' : manifest.hold && !manifest.review ? 'held' : 'superseded',
       tables: tables.length,
       rows: tables.reduce((sum, t) => sum + t.rows, 0),
     });
@@ -117,4 +121,52 @@ async function entries(dir: string): Promise<string[]> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;
   }
+}
+
+/** Publishing a snapshot that is not waiting for review. */
+export class NotHeldError extends Error {
+  constructor(readonly id: string) {
+    super(
+      `snapshot ${id} is not held for review (npm run lake -- list shows which are); ` +
+        'npm run lake -- rollback <id> publishes an earlier snapshot',
+    );
+    this.name = 'NotHeldError';
+  }
+}
+
+/** Publishing a held snapshot whose audits compared it with a snapshot that is no longer CURRENT. */
+export class StaleHoldError extends Error {
+  constructor(id: string, against: string, current: string | null) {
+    super(
+      `snapshot ${id} was audited against ${against}, but CURRENT is now ${current ?? 'nothing'}: run the ` +
+        `pipeline again so its audits compare with what is published`,
+    );
+    this.name = 'StaleHoldError';
+  }
+}
+
+/** Who published a held snapshot, when and why: recorded in its manifest. */
+export interface Review {
+  operator: string;
+  reason: string;
+  now: Date;
+}
+
+/**
+ * Publishes a snapshot a run held for review: the review is recorded in its manifest (replaced
+ * atomically; its tables' files never change), then CURRENT names it. Refused unless the snapshot is held
+ * and was compared with what CURRENT names now.
+ */
+export async function publishHeld(lakeDir: string, id: string, review: Review): Promise<Manifest> {
+  const manifest = await readSnapshotManifest(lakeDir, id);
+  if (manifest.hold === undefined || manifest.review !== undefined) throw new NotHeldError(id);
+  const current = await readCurrent(lakeDir);
+  if (current !== manifest.hold.against) throw new StaleHoldError(id, manifest.hold.against, current);
+  const reviewed: Manifest = {
+    ...manifest,
+    review: { publishedAt: review.now.toISOString(), operator: review.operator, reason: review.reason },
+  };
+  await writeFileAtomically(path.join(snapshotDir(lakeDir, id), MANIFEST_FILE), serializeManifest(reviewed));
+  await writeCurrent(lakeDir, id);
+  return reviewed;
 }

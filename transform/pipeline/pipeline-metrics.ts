@@ -1,6 +1,6 @@
 import { Gauge, Registry } from 'prom-client';
 import type { Progress } from '../../lib/progress.ts';
-import type { AuditFinding } from '../../schemas/lake.ts';
+import { AUDIT_SEVERITIES, type AuditFinding } from '../../schemas/lake.ts';
 import type { PipelineStep } from './pipeline-step.ts';
 import type { ConsumeSummary } from './transform-consumer.ts';
 
@@ -16,12 +16,12 @@ const PHASE_ENDED_BY: Partial<Record<PipelineStep, string>> = {
   published: 'publish',
 };
 
-const SEVERITIES: readonly AuditFinding['severity'][] = ['error', 'warning'];
-
 export type RunOutcome =
-  | { status: 'published'; audit: readonly AuditFinding[] }
+  | { status: 'published' | 'held'; audit: readonly AuditFinding[] }
   | { status: 'unchanged' }
   | { status: 'failed'; audit?: readonly AuditFinding[] };
+
+const RUN_STATUSES: readonly RunOutcome['status'][] = ['published', 'held', 'unchanged', 'failed'];
 
 /**
  * The metrics of one pipeline run, for the node-exporter textfile a run leaves behind (METRICS_TEXTFILE): a
@@ -70,12 +70,12 @@ export class PipelineMetrics {
     );
     this.findings = gauge(
       'electrify_pipeline_audit_findings',
-      "Findings of the last run's audits by severity (an error blocks the publish); no series when no audit ran",
+      "Findings of the last run's audits by severity (an error fails the run, a hold keeps its snapshot for review); no series when no audit ran",
       ['severity'],
     );
     this.outcome = gauge(
       'electrify_pipeline_last_run_status',
-      'How the last run ended: 1 for its status (published, unchanged or failed), 0 for the others',
+      'How the last run ended: 1 for its status (published, held for review, unchanged or failed), 0 for the others',
       ['status'],
     );
     this.runSeconds = gauge('electrify_pipeline_last_run_duration_seconds', 'Seconds the last run took', []);
@@ -132,11 +132,10 @@ export class PipelineMetrics {
 
   /** The run ended: its status, audit findings (when its audits ran) and duration. */
   finished(outcome: RunOutcome): void {
-    for (const status of ['published', 'unchanged', 'failed'] as const)
-      this.outcome.set({ status }, status === outcome.status ? 1 : 0);
+    for (const status of RUN_STATUSES) this.outcome.set({ status }, status === outcome.status ? 1 : 0);
     const audit = 'audit' in outcome ? outcome.audit : undefined;
     if (audit !== undefined)
-      for (const severity of SEVERITIES)
+      for (const severity of AUDIT_SEVERITIES)
         this.findings.set({ severity }, audit.filter((f) => f.severity === severity).length);
     this.runSeconds.set((this.now() - this.startedAt) / 1000);
     this.finishedAt.set(this.wallClock() / 1000);

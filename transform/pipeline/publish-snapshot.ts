@@ -12,6 +12,7 @@ import { promotePartialSnapshot, writePartialSnapshot } from '../../data-lake/sn
 import type { StagingStore } from '../../data-lake/staging-store.ts';
 import { inputNames, type AnyLakeTable } from '../tables/lake-table.ts';
 import { AuditFailedError } from './audit-failed-error.ts';
+import { auditAgainstPublished } from './audit-against-published.ts';
 import { buildTables } from './build-tables.ts';
 import type { RebuildPlan, RunLineage } from './lineage.ts';
 import type { PipelineStep } from './pipeline-step.ts';
@@ -48,11 +49,18 @@ export interface PublishInputs {
  */
 const BUILD_MEMORY_LIMIT = '1GB';
 
+/** What a run wrote: a published snapshot, or one held for review (CURRENT unchanged). */
+export interface WrittenSnapshot {
+  manifest: Manifest;
+  published: boolean;
+}
+
 /**
- * Builds every table into an in-memory DuckDB, audits them (an error finding stops here), writes the
- * snapshot beside the published ones, renames it into place and only then swaps CURRENT to it.
+ * Builds every table into an in-memory DuckDB, audits them (an error finding stops here) and compares
+ * them with the published snapshot, writes the snapshot beside the published ones and renames it into
+ * place; only when no comparison holds it does it swap CURRENT to it (write–audit–publish).
  */
-export async function buildAndPublish(inputs: PublishInputs): Promise<Manifest> {
+export async function buildAndPublish(inputs: PublishInputs): Promise<WrittenSnapshot> {
   const { lakeDir, chosen, now, progress, logger, step, lineage, plan, published } = inputs;
   const id = snapshotId(now, lineage.fingerprint);
   const reused =
@@ -81,15 +89,28 @@ export async function buildAndPublish(inputs: PublishInputs): Promise<Manifest> 
     }).finally(async () => {
       if (log) await (await log.catch(() => null))?.close();
     });
-    // A reused table's findings are those of the snapshot its file comes from.
-    const findings = [...newFindings, ...(published?.audit ?? []).filter((f) => reusedNames.has(f.table))];
-    for (const warning of newFindings.filter((f) => f.severity === 'warning')) {
+    if (newFindings.some((f) => f.severity === 'error')) throw new AuditFailedError(newFindings);
+    const comparisons = await auditAgainstPublished(
+      db,
+      built.map(({ table }) => table),
+      published && inputs.parent !== null
+        ? { manifest: published, dir: snapshotDir(lakeDir, inputs.parent) }
+        : null,
+      lineage,
+    );
+    // A reused table's findings are those of the snapshot its file comes from (its holds were reviewed).
+    const findings = [
+      ...newFindings,
+      ...comparisons,
+      ...(published?.audit ?? []).filter((f) => reusedNames.has(f.table) && f.severity === 'warning'),
+    ];
+    for (const warning of [...newFindings, ...comparisons].filter((f) => f.severity === 'warning')) {
       logger.warn(
         { finding: warning },
         `audit warning: table ${warning.table}, ${warning.check}: ${warning.message}`,
       );
     }
-    if (findings.some((f) => f.severity === 'error')) throw new AuditFailedError(findings);
+    const holds = comparisons.filter((f) => f.severity === 'hold');
     await step('built');
 
     const rowsBuilt = new Map(built.map(({ table, rows }) => [table.name, rows]));
@@ -106,6 +127,7 @@ export async function buildAndPublish(inputs: PublishInputs): Promise<Manifest> 
         pipelineCode: lineage.pipelineCode,
         sources: Object.fromEntries(chosen.map((v) => [v.source, manifestSource(v)])),
         audit: findings,
+        ...(holds.length > 0 ? { hold: { against: inputs.parent!, findings: holds } } : {}),
         tables: inputs.tables.map((table) => {
           const { fingerprint, code, settings } = lineage.tables.get(table.name)!;
           const reuse = reused.find((r) => r.name === table.name);
@@ -128,13 +150,17 @@ export async function buildAndPublish(inputs: PublishInputs): Promise<Manifest> 
     await step('snapshot-written');
     await promotePartialSnapshot(lakeDir, id);
     await step('snapshot-promoted');
+    if (holds.length > 0) {
+      logger.warn({ snapshot: id, against: inputs.parent, holds }, `snapshot ${id} held for review`);
+      return { manifest, published: false };
+    }
     await writeCurrent(lakeDir, id);
     await step('published');
     logger.info(
       { snapshot: id, parent: inputs.parent, tables: Object.keys(manifest.tables).length },
       `published snapshot ${id}`,
     );
-    return manifest;
+    return { manifest, published: true };
   } finally {
     db.closeSync();
     instance.closeSync();

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../../lib/cli-main.ts';
-import { lakeCommand } from '../../../data-lake/cli/lake-command.ts';
+import { lakeCommand, type LakeCommandContext } from '../../../data-lake/cli/lake-command.ts';
 import { readCurrent } from '../../../data-lake/current-pointer.ts';
 import { acquireLakeLock, LakeBusyError } from '../../../data-lake/lake-lock.ts';
 import { UnknownSnapshotError } from '../../../data-lake/snapshot-store.ts';
@@ -10,10 +10,18 @@ import { createDemoLake, type DemoLake } from '../../support/demo-source/demo-la
 let lake: DemoLake;
 let snapshots: string[];
 
+/** The command's context: the demo lake, a fixed operator and clock. */
+const context = (): LakeCommandContext => ({
+  lakeDir: lake.lakeDir,
+  sourceStaleAfterDays: 90,
+  operator: () => 'dana',
+  now: () => new Date('2026-11-05T10:00:00.000Z'),
+});
+
 /** Runs `npm run lake -- <args>` in process and returns what it printed. */
 async function lakeCli(...args: string[]): Promise<string> {
   const printed: string[] = [];
-  const code = await lakeCommand(args, lake.lakeDir, { print: (text) => printed.push(text) });
+  const code = await lakeCommand(args, context(), { print: (text) => printed.push(text) });
   expect(code).toBe(0);
   return printed.join('\n');
 }
@@ -40,11 +48,11 @@ describe('npm run lake', () => {
     const [first, second, third] = snapshots as [string, string, string];
     expect(await lakeCli('list')).toBe(
       [
-        '  | id                           | created                  | tables | rows | parent',
-        '--+------------------------------+--------------------------+--------+------+-----------------------------',
-        `* | ${third} | 2026-11-03T10:00:00.000Z | 3      | 5    | ${second}`,
-        `  | ${second} | 2026-11-02T10:00:00.000Z | 3      | 4    | ${first}`,
-        `  | ${first} | 2026-11-01T10:00:00.000Z | 3      | 8    | -`,
+        'status  | id                           | created                  | tables | rows | parent',
+        '--------+------------------------------+--------------------------+--------+------+-----------------------------',
+        `current | ${third} | 2026-11-03T10:00:00.000Z | 3      | 5    | ${second}`,
+        `        | ${second} | 2026-11-02T10:00:00.000Z | 3      | 4    | ${first}`,
+        `        | ${first} | 2026-11-01T10:00:00.000Z | 3      | 8    | -`,
         '(3 rows)',
       ].join('\n'),
     );
@@ -79,16 +87,16 @@ describe('npm run lake', () => {
 
   it('says what is wrong with a bad command, and waits for nobody while a run holds the lake', async () => {
     const io = { print: () => undefined };
-    await expect(lakeCommand(['show', 'no-such-snapshot'], lake.lakeDir, io)).rejects.toThrow(
+    await expect(lakeCommand(['show', 'no-such-snapshot'], context(), io)).rejects.toThrow(
       UnknownSnapshotError,
     );
-    await expect(lakeCommand(['rollback'], lake.lakeDir, io)).rejects.toThrow('rollback needs a snapshot id');
-    await expect(lakeCommand(['gc'], lake.lakeDir, io)).rejects.toThrow('gc needs --keep <n>');
-    await expect(lakeCommand(['gc', '--keep', '-1'], lake.lakeDir, io)).rejects.toThrow(UsageError);
-    await expect(lakeCommand(['prune'], lake.lakeDir, io)).rejects.toThrow('unknown command "prune"');
+    await expect(lakeCommand(['rollback'], context(), io)).rejects.toThrow('rollback needs a snapshot id');
+    await expect(lakeCommand(['gc'], context(), io)).rejects.toThrow('gc needs --keep <n>');
+    await expect(lakeCommand(['gc', '--keep', '-1'], context(), io)).rejects.toThrow(UsageError);
+    await expect(lakeCommand(['prune'], context(), io)).rejects.toThrow('unknown command "prune"');
 
     const run = await acquireLakeLock(lake.lakeDir, { purpose: 'pipeline run' });
-    await expect(lakeCommand(['rollback', snapshots[0]!], lake.lakeDir, io)).rejects.toThrow(LakeBusyError);
+    await expect(lakeCommand(['rollback', snapshots[0]!], context(), io)).rejects.toThrow(LakeBusyError);
     await run.release();
     expect(await readCurrent(lake.lakeDir)).toBe(snapshots[2]);
   });

@@ -16,6 +16,7 @@ import { sqlOffendersFinding } from '../../../transform/tables/audit-findings.ts
 import type { BuildContext, ChunkedLakeTable, LakeTable } from '../../../transform/tables/lake-table.ts';
 import { recordSchema } from '../../../schemas/record-schema.ts';
 import { tableRef } from '../../../data-lake/tables/table-ref.ts';
+import { whole } from '../../../data-lake/tables/table-contract.ts';
 import { demoCatalog } from '../../support/demo-source/demo-catalog.ts';
 import { createDemoLake, type DemoLake } from '../../support/demo-source/demo-lake.ts';
 import { DEMO_PRICES } from '../../support/demo-source/demo-tables.ts';
@@ -303,7 +304,7 @@ describe('runPipeline over the demo source', () => {
 
   it('refuses a build that reads a table, a record schema or the event log it does not declare', async () => {
     const reading = (name: string, read: (ctx: BuildContext<never>) => Promise<unknown>): LakeTable => ({
-      ...tableRef(name, z.object({ id: z.string() })),
+      ...tableRef(name, z.object({ id: z.string() }), whole(['id'], 1)),
       schemaVersion: 1,
       code: [import.meta.url],
       description: name,
@@ -338,6 +339,7 @@ describe('runPipeline over the demo source', () => {
       code: [import.meta.url],
       description: 'always fails',
       row: z.object({ id: z.string() }),
+      contract: whole(['id'], 1),
       inputs: { records: [demoPriceRecordSchema] },
       build: async () => {
         throw new Error('upstream lookup missing');
@@ -361,6 +363,7 @@ describe('runPipeline over the demo source', () => {
       code: [import.meta.url],
       description: 'prices with a wrong type',
       row: z.object({ item: z.string(), cents: z.int() }),
+      contract: whole(['item'], 1),
       inputs: { records: [demoPriceRecordSchema] },
       build: async (ctx) =>
         (await ctx.records(demoPriceRecordSchema)).map((p) => ({
@@ -398,6 +401,7 @@ describe('runPipeline over the demo source', () => {
       code: [import.meta.url],
       description: 'price quotes in cents, written one quote per chunk',
       row: z.object({ item: z.string(), region: z.string(), cents: z.int() }),
+      contract: whole(['item', 'region'], 1),
       inputs: { records: [demoPriceRecordSchema], tables: [DEMO_PRICES] },
       chunked: true,
       orderBy: 'region, item',
