@@ -43,6 +43,10 @@ export const manifestTableSchema = z.object({
   code: z.string().optional(),
   /** The settings the table declares, with the values it was built with. */
   settings: z.record(z.string(), z.unknown()).optional(),
+  /** The columns that identify a row (its contract's key), by which `lake diff` matches rows. */
+  key: z.array(z.string()).optional(),
+  /** SQL naming a row's partition (its contract's), by which the audits and `lake diff` count rows. */
+  partition: z.string().optional(),
 });
 
 export const manifestSourceSchema = z.object({

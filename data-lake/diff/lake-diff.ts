@@ -4,6 +4,7 @@ import { readManifest } from '../manifest-file.ts';
 import { withMemoryDb } from '../memory-db.ts';
 import { listSnapshots, UnknownSnapshotError, type SnapshotSummary } from '../snapshot-store.ts';
 import { LAKE_TABLES } from '../tables/index.ts';
+import type { TableContract } from '../tables/table-contract.ts';
 import { incentiveChanges, type IncentiveChanges } from './incentive-changes.ts';
 import { diffSnapshots, type DiffSide, type TableDiff } from './snapshot-diff.ts';
 
@@ -42,12 +43,22 @@ export async function diffLake(lakeDir: string, snapshot?: string, against?: str
     against ?? (snapshot === undefined && newer === undefined ? (published?.parent ?? null) : current);
   if (newId === undefined || baseId === null || newId === baseId) throw new NothingToDiffError(current);
   const [after, before] = [await side(lakeDir, newId), await side(lakeDir, baseId)];
-  const contracts = new Map(LAKE_TABLES.map((table) => [table.name, table.contract]));
+  // A snapshot's manifest says how its tables are keyed and partitioned; older ones, as the code declares.
+  const declared = new Map(LAKE_TABLES.map((table) => [table.name, table.contract]));
+  const contractOf = (table: string): TableContract | undefined => {
+    const entry = after.manifest.tables[table] ?? before.manifest.tables[table];
+    if (entry?.key === undefined) return declared.get(table);
+    return {
+      key: entry.key,
+      maxDrop: 1,
+      ...(entry.partition === undefined ? {} : { partition: entry.partition }),
+    };
+  };
   const statusOf = (id: string) => summaries.find((s) => s.id === id)?.status ?? 'superseded';
   return withMemoryDb(async (db) => ({
     snapshot: { id: newId, status: statusOf(newId) },
     against: { id: baseId, status: statusOf(baseId) },
-    tables: await diffSnapshots(db, before, after, (table) => contracts.get(table)),
+    tables: await diffSnapshots(db, before, after, contractOf),
     incentives: await incentiveChanges(db, before, after),
   }));
 }

@@ -122,7 +122,11 @@ export const UTILITY_ZIPS = tableRef(
   whole(['zip', 'geography_id'], 0.25),
 );
 export const AMI_ZCTA = tableRef('ami_zcta', amiZctaRecordSchema, whole(['zcta'], 0.1));
-export const AMI_TERRITORY = tableRef('ami_territory', amiTerritoryRecordSchema, byState(['zip'], 0.25));
+export const AMI_TERRITORY = tableRef(
+  'ami_territory',
+  amiTerritoryRecordSchema,
+  byState(['state', 'zip'], 0.25),
+);
 export const EV_CHARGER_ZCTA = tableRef('ev_charger_zcta', evChargerZctaRecordSchema, whole(['zcta'], 0.1));
 export const EV_CHARGER_TRACT = tableRef(
   'ev_charger_tract',

@@ -1,6 +1,7 @@
 import { Gauge, Registry } from 'prom-client';
 import type { Progress } from '../../lib/progress.ts';
-import { AUDIT_SEVERITIES, type AuditFinding } from '../../schemas/lake.ts';
+import type { StaleSource } from '../../data-lake/source-freshness.ts';
+import { AUDIT_SEVERITIES, type AuditFinding, type SourceFreshness } from '../../schemas/lake.ts';
 import type { PipelineStep } from './pipeline-step.ts';
 import type { ConsumeSummary } from './transform-consumer.ts';
 
@@ -38,6 +39,10 @@ export class PipelineMetrics {
   private readonly outcome: Gauge<'status'>;
   private readonly runSeconds: Gauge;
   private readonly finishedAt: Gauge;
+  private readonly heldSnapshots: Gauge;
+  private readonly sourceChangedAt: Gauge<'source'>;
+  private readonly sourceReadAt: Gauge<'source'>;
+  private readonly sourceStale: Gauge<'source' | 'reason'>;
   private readonly startedAt: number;
   private phaseStartedAt = 0;
 
@@ -84,6 +89,26 @@ export class PipelineMetrics {
       'When the last run ended (Unix time)',
       [],
     );
+    this.heldSnapshots = gauge(
+      'electrify_lake_held_snapshots',
+      'Snapshots written but held for review after the last run (npm run lake -- list): a reason to look',
+      [],
+    );
+    this.sourceChangedAt = gauge(
+      'electrify_source_last_change_timestamp_seconds',
+      "When each source's content last changed, as the lake's runs saw it (Unix time)",
+      ['source'],
+    );
+    this.sourceReadAt = gauge(
+      'electrify_source_last_read_timestamp_seconds',
+      'When each source was last read successfully (Unix time)',
+      ['source'],
+    );
+    this.sourceStale = gauge(
+      'electrify_source_stale',
+      'Whether a source is unchanged, or unread, for longer than SOURCE_STALE_AFTER_DAYS (or its own limit): 1 or 0',
+      ['source', 'reason'],
+    );
   }
 
   /** The run reached `step` (RunPipelineOptions.onStep): ends the phase it closes. */
@@ -128,6 +153,23 @@ export class PipelineMetrics {
         };
       },
     };
+  }
+
+  /** The lake after the run: snapshots waiting for review, and each source's freshness. */
+  lake(state: {
+    heldSnapshots: number;
+    freshness: Readonly<Record<string, SourceFreshness>>;
+    stale: readonly Pick<StaleSource, 'source' | 'reason'>[];
+  }): void {
+    this.heldSnapshots.set(state.heldSnapshots);
+    for (const [source, freshness] of Object.entries(state.freshness)) {
+      this.sourceChangedAt.set({ source }, Date.parse(freshness.changedAt) / 1000);
+      this.sourceReadAt.set({ source }, Date.parse(freshness.readAt) / 1000);
+      for (const reason of ['unchanged', 'unread'] as const) {
+        const stale = state.stale.some((s) => s.source === source && s.reason === reason);
+        this.sourceStale.set({ source, reason }, stale ? 1 : 0);
+      }
+    }
   }
 
   /** The run ended: its status, audit findings (when its audits ran) and duration. */

@@ -140,6 +140,8 @@ export async function buildAndPublish(inputs: PublishInputs): Promise<WrittenSna
             fingerprint,
             code,
             settings,
+            key: [...table.contract.key],
+            ...(table.contract.partition === undefined ? {} : { partition: table.contract.partition }),
             ...(reuse ? { reuse: { file: reuse.file, sha256: reuse.sha256 } } : {}),
           };
         }),

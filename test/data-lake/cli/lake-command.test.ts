@@ -3,7 +3,7 @@ import { UsageError } from '../../../lib/cli-main.ts';
 import { lakeCommand, type LakeCommandContext } from '../../../data-lake/cli/lake-command.ts';
 import { readCurrent } from '../../../data-lake/current-pointer.ts';
 import { acquireLakeLock, LakeBusyError } from '../../../data-lake/lake-lock.ts';
-import { UnknownSnapshotError } from '../../../data-lake/snapshot-store.ts';
+import { NotHeldError, UnknownSnapshotError } from '../../../data-lake/snapshot-store.ts';
 import type { PipelineResult } from '../../../transform/pipeline/run-pipeline.ts';
 import { createDemoLake, type DemoLake } from '../../support/demo-source/demo-lake.ts';
 
@@ -99,5 +99,100 @@ describe('npm run lake', () => {
     await expect(lakeCommand(['rollback', snapshots[0]!], context(), io)).rejects.toThrow(LakeBusyError);
     await run.release();
     expect(await readCurrent(lake.lakeDir)).toBe(snapshots[2]);
+  });
+
+  describe('reviewing a held snapshot', () => {
+    /** New York's prices gone: the next run holds its snapshot. */
+    async function holdNewYork(): Promise<string> {
+      await lake.writePrices(['heat-pump,CA,14500', 'induction-stove,CA,1800']);
+      const held = await lake.run({ now: () => new Date('2026-11-04T10:00:00.000Z') });
+      expect(held.status).toBe('held');
+      return held.snapshotId;
+    }
+
+    it('lists it as held, beside the published one', async () => {
+      const held = await holdNewYork();
+      expect((await lakeCli('list')).split('\n').slice(2, 4)).toEqual([
+        `held    | ${held} | 2026-11-04T10:00:00.000Z | 3      | 3    | ${snapshots[2]}`,
+        `current | ${snapshots[2]} | 2026-11-03T10:00:00.000Z | 3      | 5    | ${snapshots[1]}`,
+      ]);
+    });
+
+    it('diffs it against CURRENT by default: rows by key, counts per partition, unchanged tables unread', async () => {
+      const held = await holdNewYork();
+      expect(await lakeCli('diff')).toBe(
+        [
+          `snapshot ${held} (held) against ${snapshots[2]} (current)`,
+          '',
+          'demo_prices: 3 → 2 rows: +1 added, −2 removed, ~0 changed (by item, region)',
+          '  per partition: NY 2 → 0, CA 1 → 2',
+          '  added, e.g.: induction-stove | CA',
+          '  removed, e.g.: heat-pump | NY; induction-stove | NY',
+          'demo_region_summary: 2 → 1 rows: +0 added, −1 removed, ~1 changed (by region)',
+          '  removed, e.g.: NY',
+          '  changed, e.g.: CA',
+          '',
+          'unchanged (the same file, not read): quarantine',
+        ].join('\n'),
+      );
+      const json = JSON.parse(await lakeCli('diff', held, snapshots[2]!, '--json'));
+      expect(json.tables.find((t: { table: string }) => t.table === 'demo_prices')).toMatchObject({
+        status: 'changed',
+        added: 1,
+        removed: 2,
+        changed: 0,
+        partitions: [
+          { partition: 'NY', before: 2, after: 0 },
+          { partition: 'CA', before: 1, after: 2 },
+        ],
+      });
+      expect(json.incentives).toBeNull();
+    });
+
+    it('publishes it only with a reason, recording the operator; a second publish is refused', async () => {
+      const held = await holdNewYork();
+      await expect(lakeCommand(['publish', held], context(), { print: () => undefined })).rejects.toThrow(
+        'publish needs --reason',
+      );
+      expect(await lakeCli('publish', held, '--reason', 'NY supplier stopped')).toBe(
+        `published ${held} after review by dana (was ${snapshots[2]}): NY supplier stopped`,
+      );
+      expect(await readCurrent(lake.lakeDir)).toBe(held);
+      expect(JSON.parse(await lakeCli('show')).review).toEqual({
+        publishedAt: '2026-11-05T10:00:00.000Z',
+        operator: 'dana',
+        reason: 'NY supplier stopped',
+      });
+      await expect(
+        lakeCommand(['publish', held, '--reason', 'again'], context(), { print: () => undefined }),
+      ).rejects.toThrow(NotHeldError);
+    });
+
+    it('refuses a held snapshot audited against another CURRENT than today’s', async () => {
+      const held = await holdNewYork();
+      await lakeCli('rollback', snapshots[1]!);
+      await expect(
+        lakeCommand(['publish', held, '--reason', 'ok'], context(), { print: () => undefined }),
+      ).rejects.toThrow(
+        `snapshot ${held} was audited against ${snapshots[2]}, but CURRENT is now ${snapshots[1]}: run the pipeline again so its audits compare with what is published`,
+      );
+    });
+
+    it('lists the runs, newest first, with the sources and their freshness', async () => {
+      const held = await holdNewYork();
+      const lines = (await lakeCli('runs')).split('\n');
+      expect(lines[0]).toMatch(/^started +\| trigger \| outcome +\| seconds \| snapshot/);
+      expect(lines[2]).toContain(`| manual  | held      |`);
+      expect(lines[2]).toContain(`| ${held} | demo`);
+      expect(lines[2]).toContain('| 0 error, 1 hold, 0 warning |');
+      expect(lines.filter((line) => line.includes('| manual  | published |'))).toHaveLength(3);
+      expect(lines.at(-2)).toBe(
+        'demo   | 2026-11-04T10:00:00.000Z | 2026-11-04T10:00:00.000Z |              |',
+      );
+      const json = JSON.parse(await lakeCli('runs', '--json', '--limit', '1'));
+      expect(json.runs).toHaveLength(1);
+      expect(json.runs[0]).toMatchObject({ outcome: 'held', snapshot: held, findings: { hold: 1 } });
+      expect(Object.keys(json.sourceFreshness)).toEqual(['demo']);
+    });
   });
 });
