@@ -84,15 +84,22 @@ export async function listRuns(lakeDir: string): Promise<(RunRecord | Interrupte
     .filter((n) => n.endsWith('.json'))
     .sort()
     .reverse()) {
-    const parsed = runRecordSchema.safeParse(
-      JSON.parse(await readFile(path.join(dir, name), 'utf8').catch(() => 'null')),
-    );
+    // A record another process is replacing, or one damaged by hand, is left out rather than failing the list.
+    const parsed = runRecordSchema.safeParse(await readJson(path.join(dir, name)));
     if (!parsed.success) continue;
     const run = parsed.data;
     const gone = run.outcome === 'running' && run.host === hostname() && !processExists(run.pid);
     records.push(gone ? { ...run, outcome: 'interrupted' } : run);
   }
   return records;
+}
+
+async function readJson(file: string): Promise<unknown> {
+  try {
+    return JSON.parse(await readFile(file, 'utf8'));
+  } catch {
+    return null;
+  }
 }
 
 /** A run whose record says `running` but whose process is gone: killed, or the machine stopped. */
