@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
+import { directoryEntries } from '../lib/fs/directory-entries.ts';
 import { writeFileAtomically } from '../lib/fs/durable-file.ts';
 import { runRecordSchema, type RunRecord } from '../schemas/lake.ts';
 import { lakePaths } from './lake-paths.ts';
@@ -72,13 +73,7 @@ export class RunHistory {
 /** The lake's run records, newest first; `running` ones whose process is gone from this host are `interrupted`. */
 export async function listRuns(lakeDir: string): Promise<(RunRecord | InterruptedRun)[]> {
   const dir = lakePaths(lakeDir).runs;
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
+  const names = await directoryEntries(dir);
   const records: (RunRecord | InterruptedRun)[] = [];
   for (const name of names
     .filter((n) => n.endsWith('.json'))

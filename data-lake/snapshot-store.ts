@@ -1,10 +1,11 @@
-import { readdir, rename, rm } from 'node:fs/promises';
+import { rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Manifest } from '../schemas/lake.ts';
 import { readCurrent, writeCurrent } from './current-pointer.ts';
 import { removeTempFiles, TEMP_MARKER, writeFileAtomically } from '../lib/fs/durable-file.ts';
 import { assertSnapshotId, lakePaths, PARTIAL_SUFFIX, snapshotDir } from './lake-paths.ts';
 import { MANIFEST_FILE, readManifest, serializeManifest } from './manifest-file.ts';
+import { directoryEntries } from '../lib/fs/directory-entries.ts';
 
 export interface SnapshotSummary {
   id: string;
@@ -85,11 +86,11 @@ export async function collectGarbage(lakeDir: string, keep: number): Promise<str
 /** Removes what an interrupted run leaves behind: `.partial` snapshot directories and temporary files. */
 export async function removeRunLeftovers(lakeDir: string): Promise<string[]> {
   const { root, snapshots, current, buildSpill } = lakePaths(lakeDir);
-  const partials = (await entries(snapshots)).filter((name) => name.endsWith(PARTIAL_SUFFIX));
+  const partials = (await directoryEntries(snapshots)).filter((name) => name.endsWith(PARTIAL_SUFFIX));
   for (const name of partials) await rm(path.join(snapshots, name), { recursive: true, force: true });
   // LAKE_DIR is shared with other components (the key file, the log): only CURRENT's temporaries are ours.
   const currentTemps = await removeTempFiles(root, path.basename(current));
-  const spill = (await entries(buildSpill)).length > 0 ? [path.relative(root, buildSpill)] : [];
+  const spill = (await directoryEntries(buildSpill)).length > 0 ? [path.relative(root, buildSpill)] : [];
   await rm(buildSpill, { recursive: true, force: true });
   return [...partials, ...currentTemps, ...(await removeTempFiles(snapshots)), ...spill];
 }
@@ -105,22 +106,13 @@ async function readSnapshotManifest(lakeDir: string, id: string): Promise<Manife
 }
 
 async function snapshotIds(lakeDir: string): Promise<string[]> {
-  return (await entries(lakePaths(lakeDir).snapshots)).filter((name) => {
+  return (await directoryEntries(lakePaths(lakeDir).snapshots)).filter((name) => {
     try {
       return assertSnapshotId(name) === name;
     } catch {
       return false;
     }
   });
-}
-
-async function entries(dir: string): Promise<string[]> {
-  try {
-    return await readdir(dir);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
 }
 
 /** Publishing a snapshot that is not waiting for review. */
