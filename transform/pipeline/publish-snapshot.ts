@@ -5,7 +5,7 @@ import type { EventLog } from '../../lib/eventlog/event-log.ts';
 import type { Logger } from '../../lib/log.ts';
 import type { Progress } from '../../lib/progress.ts';
 import type { Config } from '../../schemas/config.ts';
-import type { Manifest } from '../../schemas/lake.ts';
+import type { AuditFinding, Manifest } from '../../schemas/lake.ts';
 import { writeCurrent } from '../../data-lake/current-pointer.ts';
 import { lakePaths, snapshotDir } from '../../data-lake/lake-paths.ts';
 import { promotePartialSnapshot, writePartialSnapshot } from '../../data-lake/snapshot-writer.ts';
@@ -104,12 +104,7 @@ export async function buildAndPublish(inputs: PublishInputs): Promise<WrittenSna
       ...comparisons,
       ...(published?.audit ?? []).filter((f) => reusedNames.has(f.table) && f.severity === 'warning'),
     ];
-    for (const warning of [...newFindings, ...comparisons].filter((f) => f.severity === 'warning')) {
-      logger.warn(
-        { finding: warning },
-        `audit warning: table ${warning.table}, ${warning.check}: ${warning.message}`,
-      );
-    }
+    logWarnings([...newFindings, ...comparisons], published, logger);
     const holds = comparisons.filter((f) => f.severity === 'hold');
     await step('built');
 
@@ -169,6 +164,36 @@ export async function buildAndPublish(inputs: PublishInputs): Promise<WrittenSna
     await rm(spill, { recursive: true, force: true });
   }
 }
+
+/**
+ * Audit warnings go to the manifest; the log says in one line how many there are, and warns only of those
+ * the published snapshot's same table did not have (a change someone should look at), each in a line: the
+ * findings a snapshot always has (the default data's known gaps) are not news at every run.
+ */
+function logWarnings(
+  findings: readonly AuditFinding[],
+  published: Manifest | null,
+  logger: Pick<Logger, 'info' | 'warn'>,
+): void {
+  const warnings = findings.filter((f) => f.severity === 'warning');
+  if (warnings.length === 0) return;
+  // A table the published snapshot lacks is new as a whole: its findings are a first look, not a change.
+  const known = new Set((published?.audit ?? []).map(findingName));
+  const news = warnings.filter((f) => published?.tables[f.table] !== undefined && !known.has(findingName(f)));
+  for (const warning of news) {
+    logger.warn(
+      { finding: warning },
+      `new audit warning: table ${warning.table}, ${warning.check}: ${warning.message}`,
+    );
+  }
+  logger.info(
+    { warnings: warnings.map(findingName) },
+    `${warnings.length} audit warning${warnings.length === 1 ? '' : 's'} recorded in the snapshot's manifest ` +
+      `(${news.length} new since the published snapshot; npm run lake -- show lists them)`,
+  );
+}
+
+const findingName = (f: AuditFinding) => `${f.table}/${f.check}`;
 
 /** What the manifest says a table reads (topics only for the tables computed through the event log). */
 function manifestInputs(table: AnyLakeTable): Manifest['tables'][string]['inputs'] {

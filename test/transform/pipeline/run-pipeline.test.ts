@@ -1,6 +1,7 @@
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createLogger } from '../../../lib/log.ts';
 import { EmbeddedEventLog } from '../../../lib/eventlog/embedded-log.ts';
 import { readCurrent } from '../../../data-lake/current-pointer.ts';
 import { LakeBusyError } from '../../../data-lake/lake-lock.ts';
@@ -201,6 +202,40 @@ describe('runPipeline over the demo source', () => {
         count: 1,
         examples: ['CA'],
       },
+    ]);
+  });
+
+  it('logs audit warnings in one info line, and a warning the published table did not have at warn', async () => {
+    const lines: { level: number; msg: string }[] = [];
+    const logger = createLogger('info', 'pipeline', {
+      write: (line: string) => void lines.push(JSON.parse(line)),
+    });
+    const logged = (level: number) => lines.filter((line) => line.level === level).map((line) => line.msg);
+    await lake.writePrices(['heat-pump,CA,14000', 'heat-pump,NY,13000', 'induction-stove,NY,1750']);
+    await lake.run({ logger });
+    expect(logged(40)).toEqual([]);
+    expect(logged(30)).toContain(
+      "1 audit warning recorded in the snapshot's manifest (0 new since the published snapshot; npm run lake -- show lists them)",
+    );
+
+    lines.length = 0;
+    await lake.writePrices(['heat-pump,CA,14100', 'heat-pump,NY,13000', 'induction-stove,NY,1750']);
+    await lake.run({ logger });
+    expect(logged(40)).toEqual([]);
+
+    lines.length = 0;
+    await lake.writePrices([
+      'heat-pump,CA,14100',
+      'induction-stove,CA,1800',
+      'heat-pump,NY,13000',
+      'induction-stove,NY,1750',
+    ]);
+    await lake.run({ logger });
+    await lake.writePrices(['heat-pump,CA,14100', 'induction-stove,CA,1800', 'heat-pump,NY,13000']);
+    lines.length = 0;
+    await lake.run({ logger });
+    expect(logged(40)).toEqual([
+      'new audit warning: table demo_region_summary, thin-region: regions with a single quote',
     ]);
   });
 
