@@ -2,6 +2,8 @@ import {
   clusterStatisticRowSchema,
   emissionFactorSchema,
   energyRateSchema,
+  gridEmissionFactorSchema,
+  gridRegionRowSchema,
   remCountyRowSchema,
   zipCountySchema,
 } from '../../schemas/rem-data.ts';
@@ -9,7 +11,10 @@ import { remClusterRowSchema } from '../../schemas/rem-stage.ts';
 import { byState, selectionIncludes } from './table-contract.ts';
 import { tableRef } from './table-ref.ts';
 
-/** The REM's lake tables: its location, rate and emission-factor tables, then the simulate stage's two. */
+/**
+ * The REM's lake tables: its location, rate, emission-factor and long-run grid tables, then the simulate
+ * stage's two.
+ */
 
 /** Counties of the contiguous US and DC as the sampler sees them. */
 export const REM_COUNTIES = tableRef('rem_counties', remCountyRowSchema, byState(['county_fips'], 0.1));
@@ -23,6 +28,19 @@ export const REM_EMISSION_FACTORS = tableRef('rem_emission_factors', emissionFac
   key: ['region', 'fuel', 'pollutant', 'basis'],
   partition: 'region',
   maxDrop: 0.25,
+});
+/** The Cambium regions' long-run figures, and the electricity factors each state × region takes on each grid basis. */
+export const REM_GRID_REGIONS = tableRef('rem_grid_regions', gridRegionRowSchema, {
+  key: ['grid_region'],
+  maxDrop: 0,
+  measures: { 'LRMER kg/MWh': 'lrmer_co2e_kg_per_mwh' },
+});
+export const REM_GRID_EMISSION_FACTORS = tableRef('rem_grid_emission_factors', gridEmissionFactorSchema, {
+  key: ['region', 'grid_region', 'grid_emissions', 'pollutant'],
+  partition: 'region',
+  maxDrop: 0.25,
+  // A unit slip upstream (kg/MWh read as kg/kWh) moves the CO2e factors a thousandfold.
+  measures: { 'CO2e per kWh': "case when pollutant = 'co2e' then value end" },
 });
 
 /**

@@ -76,6 +76,21 @@ describe('the project sources file', () => {
         kind: 'fossil-power-plants',
         location: healthData('fossil-power-plants-gppd-1.3.0.csv'),
       },
+      {
+        name: 'county-grid-regions',
+        kind: 'reeds-county-grid-regions',
+        location: remData('county-grid-regions-reeds-2024.csv'),
+      },
+      {
+        name: 'long-run-emission-rates',
+        kind: 'cambium-lrmer-profiles',
+        location: remData('cambium-2024-lrmer-midcase-15-years.csv'),
+      },
+      {
+        name: 'grid-generation',
+        kind: 'cambium-generation',
+        location: remData('cambium-2024-midcase-generation.csv'),
+      },
     ]);
   });
 

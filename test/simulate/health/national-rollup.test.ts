@@ -8,12 +8,7 @@ import {
   type HealthPollutant,
   type PowerPlant,
 } from '../../../schemas/health-data.ts';
-import type {
-  CountyHeatingFuel,
-  CountyProfile,
-  EmissionFactor,
-  EnergyRate,
-} from '../../../schemas/rem-data.ts';
+import type { EmissionFactor, EnergyRate } from '../../../schemas/rem-data.ts';
 import { FUELS } from '../../../schemas/rem.ts';
 import {
   countyHealthCells,
@@ -27,9 +22,8 @@ import { simulateCluster } from '../../../simulate/stage/run-work-unit.ts';
 import { clusterRun } from '../../../simulate/stage/work-units.ts';
 import { readModelFiles } from '../../../simulate/surrogate/committed-model.ts';
 import { OnnxSurrogate } from '../../../simulate/surrogate/onnx-surrogate.ts';
-import { heatingFuelsByCounty, remCountyRow } from '../../../transform/tables/rem/rem-tables.ts';
 import { type RemCountyRow } from '../../../schemas/rem-data.ts';
-import { defaultSourceRecords } from '../../support/default-source-records.ts';
+import { defaultRemCounties, defaultSourceRecords } from '../../support/default-source-records.ts';
 import { ALL_ELECTRIC, PUBLISHED_DEATHS_AVOIDED } from '../../figures/health-national-figures.ts';
 
 /*
@@ -44,12 +38,7 @@ const HOMES_PER_CLUSTER = 8;
 let counties: RemCountyRow[];
 let cells: HealthImpactCell[];
 beforeAll(async () => {
-  const profiles = await defaultSourceRecords<CountyProfile>('rem-counties');
-  const fuels = heatingFuelsByCounty(
-    profiles,
-    await defaultSourceRecords<CountyHeatingFuel>('county-heating-fuel'),
-  );
-  counties = profiles.map((county) => remCountyRow(county, fuels.get(county.county_fips)!));
+  counties = await defaultRemCounties();
   const rates = await defaultSourceRecords<EnergyRate>('energy-rates');
   const emissionFactors = await defaultSourceRecords<EmissionFactor>('emission-factors');
   const places = placeDamageFactors({
