@@ -139,6 +139,7 @@ describe('validateProfileBody', () => {
   it('gives the typed body with its defaults, or the HttpError of the one validation path', () => {
     expect(validateProfileBody(profile())).toEqual({
       ...profile(),
+      grid_emissions: 'long_run',
       language: 'en',
     });
     expect(() => validateProfileBody(profile({ language: 'fr' }))).toThrow(HttpError);

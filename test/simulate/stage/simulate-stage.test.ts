@@ -176,7 +176,8 @@ describe('settings in the fingerprints', () => {
     expect(health.result.rebuild).toBe(
       'changed: setting HEALTH_STATES RI → all; rebuilding rem_clusters, rem_cluster_statistics, ' +
         'health_county_impacts (changed), rem_counties, rem_energy_rates, rem_emission_factors, ' +
-        'health_damage_factors, health_place_damage_factors (read by a changed table); reusing 1 table',
+        'rem_grid_emission_factors, health_damage_factors, health_place_damage_factors (read by a changed ' +
+        'table); reusing 1 table',
     );
     expect(health.messages).toContain('simulate: 4 of 24 clusters to compute');
     expect(await keysOnLog(ri.lakeDir, REM_RESULTS_TOPIC)).toHaveLength(24);
@@ -184,7 +185,7 @@ describe('settings in the fingerprints', () => {
     // The stage's tables name the event-log topics they are computed through.
     expect(manifest.tables.rem_clusters!.inputs).toEqual({
       records: [],
-      tables: ['rem_counties', 'rem_energy_rates', 'rem_emission_factors'],
+      tables: ['rem_counties', 'rem_energy_rates', 'rem_emission_factors', 'rem_grid_emission_factors'],
       topics: ['rem-work-units', 'rem-cluster-results'],
     });
     expect(manifest.tables.health_county_impacts!.inputs.topics).toEqual(['rem-cluster-results']);
