@@ -26,7 +26,7 @@ export const HEALTH_PLACE_DAMAGE_FACTORS = tableRef(
 export const HEALTH_COUNTY_IMPACTS = tableRef(
   'health_county_impacts',
   healthImpactCellSchema,
-  byState(['county_fips', 'upgrade', 'heating_fuel', 'sqft_bin', 'housing_type'], 0.1, {
+  byState(['county_fips', 'upgrade', 'heating_fuel', 'sqft_bin', 'housing_type', 'grid_emissions'], 0.1, {
     selectedBy: {
       settings: ['HEALTH_STATES'],
       selects: (settings, state) => selectionIncludes(settings.HEALTH_STATES, state),

@@ -16,7 +16,7 @@ export function readyHealthData(
   snapshot: HealthSnapshot,
   text: HealthMessages,
   precompute: PrecomputeProgress | null,
-): HealthData {
+): NonNullable<HealthSnapshot['data']> {
   if (snapshot.data !== null) return snapshot.data;
   throw notReadyError(precompute ? text.healthPrecomputing(precompute) : text.healthUnavailable, precompute);
 }
@@ -84,6 +84,7 @@ export function healthAnswerKey(body: unknown): string | undefined {
     request.state_fips?.toSorted() ?? null,
     request.county_fips?.toSorted() ?? null,
     request.group_by?.toSorted() ?? null,
+    request.grid_emissions,
     request.language,
   ]);
 }

@@ -13,11 +13,11 @@ describe('a health-impacts body', () => {
     const body = structuredClone(TEXAS_COUNTIES);
     const key = healthAnswerKey(body);
     expect(key).toBe(
-      '[["avoided_premature_mortality_incidence"],["hvac__heat_pump_seer18_hspf10"],["48"],["*"],null,"en"]',
+      '[["avoided_premature_mortality_incidence"],["hvac__heat_pump_seer18_hspf10"],["48"],["*"],null,"long_run","en"]',
     );
     const request = validateHealthRequest(body);
     expect(validateHealthRequest(body)).toBe(request);
-    expect(request).toEqual({ ...TEXAS_COUNTIES, language: 'en' });
+    expect(request).toEqual({ ...TEXAS_COUNTIES, grid_emissions: 'long_run', language: 'en' });
   });
 
   it('is parsed on its own when no key was asked for, to the same request', () => {

@@ -1,29 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  HEALTH_POLLUTANTS,
-  HEALTH_UPGRADES,
-  type CountyGeography,
-  type DamageFactor,
-  type HealthImpactCell,
-  type HealthPollutant,
-  type PowerPlant,
-} from '../../../schemas/health-data.ts';
-import type { EmissionFactor, EnergyRate } from '../../../schemas/rem-data.ts';
+import { HEALTH_POLLUTANTS, HEALTH_UPGRADES, type HealthImpactCell } from '../../../schemas/health-data.ts';
+import type { GridEmissions, RemCountyRow } from '../../../schemas/rem-data.ts';
 import { FUELS } from '../../../schemas/rem.ts';
-import {
-  countyHealthCells,
-  emissionFactorsFor,
-  type DeathsPerTonne,
-  type HeatingFuelCluster,
-} from '../../../simulate/health/county-rollup.ts';
-import { placeDamageFactors } from '../../../simulate/health/place-damage-factors.ts';
-import { fuelPricesFor } from '../../../simulate/savings/fuel-prices.ts';
+import { countyHealthCells, type HeatingFuelCluster } from '../../../simulate/health/county-rollup.ts';
 import { simulateCluster } from '../../../simulate/stage/run-work-unit.ts';
 import { clusterRun } from '../../../simulate/stage/work-units.ts';
 import { readModelFiles } from '../../../simulate/surrogate/committed-model.ts';
 import { OnnxSurrogate } from '../../../simulate/surrogate/onnx-surrogate.ts';
-import { type RemCountyRow } from '../../../schemas/rem-data.ts';
-import { defaultRemCounties, defaultSourceRecords } from '../../support/default-source-records.ts';
+import { nationalHealthInputs, UNVERSIONED } from '../../support/national-health-inputs.ts';
 import { ALL_ELECTRIC, PUBLISHED_DEATHS_AVOIDED } from '../../figures/health-national-figures.ts';
 
 /*
@@ -38,59 +22,28 @@ const HOMES_PER_CLUSTER = 8;
 let counties: RemCountyRow[];
 let cells: HealthImpactCell[];
 beforeAll(async () => {
-  counties = await defaultRemCounties();
-  const rates = await defaultSourceRecords<EnergyRate>('energy-rates');
-  const emissionFactors = await defaultSourceRecords<EmissionFactor>('emission-factors');
-  const places = placeDamageFactors({
-    counties,
-    geography: await defaultSourceRecords<CountyGeography>('county-geography'),
-    plants: await defaultSourceRecords<PowerPlant>('power-plants'),
-    damageFactors: await defaultSourceRecords<DamageFactor>('damage-factors'),
-    emissionFactors,
-  });
-  const byPlace = new Map(places.map((f) => [`${f.sector}/${f.county_fips ?? f.state}/${f.pollutant}`, f]));
-  const deathsAt = (sector: string, place: string) =>
-    Object.fromEntries(
-      HEALTH_POLLUTANTS.map((p) => {
-        const f = byPlace.get(`${sector}/${place}/${p}`)!;
-        return [p, { central: f.deaths_per_tonne, low: f.deaths_per_tonne_low }];
-      }),
-    ) as Record<HealthPollutant, DeathsPerTonne>;
+  const inputs = await nationalHealthInputs();
+  counties = inputs.counties;
   const surrogate = await OnnxSurrogate.load((await readModelFiles()).onnx);
   cells = [];
   try {
     for (const county of counties) {
-      const prices = fuelPricesFor(county.state, rates, emissionFactors);
       const clusters: HeatingFuelCluster[] = [];
       for (const heating_fuel of FUELS) {
         const run = clusterRun(
           county,
           { county_fips: county.county_fips, heating_fuel, water_heater_fuel: null },
-          prices,
+          inputs.pricesOf(county),
           HOMES_PER_CLUSTER,
         );
         const outcome = await simulateCluster(run, surrogate);
         if (outcome.supported) clusters.push({ heating_fuel, bins: outcome.evaluation.healthBins! });
       }
-      const factors = {
-        ...emissionFactorsFor(county.state, emissionFactors).factors,
-        deathsPerTonne: {
-          residential_combustion: deathsAt('residential_combustion', county.county_fips),
-          electricity_generation: deathsAt('electricity_generation', county.state),
-        },
-      };
       const shares = {
         single_family: county.heating_fuel_shares,
         multi_family: county.multi_family_heating_fuel_shares,
       };
-      cells.push(
-        ...countyHealthCells(county, clusters, shares, factors, {
-          code_version: 'c',
-          model_version: 'm',
-          factors_version: 'f',
-          damage_factors_version: 'd',
-        }),
-      );
+      cells.push(...countyHealthCells(county, clusters, shares, inputs.factorsOf(county), UNVERSIONED));
     }
   } finally {
     await surrogate.close();
@@ -99,7 +52,9 @@ beforeAll(async () => {
 
 const sum = (rows: readonly HealthImpactCell[], of: (c: HealthImpactCell) => number) =>
   rows.reduce((total, c) => total + of(c), 0);
-const ofUpgrade = (upgrade: string) => cells.filter((c) => c.upgrade === upgrade);
+/** An upgrade's cells on a grid basis (the default, long-run, unless asked). */
+const ofUpgrade = (upgrade: string, basis: GridEmissions = 'long_run') =>
+  cells.filter((c) => c.upgrade === upgrade && c.grid_emissions === basis);
 
 describe('the national health rollup (default sources, 8 homes per cluster)', () => {
   it('covers every household of the contiguous US and DC once per upgrade', () => {
@@ -162,6 +117,15 @@ describe('the national health rollup (default sources, 8 homes per cluster)', ()
     expect(central).toBeLessThan(PUBLISHED_DEATHS_AVOIDED * 2);
     expect(low).toBeGreaterThan(central * 0.3);
     expect(low).toBeLessThan(central * 0.6);
+  });
+
+  it("counts power plants on both grids: today's emits more for the electricity heat pumps add", () => {
+    const power = (basis: GridEmissions) =>
+      sum(ofUpgrade('hvac__heat_pump_seer18_hspf10', basis), (c) => c.deaths_avoided_power);
+    const onsite = (basis: GridEmissions) =>
+      sum(ofUpgrade('hvac__heat_pump_seer18_hspf10', basis), (c) => c.deaths_avoided_onsite);
+    expect(power('current_average')).toBeLessThan(power('long_run'));
+    expect(onsite('current_average')).toBe(onsite('long_run'));
   });
 
   it('puts dense fossil-heated states first per household and the sparse Mountain West last', () => {
