@@ -2,6 +2,7 @@ import {
   HEALTH_POLLUTANTS,
   type CountyGeography,
   type DamageFactor,
+  type HealthBinDelta,
   type HealthPollutant,
   type PowerPlant,
 } from '../../schemas/health-data.ts';
@@ -84,6 +85,29 @@ export async function nationalHealthInputs(): Promise<NationalHealthInputs> {
       },
     }),
   };
+}
+
+/** The heat pump upgrades, which leave an electrically heated home's gas appliances alone. */
+export const HEAT_PUMP_UPGRADES: readonly string[] = [
+  'hvac__heat_pump_seer15_hspf9',
+  'hvac__heat_pump_seer18_hspf10',
+  'hvac__heat_pump_seer24_hspf13',
+];
+
+/**
+ * Adds an electrically heated cluster's gas (therm, summed over its homes) and the heat pumps' mean change of
+ * it (the same sum) from its health bins: what the surrogate predicts for gas no heat pump touches, noise
+ * whose mean should be 0.
+ */
+export function addUntouchedGas(
+  into: { baseline: number; change: number },
+  baselineTherms: number,
+  bins: readonly HealthBinDelta[],
+): void {
+  into.baseline += baselineTherms;
+  for (const bin of bins)
+    if (HEAT_PUMP_UPGRADES.includes(bin.upgrade))
+      into.change += (bin.delta_natural_gas_therm * bin.sample_homes) / HEAT_PUMP_UPGRADES.length;
 }
 
 /** The versions a rollup outside the pipeline labels its cells with: none of its figures depend on them. */
