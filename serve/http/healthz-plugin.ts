@@ -52,6 +52,7 @@ export const healthzPlugin: FastifyPluginAsync<HealthzOptions> = async (scope, o
       schema: {
         security: [],
         tags: ['service'],
+        operationId: 'getHealthz',
         summary:
           'Whether this process should receive traffic, the snapshot being served and which families of routes are ready',
         description:

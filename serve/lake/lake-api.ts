@@ -37,50 +37,53 @@ export function createLakeApi(): ApiModule<LakeFiles> {
         },
         async (request) => ctx.data(request).listing,
       );
-      app.route({
-        method: ['GET', 'HEAD'],
-        url: '/api/v1/lake/:table.parquet',
-        config: { servesFile: true },
-        schema: {
-          summary: 'A table of the published snapshot, as its Parquet file',
-          description: FILE_DESCRIPTION,
-          operationId: 'getLakeTableFile',
-          params: lakeFileParamsSchema,
-          response: {
-            200: {
-              description: 'The whole file',
-              content: { [PARQUET_TYPE]: { schema: parquetBytesSchema } },
-            },
-            206: {
-              description: 'The byte range asked for (`Content-Range` says which)',
-              content: { [PARQUET_TYPE]: { schema: parquetBytesSchema } },
-            },
-            404: documentedError(
-              'No table of that name in the snapshot being served (field "table")',
-              errors.notInData(
-                'No table "zipz" in snapshot 20261121T120000Z-3f9a1c; GET /api/v1/lake lists them',
-                'table',
+      // A route per method: one operationId each (HEAD first, so GET's is not Fastify's implicit HEAD).
+      for (const method of ['HEAD', 'GET'] as const)
+        app.route({
+          method,
+          url: '/api/v1/lake/:table.parquet',
+          // Listed in /spec.json as an operation of its own, `getLakeTableFile-head`.
+          config: { servesFile: true, swagger: { exposeHeadRoute: true } },
+          schema: {
+            summary: 'A table of the published snapshot, as its Parquet file',
+            description: FILE_DESCRIPTION,
+            operationId: 'getLakeTableFile',
+            params: lakeFileParamsSchema,
+            response: {
+              200: {
+                description: 'The whole file',
+                content: { [PARQUET_TYPE]: { schema: parquetBytesSchema } },
+              },
+              206: {
+                description: 'The byte range asked for (`Content-Range` says which)',
+                content: { [PARQUET_TYPE]: { schema: parquetBytesSchema } },
+              },
+              404: documentedError(
+                'No table of that name in the snapshot being served (field "table")',
+                errors.notInData(
+                  'No table "zipz" in snapshot 20261121T120000Z-3f9a1c; GET /api/v1/lake lists them',
+                  'table',
+                ),
               ),
-            ),
-            416: documentedError(
-              'The range starts past the end of the file (`Content-Range: bytes */<size>`)',
-              errors.rangeNotSatisfiable(612_337),
-            ),
+              416: documentedError(
+                'The range starts past the end of the file (`Content-Range: bytes */<size>`)',
+                errors.rangeNotSatisfiable(612_337),
+              ),
+            },
           },
-        },
-        handler: async (request, reply) => {
-          const { table } = request.params;
-          const { files, listing } = ctx.data(request);
-          const file = files.get(table);
-          if (file === undefined) {
-            throw errors.notInData(
-              `No table "${table}" in snapshot ${listing.snapshot.id}; GET /api/v1/lake lists them`,
-              'table',
-            );
-          }
-          return sendFile(request, reply, file);
-        },
-      });
+          handler: async (request, reply) => {
+            const { table } = request.params;
+            const { files, listing } = ctx.data(request);
+            const file = files.get(table);
+            if (file === undefined) {
+              throw errors.notInData(
+                `No table "${table}" in snapshot ${listing.snapshot.id}; GET /api/v1/lake lists them`,
+                'table',
+              );
+            }
+            return sendFile(request, reply, file);
+          },
+        });
     },
   };
 }

@@ -76,7 +76,8 @@ describe.runIf(onLinux)('reading this process on Linux', () => {
     const worker = new Worker(
       `const { parentPort } = require('node:worker_threads');
        const id = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop());
-       parentPort.once('message', () => {
+       // on, not once: a listener keeps the thread alive (and its /proc entry there) until it is terminated.
+       parentPort.on('message', () => {
          const until = performance.now() + 200;
          while (performance.now() < until);
          parentPort.postMessage('done');

@@ -7,8 +7,8 @@ const root = path.resolve(import.meta.dirname, '../..');
 
 /** Runs `body` in a fresh node process after making an asynchronous logger `log`; its exit code and output. */
 function runWithAsyncLogger(body: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const script = `import { createAsyncLogger } from './lib/log.ts';
-    const log = createAsyncLogger('info', 'spec');
+  const script = `import { createBatchedLogger } from './lib/log.ts';
+    const log = createBatchedLogger('info', 'spec');
     ${body}`;
   return new Promise((resolve) => {
     execFile(
@@ -29,7 +29,7 @@ const numbersLogged = (stdout: string) =>
 const LINES = 20_000;
 const allNumbers = Array.from({ length: LINES }, (_, i) => i);
 
-describe('createAsyncLogger', () => {
+describe('createBatchedLogger', () => {
   it('loses no line when the process exits at once after writing them (process.exit)', async () => {
     const { code, stdout } = await runWithAsyncLogger(
       `for (let i = 0; i < ${LINES}; i++) log.info({ i }, 'line'); process.exit(0);`,

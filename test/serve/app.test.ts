@@ -113,6 +113,19 @@ describe('GET /spec.json', () => {
       expect(
         spec.paths['/api/v1/calculator'].get.responses['401'].content['application/json'].schema.allOf,
       ).toEqual([{ $ref: '#/components/schemas/Error' }]);
+      // One operationId per operation (the /docs page expands operations sharing one together).
+      const operations = Object.entries(
+        spec.paths as Record<string, Record<string, { operationId?: string }>>,
+      ).flatMap(([url, methods]) =>
+        Object.entries(methods).map(([method, operation]) => ({ at: `${method} ${url}`, ...operation })),
+      );
+      expect(operations.filter((operation) => operation.operationId === undefined)).toEqual([]);
+      const ids = operations.map((operation) => operation.operationId);
+      expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
+      expect(spec.paths['/api/v1/lake/{table}.parquet']).toMatchObject({
+        get: { operationId: 'getLakeTableFile' },
+        head: { operationId: 'getLakeTableFile-head' },
+      });
     } finally {
       await own.close();
     }

