@@ -2,7 +2,12 @@ import type { FastifySchemaCompiler } from 'fastify';
 import { z } from 'zod';
 import type { Language } from '../../schemas/incentives/enums.ts';
 import { errors, type HttpError } from '../errors.ts';
-import { languageOf, validationMessages, type ValidationMessages } from './validation-messages.ts';
+import {
+  languageOf,
+  ruleMessage,
+  validationMessages,
+  type ValidationMessages,
+} from './validation-messages.ts';
 
 /*
  * The one way a request is validated, whoever does it: the server's validator compiler (for routes whose
@@ -112,7 +117,7 @@ export function describeIssue(
       if (issue.origin === 'array') return text.atMostValues(issue.maximum);
       return text.atMost(issue.maximum);
     case 'custom':
-      return issue.message === validationMessages.en.unique ? text.unique : text.invalid;
+      return ruleMessage(issue.message, text) ?? text.invalid;
     default:
       return text.invalid;
   }
