@@ -257,18 +257,6 @@ async function loadHealthData(snapshot: SnapshotReader): Promise<HealthData> {
     for (let i = 0; i < AREA_STRIDE; i++) states[s * AREA_STRIDE + i]! += counties[c * AREA_STRIDE + i]!;
   });
 
-  const model: HealthModel = {
-    versions: Object.fromEntries(
-      Object.keys(VERSION_COLUMNS).map((name, k) => [name, versions.get(k) ?? '']),
-    ) as HealthModel['versions'],
-    sources: sourcesOf(snapshot.manifest, HEALTH_COUNTY_IMPACTS.name),
-    estimates: HEALTH_ESTIMATES,
-    valuation: {
-      usd_per_death: Math.round(VALUE_OF_STATISTICAL_LIFE.usd),
-      dollar_year: VALUE_OF_STATISTICAL_LIFE.dollarYear,
-    },
-    statement: HEALTH_STATEMENT,
-  };
   return {
     states: {
       areas: stateFips.map((fips) => {
@@ -281,7 +269,23 @@ async function loadHealthData(snapshot: SnapshotReader): Promise<HealthData> {
     stateIndex,
     countyRanges,
     countyIndex,
-    modelJson: encodedFragment(`"model":${JSON.stringify(model)}`),
+    modelJson: encodedFragment(`"model":${JSON.stringify(healthModel(snapshot, versions))}`),
+  };
+}
+
+/** What produced a snapshot's health numbers: the rollup's versions and sources, the estimates and valuation. */
+function healthModel(snapshot: SnapshotReader, versions: ReadonlyMap<number, string>): HealthModel {
+  return {
+    versions: Object.fromEntries(
+      Object.keys(VERSION_COLUMNS).map((name, k) => [name, versions.get(k) ?? '']),
+    ) as HealthModel['versions'],
+    sources: sourcesOf(snapshot.manifest, HEALTH_COUNTY_IMPACTS.name),
+    estimates: HEALTH_ESTIMATES,
+    valuation: {
+      usd_per_death: Math.round(VALUE_OF_STATISTICAL_LIFE.usd),
+      dollar_year: VALUE_OF_STATISTICAL_LIFE.dollarYear,
+    },
+    statement: HEALTH_STATEMENT,
   };
 }
 
