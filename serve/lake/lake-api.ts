@@ -40,7 +40,6 @@ export function createLakeApi(): ApiModule<LakeFiles> {
       app.route({
         method: ['GET', 'HEAD'],
         url: '/api/v1/lake/:table.parquet',
-        config: { servesFile: true },
         schema: {
           summary: 'A table of the published snapshot, as its Parquet file',
           description: FILE_DESCRIPTION,
