@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -223,6 +224,56 @@ describe('import layers', () => {
       '../lib/c.ts',
       './d.ts',
       './side-effect.ts',
+    ]);
+  });
+});
+
+/** A function body longer than this is a function doing several things: serve/'s functions say one each. */
+const MAX_FUNCTION_LINES = 80;
+
+/** Every function of a source whose body runs over `max` lines: `file:line name (n lines)`. */
+function longFunctions(file: string, source: string, max: number): string[] {
+  const tree = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true);
+  const long: string[] = [];
+  const lineOf = (position: number) => tree.getLineAndCharacterOfPosition(position).line + 1;
+  const visit = (node: ts.Node) => {
+    const body = ts.isFunctionLike(node) ? (node as ts.FunctionLikeDeclaration).body : undefined;
+    if (body !== undefined) {
+      const lines = lineOf(body.getEnd()) - lineOf(body.getStart(tree)) + 1;
+      const named =
+        (node as ts.FunctionLikeDeclaration).name ??
+        (ts.isVariableDeclaration(node.parent) ? node.parent.name : undefined);
+      const name = named?.getText(tree) ?? '(anonymous)';
+      if (lines > max) long.push(`${file}:${lineOf(node.getStart(tree))} ${name} (${lines} lines)`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(tree);
+  return long;
+}
+
+describe('function length', () => {
+  it(`no function in serve/ has a body over ${MAX_FUNCTION_LINES} lines`, () => {
+    const long = sourceFiles(path.join(repoRoot, 'serve')).flatMap((file) =>
+      longFunctions(path.relative(repoRoot, file), readFileSync(file, 'utf8'), MAX_FUNCTION_LINES),
+    );
+    expect(long).toEqual([]);
+  });
+
+  it('measures every kind of function by its body, nested ones on their own', () => {
+    const body = (lines: number) =>
+      Array.from({ length: lines - 2 }, (_, i) => `  const v${i} = ${i};`).join('\n');
+    const source = [
+      `function declared() {\n${body(4)}\n}`,
+      `const arrow = () => {\n${body(5)}\n};`,
+      `class C {\n  method() {\n${body(4)}\n  }\n}`,
+      `export function outer() {\n  return (x: number) => {\n${body(3)}\n  };\n}`,
+    ].join('\n');
+    expect(longFunctions('x.ts', source, 3)).toEqual([
+      'x.ts:1 declared (4 lines)',
+      'x.ts:5 arrow (5 lines)',
+      'x.ts:11 method (4 lines)',
+      'x.ts:16 outer (5 lines)',
     ]);
   });
 });
