@@ -164,12 +164,10 @@ class KeptAnswers {
       }
       answer.missed = true;
     }
-    if (request.method === 'POST') return false;
-    const current = notModifiedEtag(
-      request.headers['if-none-match'],
-      this.etagOf(request)!,
-      accepted(request, answer),
-    );
+    // The tag is worked out only for a conditional request: it costs a hash, and the URL put in order.
+    const header = request.headers['if-none-match'];
+    if (request.method === 'POST' || header === undefined) return false;
+    const current = notModifiedEtag(header, this.etagOf(request)!, accepted(request, answer));
     if (current === undefined) return false;
     addVary(reply, VARY);
     void reply.code(304).header('etag', current).send();
