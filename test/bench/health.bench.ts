@@ -234,6 +234,13 @@ export const bench: Bench = {
             note: `${Math.round(uncached.a.requestsPerSecond)} req/s (bare static ${Math.round(uncached.b.requestsPerSecond)} req/s, p99 ${uncached.b.p99Ms} ms); ${rows} rows, ${Buffer.byteLength(bodies[i]!)} B; ${loadNote()}`,
           },
           {
+            name: `${name}, computed for every request: throughput / bare static`,
+            value: uncached.a.requestsPerSecond / uncached.b.requestsPerSecond,
+            unit: 'ratio',
+            target: { op: '>=', value: 0.5 },
+            note: `${Math.round(uncached.a.requestsPerSecond)} vs ${Math.round(uncached.b.requestsPerSecond)} req/s`,
+          },
+          {
             name: `${name}, computed: server CPU per request`,
             value: computed.microsecondsPerRequest(),
             unit: 'µs',
