@@ -91,7 +91,7 @@ async function createSyntheticStatistics(db: DuckDBConnection): Promise<void> {
 }
 
 /** Copies the published (incentives) snapshot into a new one with the REM tables, and publishes it. */
-async function publishWithRem(lakeDir: string) {
+export async function publishWithRem(lakeDir: string) {
   return publishBenchSnapshot(
     lakeDir,
     {
