@@ -84,6 +84,11 @@ export interface HealthData {
   countyRanges: readonly (readonly [number, number])[];
   /** 5-digit county FIPS → its position. */
   countyIndex: ReadonlyMap<string, number>;
+  /**
+   * Per county position, the start of its row of the county map (`{"county_fips":…,"county_name":…,
+   * "state_abbreviation":…,"number_of_households":`), encoded once per snapshot.
+   */
+  countyMapRowStarts: readonly Buffer[];
   /** `"model":{…}`, encoded (UTF-8). */
   modelJson: Buffer;
 }
@@ -269,8 +274,20 @@ async function loadHealthData(snapshot: SnapshotReader): Promise<HealthData> {
     stateIndex,
     countyRanges,
     countyIndex,
+    countyMapRowStarts: countyAreas.map(countyMapRowStart),
     modelJson: encodedFragment(`"model":${JSON.stringify(healthModel(snapshot, versions))}`),
   };
+}
+
+/** A county's row start of the county map (see HealthData.countyMapRowStarts). */
+function countyMapRowStart({ fips, name, state }: HealthArea): Buffer {
+  const start = JSON.stringify({
+    county_fips: fips,
+    county_name: name,
+    state_abbreviation: state,
+    number_of_households: 0,
+  });
+  return encodedFragment(start.slice(0, -2));
 }
 
 /** What produced a snapshot's health numbers: the rollup's versions and sources, the estimates and valuation. */
