@@ -5,13 +5,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiModule, ZodApp } from '../../../serve/api-module.ts';
 import { buildApp } from '../../../serve/app.ts';
 import { HttpError } from '../../../serve/errors.ts';
-import { compressBody, type Compression, type Compressor } from '../../../serve/http/body-encoding.ts';
+import type { Compressor } from '../../../serve/http/body-encoding.ts';
 import type { LruLimits } from '../../../serve/http/lru-cache.ts';
 import { keepAnswerIf, nameAnswer, responseCachePlugin } from '../../../serve/http/response-cache-plugin.ts';
 import { SnapshotHolder } from '../../../serve/snapshot/snapshot-holder.ts';
 import {
   MemorySnapshotSource,
   PROGRAMS,
+  countingCompressor,
   memoryReader,
   silentLogger,
   testConfig,
@@ -377,15 +378,6 @@ describe('rate limit headers', () => {
 });
 
 describe('compressed answers', () => {
-  /** compressBody, counting its calls per coding. */
-  const countingCompressor = () => {
-    const calls: Compression[] = [];
-    const compress: Compressor = (body, encoding) => {
-      calls.push(encoding);
-      return compressBody(body, encoding);
-    };
-    return { compress, calls };
-  };
   const url = '/v1/answer?n=1&pad=4000';
   const get = (headers: Record<string, string>, path = url) =>
     app!.inject({ method: 'GET', url: path, headers: { ...auth, ...headers } });

@@ -1,8 +1,9 @@
 import { brotliDecompressSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { JsonBytesWriter, isLent } from '../../../serve/http/json-bytes.ts';
-import { compressBody, type Compression, type Compressor } from '../../../serve/http/body-encoding.ts';
+import { compressBody, type Compressor } from '../../../serve/http/body-encoding.ts';
 import { SnapshotResponseCache } from '../../../serve/http/response-cache.ts';
+import { countingCompressor } from '../../support/serve-fixtures.ts';
 
 describe('SnapshotResponseCache', () => {
   const response = (text: string) => ({
@@ -130,16 +131,6 @@ function cacheKeepingAnswer(compress: Compressor) {
 }
 
 describe('SnapshotResponseCache compressions', () => {
-  /** compressBody, counting its calls per coding. */
-  const countingCompressor = () => {
-    const calls: Compression[] = [];
-    const compress: Compressor = (body, encoding) => {
-      calls.push(encoding);
-      return compressBody(body, encoding);
-    };
-    return { compress, calls };
-  };
-
   it('charges the compressed bodies kept to the cache’s bytes', async () => {
     const { cache, snapshot, body } = cacheKeepingAnswer(countingCompressor().compress);
     const unencoded = cache.usage.bytes;
