@@ -272,7 +272,7 @@ export function nameAnswer<R extends FastifyRequest>(name: (request: R) => strin
   return (request, reply, done) => {
     const answer = request.answer;
     // Outside the plugin's scope, or named already (its URL's name was known when it arrived).
-    if (answer === null || answer.named) return done();
+    if (!answer || answer.named) return done();
     const named = name(request as R);
     if (named === undefined || !answer.cache.name(request, reply, named)) done();
   };
@@ -285,7 +285,7 @@ export function nameAnswer<R extends FastifyRequest>(name: (request: R) => strin
  */
 export function keepAnswerIf<R extends FastifyRequest>(keep: (request: R) => boolean): RequestHook {
   return (request, _reply, done) => {
-    if (request.answer !== null && !keep(request as R)) request.answer.keep = false;
+    if (request.answer && !keep(request as R)) request.answer.keep = false;
     done();
   };
 }
