@@ -13,6 +13,10 @@ export interface LakePaths {
   log: string;
   /** Held by the one pipeline run (or lake maintenance command) in progress. */
   runLock: string;
+  /** One record per pipeline run, manual or scheduled (`npm run lake -- runs`). */
+  runs: string;
+  /** When each source last changed and was last read. */
+  sourceFreshness: string;
   /** Files the server derives from a snapshot's tables (one directory per snapshot id), rebuilt when absent. */
   servingCache: string;
   /** Where the run's DuckDB spills the tables it builds beyond its memory limit; removed when the run ends. */
@@ -30,6 +34,8 @@ export function lakePaths(lakeDir: string): LakePaths {
     staging: path.join(root, 'staging'),
     log: path.join(root, 'log'),
     runLock: path.join(root, 'pipeline.lock'),
+    runs: path.join(root, 'runs'),
+    sourceFreshness: path.join(root, 'sources.json'),
     servingCache: path.join(root, 'cache', 'serving'),
     buildSpill: path.join(root, 'cache', 'build-spill'),
   };

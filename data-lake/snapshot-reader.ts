@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
 import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { DuckDBInstance, DuckDBTypeId, type DuckDBConnection, type DuckDBType } from '@duckdb/node-api';
+import { DuckDBTypeId, type DuckDBConnection, type DuckDBType } from '@duckdb/node-api';
 import type { Manifest } from '../schemas/lake.ts';
 import type { TableRef } from './tables/table-ref.ts';
 import { readCurrent } from './current-pointer.ts';
 import { writeFileAtomically } from '../lib/fs/durable-file.ts';
 import { lakePaths, snapshotDir } from './lake-paths.ts';
 import { readManifest } from './manifest-file.ts';
+import { withMemoryDb } from './memory-db.ts';
 import { quoteIdentifier, quoteLiteral } from './sql-quote.ts';
 
 export { readCurrent };
@@ -140,24 +141,6 @@ class ParquetSnapshotReader implements SnapshotReader {
     const entry = this.manifest.tables[table];
     if (!entry) return Promise.reject(new Error(`snapshot ${this.id} has no table "${table}"`));
     return withMemoryDb((db) => use(db, path.join(this.dir, entry.file)));
-  }
-}
-
-/**
- * A short-lived in-memory DuckDB per read: readers are held for a snapshot's whole serving life and DuckDB
- * instances are native resources that nothing else would close.
- */
-async function withMemoryDb<T>(use: (db: DuckDBConnection) => Promise<T>): Promise<T> {
-  const instance = await DuckDBInstance.create(':memory:');
-  try {
-    const db = await instance.connect();
-    try {
-      return await use(db);
-    } finally {
-      db.closeSync();
-    }
-  } finally {
-    instance.closeSync();
   }
 }
 

@@ -1,17 +1,22 @@
-import { readdir, rename, rm } from 'node:fs/promises';
+import { rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Manifest } from '../schemas/lake.ts';
 import { readCurrent, writeCurrent } from './current-pointer.ts';
-import { removeTempFiles, TEMP_MARKER } from '../lib/fs/durable-file.ts';
+import { removeTempFiles, TEMP_MARKER, writeFileAtomically } from '../lib/fs/durable-file.ts';
 import { assertSnapshotId, lakePaths, PARTIAL_SUFFIX, snapshotDir } from './lake-paths.ts';
-import { readManifest } from './manifest-file.ts';
+import { MANIFEST_FILE, readManifest, serializeManifest } from './manifest-file.ts';
+import { directoryEntries } from '../lib/fs/directory-entries.ts';
 
 export interface SnapshotSummary {
   id: string;
   createdAt: string;
   parent: string | null;
   fingerprint: string;
-  current: boolean;
+  /**
+   * `current`: CURRENT names it; `held`: written by a run whose audits held it for review, never published;
+   * `superseded`: published once (or never held) and no longer current.
+   */
+  status: 'current' | 'held' | 'superseded';
   tables: number;
   rows: number;
 }
@@ -36,7 +41,7 @@ export async function listSnapshots(lakeDir: string): Promise<SnapshotSummary[]>
       createdAt: manifest.createdAt,
       parent: manifest.parent,
       fingerprint: manifest.fingerprint,
-      current: id === current,
+      status: id === current ? 'current' : manifest.hold && !manifest.review ? 'held' : 'superseded',
       tables: tables.length,
       rows: tables.reduce((sum, t) => sum + t.rows, 0),
     });
@@ -81,11 +86,11 @@ export async function collectGarbage(lakeDir: string, keep: number): Promise<str
 /** Removes what an interrupted run leaves behind: `.partial` snapshot directories and temporary files. */
 export async function removeRunLeftovers(lakeDir: string): Promise<string[]> {
   const { root, snapshots, current, buildSpill } = lakePaths(lakeDir);
-  const partials = (await entries(snapshots)).filter((name) => name.endsWith(PARTIAL_SUFFIX));
+  const partials = (await directoryEntries(snapshots)).filter((name) => name.endsWith(PARTIAL_SUFFIX));
   for (const name of partials) await rm(path.join(snapshots, name), { recursive: true, force: true });
   // LAKE_DIR is shared with other components (the key file, the log): only CURRENT's temporaries are ours.
   const currentTemps = await removeTempFiles(root, path.basename(current));
-  const spill = (await entries(buildSpill)).length > 0 ? [path.relative(root, buildSpill)] : [];
+  const spill = (await directoryEntries(buildSpill)).length > 0 ? [path.relative(root, buildSpill)] : [];
   await rm(buildSpill, { recursive: true, force: true });
   return [...partials, ...currentTemps, ...(await removeTempFiles(snapshots)), ...spill];
 }
@@ -101,7 +106,7 @@ async function readSnapshotManifest(lakeDir: string, id: string): Promise<Manife
 }
 
 async function snapshotIds(lakeDir: string): Promise<string[]> {
-  return (await entries(lakePaths(lakeDir).snapshots)).filter((name) => {
+  return (await directoryEntries(lakePaths(lakeDir).snapshots)).filter((name) => {
     try {
       return assertSnapshotId(name) === name;
     } catch {
@@ -110,11 +115,50 @@ async function snapshotIds(lakeDir: string): Promise<string[]> {
   });
 }
 
-async function entries(dir: string): Promise<string[]> {
-  try {
-    return await readdir(dir);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
+/** Publishing a snapshot that is not waiting for review. */
+export class NotHeldError extends Error {
+  constructor(readonly id: string) {
+    super(
+      `snapshot ${id} is not held for review (npm run lake -- list shows which are); ` +
+        'npm run lake -- rollback <id> publishes an earlier snapshot',
+    );
+    this.name = 'NotHeldError';
   }
+}
+
+/** Publishing a held snapshot whose audits compared it with a snapshot that is no longer CURRENT. */
+export class StaleHoldError extends Error {
+  constructor(id: string, against: string, current: string | null) {
+    super(
+      `snapshot ${id} was audited against ${against}, but CURRENT is now ${current ?? 'nothing'}: run the ` +
+        `pipeline again so its audits compare with what is published`,
+    );
+    this.name = 'StaleHoldError';
+  }
+}
+
+/** Who published a held snapshot, when and why: recorded in its manifest. */
+export interface Review {
+  operator: string;
+  reason: string;
+  now: Date;
+}
+
+/**
+ * Publishes a snapshot a run held for review: the review is recorded in its manifest (replaced
+ * atomically; its tables' files never change), then CURRENT names it. Refused unless the snapshot is held
+ * and was compared with what CURRENT names now.
+ */
+export async function publishHeld(lakeDir: string, id: string, review: Review): Promise<Manifest> {
+  const manifest = await readSnapshotManifest(lakeDir, id);
+  if (manifest.hold === undefined || manifest.review !== undefined) throw new NotHeldError(id);
+  const current = await readCurrent(lakeDir);
+  if (current !== manifest.hold.against) throw new StaleHoldError(id, manifest.hold.against, current);
+  const reviewed: Manifest = {
+    ...manifest,
+    review: { publishedAt: review.now.toISOString(), operator: review.operator, reason: review.reason },
+  };
+  await writeFileAtomically(path.join(snapshotDir(lakeDir, id), MANIFEST_FILE), serializeManifest(reviewed));
+  await writeCurrent(lakeDir, id);
+  return reviewed;
 }

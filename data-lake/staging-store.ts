@@ -1,7 +1,8 @@
-import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { sourceVersionPayloadSchema, type SourceVersionPayload } from '../schemas/envelope.ts';
 import { fsyncPath, removeTempFiles, TEMP_MARKER, writeFileAtomically } from '../lib/fs/durable-file.ts';
+import { directoryEntries } from '../lib/fs/directory-entries.ts';
 
 /** One record as the transform consumer judged it, with where it sits on the event log. */
 export interface StagingEntry {
@@ -95,7 +96,7 @@ export class StagingStore {
     for (const { source, version } of await this.versionDirs()) {
       const dir = this.versionDir(source, version);
       const segmentsDir = path.join(dir, SEGMENTS_DIR);
-      const schemas = await listDir(segmentsDir);
+      const schemas = await directoryEntries(segmentsDir);
       if (schemas.length === 0) continue;
       for (const schemaDir of schemas) await this.compactSchema(dir, path.join(segmentsDir, schemaDir));
       await writeFileAtomically(
@@ -148,11 +149,11 @@ export class StagingStore {
 
   /** Deletes temporary files of writes (and versions being deleted) that a crash interrupted. */
   async removeLeftovers(): Promise<void> {
-    for (const source of await listDir(this.dir)) await removeTempFiles(path.join(this.dir, source));
+    for (const source of await directoryEntries(this.dir)) await removeTempFiles(path.join(this.dir, source));
     for (const { source, version } of await this.versionDirs()) {
       const dir = this.versionDir(source, version);
       await removeTempFiles(dir);
-      for (const schemaDir of await listDir(path.join(dir, SEGMENTS_DIR))) {
+      for (const schemaDir of await directoryEntries(path.join(dir, SEGMENTS_DIR))) {
         await removeTempFiles(path.join(dir, SEGMENTS_DIR, schemaDir));
       }
     }
@@ -168,7 +169,7 @@ export class StagingStore {
     for (const record of await readNdjson<QuarantinedRecord>(`${compacted}.quarantined.ndjson`)) {
       latest.set(record.key, { reason: record.reason, payload: record.payload });
     }
-    const segments = (await listDir(segmentDir)).filter((name) => name.endsWith('.ndjson')).sort();
+    const segments = (await directoryEntries(segmentDir)).filter((name) => name.endsWith('.ndjson')).sort();
     for (const segment of segments) {
       for (const entry of await readNdjson<StagingEntry>(path.join(segmentDir, segment))) {
         latest.set(entry.key, {
@@ -190,7 +191,7 @@ export class StagingStore {
 
   private async countFiles(versionDir: string): Promise<RecordCounts> {
     const counts: RecordCounts = {};
-    const names = (await listDir(versionDir)).filter((name) => name.endsWith('.ndjson')).sort();
+    const names = (await directoryEntries(versionDir)).filter((name) => name.endsWith('.ndjson')).sort();
     for (const name of names) {
       const match = /^(.*)\.(accepted|quarantined)\.ndjson$/.exec(name);
       if (!match) continue;
@@ -204,8 +205,8 @@ export class StagingStore {
 
   private async versionDirs(): Promise<{ source: string; version: string }[]> {
     const found: { source: string; version: string }[] = [];
-    for (const source of (await listDir(this.dir)).sort()) {
-      for (const version of (await listDir(path.join(this.dir, source))).sort()) {
+    for (const source of (await directoryEntries(this.dir)).sort()) {
+      for (const version of (await directoryEntries(path.join(this.dir, source))).sort()) {
         if (version.includes('.tmp-')) continue;
         found.push({ source: decodeURIComponent(source), version: decodeURIComponent(version) });
       }
@@ -242,15 +243,6 @@ function safeName(name: string): string {
 /** Keys sort by UTF-16 code units, the same on every machine and locale. */
 function compareKeys(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-async function listDir(dir: string): Promise<string[]> {
-  try {
-    return await readdir(dir);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
 }
 
 async function readJson<T>(file: string): Promise<T | null> {

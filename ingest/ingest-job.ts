@@ -31,6 +31,8 @@ export interface IngestOptions {
   /** Records per publish call. */
   batchSize?: number;
   now?: () => Date;
+  /** Told of each source read and parsed successfully, before any is published (its freshness). */
+  onSourceRead?: (source: SourceDeclaration, contentHash: string) => void;
 }
 
 export interface SourceIngestSummary {
@@ -78,7 +80,9 @@ export async function ingestSources(options: IngestOptions): Promise<SourceInges
   const parsed: ParsedSource[] = [];
   for (const declaration of options.sources) {
     try {
-      parsed.push(await readSource(declaration, options, schemasByName, now));
+      const source = await readSource(declaration, options, schemasByName, now);
+      options.onSourceRead?.(declaration, source.versionEvent.contentHash);
+      parsed.push(source);
     } catch (error) {
       if (error instanceof IngestError) throw error;
       throw new IngestError(declaration.name, declaration.location, describe(error), { cause: error });

@@ -8,6 +8,12 @@ export interface SourceDeclaration {
   location: string;
   /** Optional expected SHA-256 (hex) of a single-file source. */
   sha256?: string;
+  /**
+   * Days without a change after which the source is reported stale (a feed that has not moved in months is
+   * often broken); absent: SOURCE_STALE_AFTER_DAYS; null: never, for a file shipped with the project (it
+   * changes with the code). An environment override of the location drops it, with the declared SHA-256.
+   */
+  staleAfterDays?: number | null;
 }
 
 /**

@@ -25,9 +25,10 @@ const sourceDeclarationSchema = z.strictObject({
     .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hexadecimal digits')
     .transform((hex) => hex.toLowerCase())
     .optional(),
+  staleAfterDays: z.number().int().positive().nullable().optional(),
 });
 
-/** The sources file: `{ "sources": [ { name, kind, location, sha256? }, ... ] }`. */
+/** The sources file: `{ "sources": [ { name, kind, location, sha256?, staleAfterDays? }, ... ] }`. */
 export const sourcesFileSchema = z
   .strictObject({ sources: z.array(sourceDeclarationSchema).min(1, 'must declare at least one source') })
   .superRefine((file, ctx) => {

@@ -133,6 +133,11 @@ export const configSchema = z.object({
    * answers for every contiguous state on a first start.
    */
   HEALTH_STATES: stateSelection.default('all'),
+  /**
+   * Days a source may go without a change, or without a successful read, before `lake runs` and the
+   * pipeline's metrics call it stale (a source's own `staleAfterDays` in the sources file wins).
+   */
+  SOURCE_STALE_AFTER_DAYS: z.coerce.number().int().positive().default(90),
   /** Sample homes drawn per REM cluster. */
   REM_SAMPLES: z.coerce.number().int().min(10).max(10_000).default(400),
   /**

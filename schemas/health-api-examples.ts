@@ -135,6 +135,7 @@ export const healthImpactsResponseExample = {
     ],
     estimates: HEALTH_ESTIMATES,
     valuation: { usd_per_death: 11_514_378, dollar_year: 2024 },
+    grid_emissions: 'long_run',
     statement: HEALTH_STATEMENT,
   },
 };

@@ -13,6 +13,7 @@ import {
 } from './health-data.ts';
 import { HEALTH_ESTIMATES } from './health-model.ts';
 import { languageSchema } from './incentives/enums.ts';
+import { DEFAULT_GRID_EMISSIONS, GRID_EMISSIONS, gridEmissionsSchema } from './rem-data.ts';
 
 /**
  * Request and response of `POST /api/v2/etools/health-impacts` (the reference's v2 health-impacts call;
@@ -112,6 +113,15 @@ export const healthImpactsRequestSchema = z
           '(rows then per bin × housing type); a group without households has no row.',
       )
       .meta({ example: request.group_by }),
+    grid_emissions: gridEmissionsSchema
+      .default(DEFAULT_GRID_EMISSIONS)
+      .describe(
+        'Which grid the power plants’ emissions from the added (or saved) electricity are counted on. ' +
+          '`long_run` (default): the grid over a new appliance’s life (NREL Cambium 2024 mid-case: the ' +
+          'region’s projected fossil and coal shares of generation over 2027–2041 applied to today’s NOx, ' +
+          'SO2, PM2.5 and VOC rates); `current_average`: today’s grid (EPA eGRID 2023 averages of the ' +
+          'state’s main subregion; PM2.5 and VOC a national rate). Emissions at homes are the same on both.',
+      ),
     language: languageSchema.default('en').describe('Language of error messages and row warnings (en or es)'),
   })
   .meta({ id: 'HealthImpactsRequest' });
@@ -183,6 +193,9 @@ export const healthModelSchema = z
         dollar_year: z.number().int(),
       })
       .describe('What an avoided premature death is worth in `avoided_premature_mortality_value`'),
+    grid_emissions: z
+      .enum(GRID_EMISSIONS)
+      .describe('The grid the power plants’ emissions were counted on (the request’s grid_emissions)'),
     statement: z.string().describe('What this estimate is and is not'),
   })
   .meta({ id: 'HealthImpactsModel' });

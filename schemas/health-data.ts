@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { recordNames, recordSchema, type RecordSchema } from './record-schema.ts';
+import { gridEmissionsSchema } from './rem-data.ts';
 import { fuelSchema, upgradeSchema } from './rem.ts';
 
 /**
@@ -210,7 +211,7 @@ const kgBySectorAndPollutant = Object.fromEntries(
 
 /**
  * One cell of the county rollup (lake table `health_county_impacts`): the households of a county of one
- * housing type, heating fuel and floor-area bin, the mean change in each fuel per household when the upgrade
+ * housing type, heating fuel and floor-area bin, on one grid basis, the mean change in each fuel per household when the upgrade
  * is offered to all of them (homes it does not apply to count as unchanged), and what that avoids each year:
  * kilograms of each pollutant, premature deaths by the central and the low mortality estimate, and their value.
  *
@@ -228,6 +229,8 @@ export const healthImpactCellSchema = z
     heating_fuel: fuelSchema,
     sqft_bin: sqftBinSchema,
     housing_type: housingTypeSchema,
+    /** The grid the power plants' tonnes are counted on (rem-data.ts GRID_EMISSIONS): every household is in a cell of each. */
+    grid_emissions: gridEmissionsSchema,
     /** Households of the cell. */
     households: z.number().int().nonnegative(),
     /**

@@ -20,7 +20,9 @@ export const HEALTH_STATEMENT =
   'housing-stock tables (by heating fuel and floor area) are evaluated with and without the upgrade by this ' +
   'project’s building-energy surrogate; the change in each fuel, times the county’s households, gives the ' +
   'change in on-site combustion emissions (residential emission factors) and in power-plant emissions (the ' +
-  'extra electricity times grid emission rates). The households are those of single-family and mobile ' +
+  'extra electricity times grid emission rates: by default those of the grid over a new appliance’s life, ' +
+  'NREL Cambium’s projection applied to today’s rates, or today’s as asked; `grid_emissions` says which). ' +
+  'The households are those of single-family and mobile ' +
   'homes, which are simulated, and of multi-family buildings (2 or more units), which are not: their fuel ' +
   'change is approximated from the county’s single-family homes, scaled by EIA RECS 2015 consumption per ' +
   'household of apartments relative to single-family homes, and an answer whose rows include them says so. ' +

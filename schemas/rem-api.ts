@@ -2,7 +2,13 @@ import { z } from 'zod';
 import { countyColumns } from './county-columns.ts';
 import { languageSchema } from './incentives/enums.ts';
 import { FUELS, fuelSchema, upgradeSchema, type Upgrade } from './rem.ts';
-import { RESULT_FUELS } from './rem-data.ts';
+import {
+  DEFAULT_GRID_EMISSIONS,
+  EMISSION_FACTOR_BASES,
+  GRID_EMISSIONS,
+  gridEmissionsSchema,
+  RESULT_FUELS,
+} from './rem-data.ts';
 
 /**
  * Requests and responses of the REM API (`/api/v1/rem/*`). The `Savings` shape is the reference's (see
@@ -24,6 +30,14 @@ const savingsRequest = {
     .optional()
     .describe(
       "The water heater's fuel; required for water_heater__heat_pump_uef3.35, else drawn by the model",
+    ),
+  grid_emissions: gridEmissionsSchema
+    .default(DEFAULT_GRID_EMISSIONS)
+    .describe(
+      'Which grid electricity is counted on. `long_run` (default): the grid over a new appliance’s life, ' +
+        'NREL Cambium 2024’s mid-case levelized long-run marginal CO2e rate of the county’s region ' +
+        '(2027–2041); `current_average`: today’s grid, EPA eGRID 2023 averages of the state’s main ' +
+        'subregion (computed on request: slower than the default)',
     ),
 };
 
@@ -70,8 +84,11 @@ const emissionsFactorSchema = z
     value: z.number(),
     unit: z.string(),
     basis: z
-      .enum(['combustion', 'average', 'marginal'])
-      .describe('On-site combustion (fossil fuels), or a grid average or marginal rate (electricity)'),
+      .enum(EMISSION_FACTOR_BASES)
+      .describe(
+        'On-site combustion (fossil fuels); for electricity, a rate of today’s grid (average or marginal) or ' +
+          'of the grid over the appliance’s life (long_run_marginal: NREL Cambium’s levelized LRMER)',
+      ),
   })
   .meta({ id: 'EmissionsFactor' });
 
@@ -94,6 +111,9 @@ export const savingsSchema = z
     fuel_results: byFuel(RESULT_FUELS, fuelSavingsSchema),
     rates: byFuel(FUELS, z.array(fuelRateSchema)),
     emissions_factors: byFuel(FUELS, emissionsFactorSchema),
+    grid_emissions: z
+      .enum(GRID_EMISSIONS)
+      .describe('The grid electricity’s emissions were counted on (the request’s grid_emissions)'),
     sampling_details: z.object({
       num_samples: z.number().int().describe('Sample homes the statistics are over'),
       num_excluded_samples: z

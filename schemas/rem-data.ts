@@ -95,9 +95,22 @@ export const pollutantSchema = z.enum(POLLUTANTS);
 export type Pollutant = z.infer<typeof pollutantSchema>;
 
 /**
+ * What kind of rate an emission factor is: on-site `combustion` of a fossil fuel; for electricity, a grid
+ * `average` or `marginal` rate of today's grid, the `long_run_marginal` rate of the grid over the equipment's
+ * life (NREL Cambium's levelized LRMER), or today's average rate carried along the grid's projected path
+ * (`long_run_average`).
+ */
+export const EMISSION_FACTOR_BASES = [
+  'combustion',
+  'average',
+  'marginal',
+  'long_run_marginal',
+  'long_run_average',
+] as const;
+
+/**
  * One emission factor. `region` is a state code, an eGRID subregion or "US". `basis` says what kind of rate
- * it is: on-site combustion of a fossil fuel, or a grid `average` or `marginal` rate for electricity, so
- * every answer that uses it can say which.
+ * it is (EMISSION_FACTOR_BASES), so every answer that uses it can say which.
  */
 export const emissionFactorSchema = z
   .object({
@@ -107,12 +120,118 @@ export const emissionFactorSchema = z
     value: z.number(),
     /** Per unit of delivered energy, e.g. kg/kWh, kg/therm, kg/gallon, lb/MMBtu. */
     unit: z.string().min(1),
-    basis: z.enum(['combustion', 'average', 'marginal']),
+    basis: z.enum(EMISSION_FACTOR_BASES),
     year: z.number().int().min(1990).max(2100),
     publisher: z.string().min(1),
   })
   .strict();
 export type EmissionFactor = z.infer<typeof emissionFactorSchema>;
+
+/**
+ * Which grid the electricity of an answer is counted on. `long_run` (the default): the grid over a new
+ * appliance's life, NREL Cambium 2024's mid-case levelized long-run marginal CO2e rate of the county's
+ * region and today's NOx, SO2, PM2.5 and VOC rates carried along the region's projected fossil generation;
+ * `current_average`: today's eGRID averages of the state's main subregion.
+ */
+export const GRID_EMISSIONS = ['long_run', 'current_average'] as const;
+export const gridEmissionsSchema = z.enum(GRID_EMISSIONS);
+export type GridEmissions = z.infer<typeof gridEmissionsSchema>;
+export const DEFAULT_GRID_EMISSIONS: GridEmissions = 'long_run';
+
+/** A county's generation and emissions assessment (GEA) region of NREL's Cambium and ReEDS models. */
+export const countyGridRegionSchema = z
+  .object({
+    county_fips: z.string().regex(/^\d{5}$/),
+    /** The ReEDS balancing area holding the county (`p1` … `p134`). */
+    balancing_area: z.string().regex(/^p\d+$/),
+    grid_region: z.string().regex(/^[A-Za-z_]+$/),
+  })
+  .strict();
+export type CountyGridRegion = z.infer<typeof countyGridRegionSchema>;
+
+/**
+ * One month of a region's long-run marginal CO2e rate, hour by hour (kg per MWh used, distribution losses
+ * included), as NREL Cambium publishes it: the same 24 values stand for every day of the month.
+ */
+export const lrmerProfileSchema = z
+  .object({
+    grid_region: z.string().regex(/^[A-Za-z_]+$/),
+    month: z.number().int().min(1).max(12),
+    hourly_kg_per_mwh: z.array(z.number().nonnegative()).length(24),
+  })
+  .strict();
+export type LrmerProfile = z.infer<typeof lrmerProfileSchema>;
+
+/** A region's projected generation in one model year of a Cambium scenario, MWh, in total and by fossil technology. */
+export const gridGenerationSchema = z
+  .object({
+    grid_region: z.string().regex(/^[A-Za-z_]+$/),
+    year: z.number().int().min(2020).max(2100),
+    generation_mwh: z.number().positive(),
+    coal_mwh: z.number().nonnegative(),
+    gas_cc_mwh: z.number().nonnegative(),
+    gas_ct_mwh: z.number().nonnegative(),
+    /** Oil-gas-steam units. */
+    o_g_s_mwh: z.number().nonnegative(),
+  })
+  .strict();
+export type GridGeneration = z.infer<typeof gridGenerationSchema>;
+
+/**
+ * A Cambium region's long-run figures (lake table `rem_grid_regions`): its levelized long-run marginal CO2e
+ * rate (the mean of the 8,760 hourly values, and of the heating season's), and how much of today's fossil
+ * share of its generation, and of its coal share, is left on average over the same years.
+ */
+export const gridRegionRowSchema = z
+  .object({
+    grid_region: z.string().regex(/^[A-Za-z_]+$/),
+    lrmer_co2e_kg_per_mwh: z.number().nonnegative(),
+    /** November to March: the hours most of a heat pump's added load falls in. */
+    lrmer_heating_season_co2e_kg_per_mwh: z.number().nonnegative(),
+    /** The levelized fossil share of the region's generation over the years, ÷ its share in the first model year. */
+    fossil_share_ratio: z.number().nonnegative(),
+    /** The same for coal; null when the region has no coal generation in the first model year. */
+    coal_share_ratio: z.number().nonnegative().nullable(),
+    first_year: z.number().int(),
+    start_year: z.number().int(),
+    years: z.number().int().positive(),
+    discount_rate: z.number().nonnegative(),
+  })
+  .strict();
+export type GridRegionRow = z.infer<typeof gridRegionRowSchema>;
+
+/**
+ * An electricity emission factor of the counties of one state and grid region, on one grid basis (lake table
+ * `rem_grid_emission_factors`): `region` is the state, so it stands in for the state's own row wherever
+ * factors are chosen (countyEmissionFactors); `method` says how it was made.
+ */
+export const gridEmissionFactorSchema = emissionFactorSchema
+  .extend({
+    grid_region: z.string().regex(/^[A-Za-z_]+$/),
+    grid_emissions: gridEmissionsSchema,
+    method: z.string().min(1),
+  })
+  .strict();
+export type GridEmissionFactor = z.infer<typeof gridEmissionFactorSchema>;
+
+/**
+ * The emission factors of a county on a grid basis: the on-site factors of the fossil fuels as the table has
+ * them, and the electricity factors of its state and grid region on that basis (with no national fallback:
+ * a pollutant without a grid row is counted as no emission, which the tables' audits report).
+ */
+export function countyEmissionFactors(
+  county: { state: string; grid_region: string },
+  basis: GridEmissions,
+  factors: readonly EmissionFactor[],
+  gridFactors: readonly GridEmissionFactor[],
+): EmissionFactor[] {
+  return [
+    ...factors.filter((f) => f.fuel !== 'electricity' && (f.region === county.state || f.region === 'US')),
+    ...gridFactors.filter(
+      (g) => g.region === county.state && g.grid_region === county.grid_region && g.grid_emissions === basis,
+    ),
+  ];
+}
 
 /**
  * The factor that applies to a state: its own row if the table has one, else the national ("US") row.
@@ -260,6 +379,9 @@ export const REM_RECORD_SCHEMAS = {
   energyRate: recordSchema('rem.energy-rate', energyRateSchema),
   emissionFactor: recordSchema('rem.emission-factor', emissionFactorSchema),
   countyHeatingFuel: recordSchema('rem.county-heating-fuel', countyHeatingFuelSchema),
+  countyGridRegion: recordSchema('rem.county-grid-region', countyGridRegionSchema),
+  lrmerProfile: recordSchema('rem.lrmer-profile', lrmerProfileSchema),
+  gridGeneration: recordSchema('rem.grid-generation', gridGenerationSchema),
 };
 export const REM_RECORDS = recordNames(REM_RECORD_SCHEMAS);
 export const remRecordSchemas: RecordSchema[] = Object.values(REM_RECORD_SCHEMAS);
@@ -275,5 +397,7 @@ export const remCountyRowSchema = countyProfileSchema.extend({
   /** The same for its households in buildings of 2 or more units. */
   multi_family_heating_fuel_shares: heatingFuelSharesSchema,
   heating_fuel_basis: z.enum(HEATING_FUEL_BASES),
+  /** Its Cambium generation and emissions assessment region (NREL ReEDS), whose long-run rates it takes. */
+  grid_region: z.string().regex(/^[A-Za-z_]+$/),
 });
 export type RemCountyRow = z.infer<typeof remCountyRowSchema>;

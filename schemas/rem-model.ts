@@ -13,12 +13,15 @@ import type {
  * composition root (start/) supplies the simulate stage's implementation, which runs off the event loop.
  */
 
-/** What the model reads of the pinned snapshot for one county: its row, and its state's rates and factors. */
+/**
+ * What the model reads of the pinned snapshot for one county: its row, its state's rates and its emission
+ * factors on the request's grid basis.
+ */
 export interface CountyInputs {
   county: RemCountyRow;
   /** The county's state's rate rows (the prices are chosen from these, in order). */
   rates: readonly EnergyRate[];
-  /** The emission-factor rows of the county's state and the national ones. */
+  /** The county's emission factors on the request's grid basis (countyEmissionFactors). */
   factors: readonly EmissionFactor[];
 }
 

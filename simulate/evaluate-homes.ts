@@ -48,6 +48,15 @@ function giveBackFeatureBuffer(buffer: Float32Array): void {
   if (spareFeatureBuffers.length < MAX_SPARE_FEATURE_BUFFERS) spareFeatureBuffers.push(buffer);
 }
 
+/** What the surrogate predicts for sample homes: every home's kWh per fuel, before and after each upgrade. */
+export interface PredictedHomes {
+  baselineKwh: Float64Array;
+  energies: UpgradeEnergy[];
+  excluded: Partial<Record<Upgrade, number>>;
+  /** Rows run through the surrogate: the baseline homes plus every applicable upgraded home. */
+  evaluations: number;
+}
+
 /**
  * REM statistics of sample homes for each requested upgrade: every upgrade is applied to every home, the
  * baseline homes and all applicable upgraded homes go through the surrogate in one batch, and the per-home
@@ -60,6 +69,31 @@ export async function evaluateHomes(
   surrogate: Predictor,
   { cluster, prices, healthBins = false }: EvaluateOptions,
 ): Promise<Evaluation> {
+  const { baselineKwh, energies, excluded, evaluations } = await predictHomes(samples, upgrades, surrogate);
+  return {
+    rows: clusterStatistics(cluster, baselineKwh, energies, prices),
+    excluded,
+    evaluations,
+    healthBins: healthBins
+      ? healthBinDeltas(
+          samples.map((s) => s.home.floorAreaFt2),
+          baselineKwh,
+          energies,
+          prices,
+        )
+      : null,
+  };
+}
+
+/**
+ * Every upgrade applied to every home, and the baseline homes and all applicable upgraded homes through the
+ * surrogate in one batch.
+ */
+export async function predictHomes(
+  samples: readonly SampledHome[],
+  upgrades: readonly Upgrade[],
+  surrogate: Predictor,
+): Promise<PredictedHomes> {
   // Each home is encoded into the batch as soon as it exists, baseline homes first, then each upgrade's
   // applicable homes in order: an upgraded home is garbage right away instead of living until the whole
   // batch is built (holding ~3,000 of them per cluster made the young-generation GC copy and promote them,
@@ -121,17 +155,5 @@ export async function evaluateHomes(
     excluded[upgrade] = rowOf.length - applies;
     return { upgrade, applicable, kwh: upgrade === 'baseline' ? baselineKwh : kwhOfRows(rowOf) };
   });
-  return {
-    rows: clusterStatistics(cluster, baselineKwh, energies, prices),
-    excluded,
-    evaluations: rows,
-    healthBins: healthBins
-      ? healthBinDeltas(
-          samples.map((s) => s.home.floorAreaFt2),
-          baselineKwh,
-          energies,
-          prices,
-        )
-      : null,
-  };
+  return { baselineKwh, energies, excluded, evaluations: rows };
 }

@@ -5,6 +5,7 @@ import { createProgress, teeProgress } from '../lib/progress.ts';
 import { createTerminalDisplay } from '../lib/terminal-display.ts';
 import type { Config } from '../schemas/config.ts';
 import { defaultCatalog, type PipelineCatalog } from '../transform/catalog.ts';
+import { holdReport } from '../data-lake/audit/hold-report.ts';
 import { runPipeline } from '../transform/pipeline/run-pipeline.ts';
 import { firstStageCatalog, unpublishedTables } from '../transform/pipeline/staged-publish.ts';
 import { lakeTableFamilies } from '../transform/tables/index.ts';
@@ -46,8 +47,11 @@ export async function startCommand(config: Config): Promise<number | undefined> 
       logger,
       progress,
       catalog: narrow(await defaultCatalog(config)),
+      trigger: 'start',
     });
-    logger.info({ snapshot: result.snapshotId, status: result.status }, `${stage} pipeline run done`);
+    // A held snapshot is not served: the server keeps what CURRENT names until someone reviews it.
+    if (result.status === 'held') logger.warn({ snapshot: result.snapshotId }, holdReport(result.manifest));
+    else logger.info({ snapshot: result.snapshotId, status: result.status }, `${stage} pipeline run done`);
     if (display) print(`${stage}: snapshot ${result.snapshotId} ${result.status}`);
   };
   let service;

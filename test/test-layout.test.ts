@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 const repoRoot = path.resolve(import.meta.dirname, '..');
 const testRoot = path.join(repoRoot, 'test');
 const STAGES = ['schemas', 'lib', 'data-lake', 'ingest', 'transform', 'simulate', 'serve', 'start'] as const;
-/** Folders under test/ that hold the tests' own code (fixtures, benches, the conformance runner, the docs' figures), not stage specs. */
-const TEST_OWN_FOLDERS = ['support', 'bench', 'conformance', 'figures'];
+/** Folders under test/ that hold the tests' own code (fixtures, benches, the conformance runner, the docs' figures, the specs over the national data), not stage specs. */
+const TEST_OWN_FOLDERS = ['support', 'bench', 'conformance', 'figures', 'real-data'];
 
 function filesUnder(dir: string, keep: (name: string) => boolean): string[] {
   return readdirSync(dir, { withFileTypes: true, recursive: true })

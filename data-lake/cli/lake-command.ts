@@ -1,60 +1,118 @@
 import { parseArgs } from 'node:util';
-import { acquireLakeLock } from '../lake-lock.ts';
-import { collectGarbage, listSnapshots, rollbackTo, showSnapshot } from '../snapshot-store.ts';
-import { readCurrent } from '../current-pointer.ts';
 import { UsageError } from '../../lib/cli-main.ts';
+import { readCurrent } from '../current-pointer.ts';
+import { diffReport } from '../diff/diff-report.ts';
+import { diffLake } from '../diff/lake-diff.ts';
+import { acquireLakeLock } from '../lake-lock.ts';
+import { listRuns } from '../run-history.ts';
+import { collectGarbage, listSnapshots, publishHeld, rollbackTo, showSnapshot } from '../snapshot-store.ts';
+import { readSourceFreshness, staleSources } from '../source-freshness.ts';
 import { formatTable } from './format-table.ts';
 
 export interface CommandOutput {
   print(text: string): void;
 }
 
+/** What a lake command needs besides its arguments. */
+export interface LakeCommandContext {
+  lakeDir: string;
+  /** SOURCE_STALE_AFTER_DAYS: when a source unchanged or unread is reported stale. */
+  sourceStaleAfterDays: number;
+  /** Who publishes a held snapshot (LAKE_OPERATOR, else the login name), for its manifest. */
+  operator: () => string;
+  now: () => Date;
+}
+
 export const LAKE_USAGE = [
   'usage: npm run lake -- <command>',
-  '  list                 snapshots, newest first (* marks the published one)',
-  "  show [<id>]          a snapshot's manifest (default: the published one)",
-  '  rollback <id>        publish an older snapshot again (CURRENT is swapped atomically)',
-  '  gc --keep <n>        delete all but the n newest snapshots; the published one is always kept',
+  '  list                        snapshots, newest first: the published one, those held for review',
+  "  show [<id>]                 a snapshot's manifest (default: the published one) and the sources' freshness",
+  '  diff [<id>] [<against>]     what a snapshot adds, removes and changes against another (default: the',
+  '                              newest unpublished snapshot against the published one); --json for scripts',
+  '  publish <id> --reason "…"   publish a snapshot held for review, recording who, when and why',
+  '  runs [--limit <n>]          the pipeline runs, newest first, and the sources past their age; --json',
+  '  rollback <id>               publish an older snapshot again (CURRENT is swapped atomically)',
+  '  gc --keep <n>               delete all but the n newest snapshots; the published one is always kept',
 ].join('\n');
 
-/** `npm run lake`: inspect and maintain the lake's snapshots. Changes take the lake lock. */
+/** `npm run lake`: inspect, review and maintain the lake's snapshots. Changes take the lake lock. */
 export async function lakeCommand(
   argv: readonly string[],
-  lakeDir: string,
+  context: LakeCommandContext,
   out: CommandOutput,
 ): Promise<number> {
   const { values, positionals } = parse(argv);
-  const [command, id, ...extra] = positionals;
-  if (extra.length > 0) throw new UsageError(`unexpected arguments: ${extra.join(' ')}\n${LAKE_USAGE}`);
+  const [command, ...ids] = positionals;
+  const { lakeDir } = context;
+  const at = (count: number) => {
+    if (ids.length > count)
+      throw new UsageError(`unexpected arguments: ${ids.slice(count).join(' ')}\n${LAKE_USAGE}`);
+    return ids;
+  };
   switch (command) {
-    case 'list': {
-      const snapshots = await listSnapshots(lakeDir);
-      if (snapshots.length === 0) {
-        out.print(`no snapshots in ${lakeDir} yet (npm run pipeline builds one)`);
-        return 0;
-      }
+    case 'list':
+      at(0);
+      out.print(await snapshotList(lakeDir));
+      return 0;
+    case 'show': {
+      const [id] = at(1);
+      const target = id ?? (await readCurrent(lakeDir));
+      if (target === null)
+        throw new UsageError('nothing is published yet: name a snapshot (npm run lake -- list)');
+      const freshness = await readSourceFreshness(lakeDir);
+      const stale = staleSources(freshness, context.sourceStaleAfterDays, context.now());
       out.print(
-        formatTable(
-          ['', 'id', 'created', 'tables', 'rows', 'parent'],
-          snapshots.map((s) => [s.current ? '*' : '', s.id, s.createdAt, s.tables, s.rows, s.parent ?? '-']),
+        JSON.stringify(
+          { ...(await showSnapshot(lakeDir, target)), sourceFreshness: freshness, staleSources: stale },
+          null,
+          2,
         ),
       );
       return 0;
     }
-    case 'show': {
-      const target = id ?? (await readCurrent(lakeDir));
-      if (target === null)
-        throw new UsageError('nothing is published yet: name a snapshot (npm run lake -- list)');
-      out.print(JSON.stringify(await showSnapshot(lakeDir, target), null, 2));
+    case 'diff': {
+      const [id, against] = at(2);
+      const diff = await diffLake(lakeDir, id, against);
+      out.print(values.json ? JSON.stringify(diff, null, 2) : diffReport(diff));
+      return 0;
+    }
+    case 'publish': {
+      const [id] = at(1);
+      if (id === undefined) throw new UsageError(`publish needs a snapshot id\n${LAKE_USAGE}`);
+      const reason = values.reason?.trim();
+      if (!reason) throw new UsageError(`publish needs --reason "<why the change is right>"\n${LAKE_USAGE}`);
+      const review = { operator: context.operator(), reason, now: context.now() };
+      const manifest = await withLock(lakeDir, 'lake publish', () => publishHeld(lakeDir, id, review));
+      out.print(
+        `published ${id} after review by ${manifest.review!.operator} (was ${manifest.hold!.against}): ${reason}`,
+      );
+      return 0;
+    }
+    case 'runs': {
+      at(0);
+      const limit = values.limit === undefined ? 20 : Number(values.limit);
+      if (!Number.isInteger(limit) || limit < 1) {
+        throw new UsageError(`--limit must be a whole number of runs (1 or more), not "${values.limit}"`);
+      }
+      const runs = (await listRuns(lakeDir)).slice(0, limit);
+      const freshness = await readSourceFreshness(lakeDir);
+      const stale = staleSources(freshness, context.sourceStaleAfterDays, context.now());
+      out.print(
+        values.json
+          ? JSON.stringify({ runs, sourceFreshness: freshness, staleSources: stale }, null, 2)
+          : runsReport(runs, freshness, stale),
+      );
       return 0;
     }
     case 'rollback': {
+      const [id] = at(1);
       if (id === undefined) throw new UsageError(`rollback needs a snapshot id\n${LAKE_USAGE}`);
       const previous = await withLock(lakeDir, 'lake rollback', () => rollbackTo(lakeDir, id));
       out.print(`CURRENT now names ${id} (was ${previous ?? 'none'})`);
       return 0;
     }
     case 'gc': {
+      at(0);
       if (values.keep === undefined) throw new UsageError(`gc needs --keep <n>\n${LAKE_USAGE}`);
       const keep = Number(values.keep);
       if (!Number.isInteger(keep) || keep < 0) {
@@ -73,11 +131,93 @@ export async function lakeCommand(
   }
 }
 
+async function snapshotList(lakeDir: string): Promise<string> {
+  const snapshots = await listSnapshots(lakeDir);
+  if (snapshots.length === 0) return `no snapshots in ${lakeDir} yet (npm run pipeline builds one)`;
+  return formatTable(
+    ['status', 'id', 'created', 'tables', 'rows', 'parent'],
+    snapshots.map((s) => [
+      s.status === 'superseded' ? '' : s.status,
+      s.id,
+      s.createdAt,
+      s.tables,
+      s.rows,
+      s.parent ?? '-',
+    ]),
+  );
+}
+
+function runsReport(
+  runs: Awaited<ReturnType<typeof listRuns>>,
+  freshness: Awaited<ReturnType<typeof readSourceFreshness>>,
+  stale: ReturnType<typeof staleSources>,
+): string {
+  const table =
+    runs.length === 0
+      ? 'no pipeline runs recorded yet'
+      : formatTable(
+          [
+            'started',
+            'trigger',
+            'outcome',
+            'seconds',
+            'snapshot',
+            'changed sources',
+            'rebuilt',
+            'findings',
+            'detail',
+          ],
+          runs.map((run) => [
+            run.startedAt,
+            run.trigger,
+            run.outcome,
+            run.endedAt === null
+              ? ''
+              : Math.round((Date.parse(run.endedAt) - Date.parse(run.startedAt)) / 1000),
+            run.snapshot ?? '',
+            run.sources
+              .filter((s) => s.changed)
+              .map((s) => s.source)
+              .join(', '),
+            run.tables?.rebuilt.length ?? '',
+            `${run.findings.error} error, ${run.findings.hold} hold, ${run.findings.warning} warning`,
+            run.detail ?? '',
+          ]),
+        );
+  const staleOf = (source: string) =>
+    stale
+      .filter((s) => s.source === source)
+      .map((s) => `${s.reason} for ${s.days} days`)
+      .join(', ');
+  const sources = Object.entries(freshness);
+  return [
+    table,
+    '',
+    sources.length === 0
+      ? 'no source read yet'
+      : formatTable(
+          ['source', 'last changed', 'last read', 'last failure', 'stale'],
+          sources.map(([source, state]) => [
+            source,
+            state.changedAt,
+            state.readAt,
+            state.failedAt === undefined ? '' : `${state.failedAt}: ${state.failure}`,
+            staleOf(source),
+          ]),
+        ),
+  ].join('\n');
+}
+
 function parse(argv: readonly string[]) {
   try {
     return parseArgs({
       args: [...argv],
-      options: { keep: { type: 'string' } },
+      options: {
+        keep: { type: 'string' },
+        reason: { type: 'string' },
+        limit: { type: 'string' },
+        json: { type: 'boolean' },
+      },
       allowPositionals: true,
       strict: true,
     });

@@ -18,18 +18,52 @@ import {
   zipRecordSchema,
   zipUtilityRecordSchema,
 } from '../../schemas/incentives/records.ts';
+import { byState, whole, type TableContract } from './table-contract.ts';
 import { tableRef } from './table-ref.ts';
 
 /** The incentives domain's lake tables: the normalized record tables for analysts, and the two serving tables. */
 
-export const INCENTIVES = tableRef('incentives', incentiveRecordSchema);
+/** The federal (IRA) rows have no state: they are the `US` partition. */
+const STATE_OR_US = "coalesce(state, 'US')";
+
+/** An incentive's amount of one type, as a number (dollars, or a percentage as a fraction). */
+const amountOfType = (type: string) =>
+  `CASE WHEN json_extract_string(amount, '$.type') = '${type}' ` +
+  `THEN TRY_CAST(json_extract_string(amount, '$.number') AS DOUBLE) END`;
+
+/**
+ * A quarter of a state's incentives gone is more than an upstream update removes; the amounts' medians
+ * catch a unit error (cents for dollars, 30 for 0.3); the optional fields usually filled catch a renamed field.
+ */
+const INCENTIVES_CONTRACT: TableContract = {
+  key: ['id'],
+  partition: STATE_OR_US,
+  maxDrop: 0.25,
+  watchNulls: ['more_info_url', 'start_date', 'low_income'],
+  measures: {
+    'dollar amount': amountOfType('dollar_amount'),
+    'percent amount': amountOfType('percent'),
+    'dollars per unit': amountOfType('dollars_per_unit'),
+    'amount maximum': "TRY_CAST(json_extract_string(amount, '$.maximum') AS DOUBLE)",
+  },
+};
+
+export const INCENTIVES = tableRef('incentives', incentiveRecordSchema, INCENTIVES_CONTRACT);
 
 /** Programs, with the federal (IRA) ones, whose state is null. */
 export const programRowSchema = programRecordSchema.extend({
   state: programRecordSchema.shape.state.nullable(),
 });
-export const INCENTIVE_PROGRAMS = tableRef('incentive_programs', programRowSchema);
-export const INCENTIVE_AUTHORITIES = tableRef('incentive_authorities', authorityRecordSchema);
+export const INCENTIVE_PROGRAMS = tableRef('incentive_programs', programRowSchema, {
+  key: ['id'],
+  partition: STATE_OR_US,
+  maxDrop: 0.25,
+});
+export const INCENTIVE_AUTHORITIES = tableRef(
+  'incentive_authorities',
+  authorityRecordSchema,
+  byState(['state', 'id'], 0.25),
+);
 // Prerequisites nest recursively; the column holds them as JSON.
 export const INCENTIVE_RELATIONSHIPS = tableRef(
   'incentive_relationships',
@@ -39,8 +73,9 @@ export const INCENTIVE_RELATIONSHIPS = tableRef(
     exclusions: z.record(z.string(), z.unknown()).optional(),
     combinations: z.array(z.unknown()).optional(),
   }),
+  byState(['state'], 0),
 );
-export const GEO_GROUPS = tableRef('geo_groups', geoGroupRecordSchema);
+export const GEO_GROUPS = tableRef('geo_groups', geoGroupRecordSchema, byState(['state', 'id'], 0.25));
 // One column holds the type-specific thresholds as JSON.
 export const LOW_INCOME_THRESHOLDS = tableRef(
   'low_income_thresholds',
@@ -51,19 +86,53 @@ export const LOW_INCOME_THRESHOLDS = tableRef(
     description: z.string().optional(),
     thresholds: z.record(z.string(), z.unknown()),
   }),
+  whole(['id'], 0.25),
 );
-export const POVERTY_LEVELS = tableRef('poverty_levels', povertyLevelRecordSchema);
-export const TAX_BRACKETS = tableRef('tax_brackets', taxBracketRecordSchema);
-export const DATA_PARTNERS = tableRef('data_partners', dataPartnerRecordSchema);
-export const LOAN_PROGRAMS = tableRef('loan_programs', loanProgramRecordSchema);
-export const ZIPS = tableRef('zips', zipRecordSchema);
-export const GEOGRAPHIES = tableRef('geographies', geographyRecordSchema);
-export const ZCTA_GEOGRAPHIES = tableRef('zcta_geographies', zctaGeographyRecordSchema);
-export const UTILITY_ZIPS = tableRef('utility_zips', zipUtilityRecordSchema);
-export const AMI_ZCTA = tableRef('ami_zcta', amiZctaRecordSchema);
-export const AMI_TERRITORY = tableRef('ami_territory', amiTerritoryRecordSchema);
-export const EV_CHARGER_ZCTA = tableRef('ev_charger_zcta', evChargerZctaRecordSchema);
-export const EV_CHARGER_TRACT = tableRef('ev_charger_tract', evChargerTractRecordSchema);
+export const POVERTY_LEVELS = tableRef('poverty_levels', povertyLevelRecordSchema, whole(['table'], 0));
+export const TAX_BRACKETS = tableRef(
+  'tax_brackets',
+  taxBracketRecordSchema,
+  whole(['filing_status', 'income_min'], 0.25),
+);
+export const DATA_PARTNERS = tableRef(
+  'data_partners',
+  dataPartnerRecordSchema,
+  byState(['state', 'id'], 0.5),
+);
+export const LOAN_PROGRAMS = tableRef('loan_programs', loanProgramRecordSchema, {
+  key: ['id'],
+  partition: STATE_OR_US,
+  maxDrop: 0.25,
+});
+export const ZIPS = tableRef('zips', zipRecordSchema, byState(['zip'], 0.1));
+export const GEOGRAPHIES = tableRef(
+  'geographies',
+  geographyRecordSchema,
+  // Utilities are geographies (their territories): a state's utilities going is a hold.
+  byState(['id'], 0.25),
+);
+export const ZCTA_GEOGRAPHIES = tableRef(
+  'zcta_geographies',
+  zctaGeographyRecordSchema,
+  whole(['zcta', 'geography_id'], 0.1),
+);
+export const UTILITY_ZIPS = tableRef(
+  'utility_zips',
+  zipUtilityRecordSchema,
+  whole(['zip', 'geography_id'], 0.25),
+);
+export const AMI_ZCTA = tableRef('ami_zcta', amiZctaRecordSchema, whole(['zcta'], 0.1));
+export const AMI_TERRITORY = tableRef(
+  'ami_territory',
+  amiTerritoryRecordSchema,
+  byState(['state', 'zip'], 0.25),
+);
+export const EV_CHARGER_ZCTA = tableRef('ev_charger_zcta', evChargerZctaRecordSchema, whole(['zcta'], 0.1));
+export const EV_CHARGER_TRACT = tableRef(
+  'ev_charger_tract',
+  evChargerTractRecordSchema,
+  byState(['tract_geoid'], 0.1),
+);
 
 export const servingLocationRowSchema = z.object({
   zip: z.string(),
@@ -94,7 +163,11 @@ export const servingLocationRowSchema = z.object({
 export type ServingLocationRow = z.infer<typeof servingLocationRowSchema>;
 
 /** Every ZIP the calculator answers for, with what its answers need of the ZCTA it is in. */
-export const SERVING_LOCATIONS = tableRef('incentives_serving_locations', servingLocationRowSchema);
+export const SERVING_LOCATIONS = tableRef(
+  'incentives_serving_locations',
+  servingLocationRowSchema,
+  byState(['zip'], 0.1),
+);
 
 /** The catalogue row of the federal incentives; state rows use their two-letter code. */
 export const FEDERAL_SCOPE = 'US';
@@ -146,4 +219,8 @@ export const servingStateRowSchema = z.object({
 export type ServingStateRow = z.infer<typeof servingStateRowSchema>;
 
 /** Per state (and the federal scope), the catalogue the calculator answers from. */
-export const SERVING_STATES = tableRef('incentives_serving_states', servingStateRowSchema);
+export const SERVING_STATES = tableRef(
+  'incentives_serving_states',
+  servingStateRowSchema,
+  byState(['state'], 0),
+);

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { TableContract } from './table-contract.ts';
 
 /**
  * A lake table as every stage names it: its name and its row schema, declared once under data-lake/tables/.
@@ -10,12 +11,15 @@ export interface TableRef<Row extends Record<string, unknown> = Record<string, u
   readonly name: string;
   /** The row's zod object; every built row is validated with it. */
   readonly row: z.ZodType<Row>;
+  /** Its key and what a plausible change of it looks like (the diff and the anomaly audits read it). */
+  readonly contract: TableContract;
 }
 
 export const tableRef = <Row extends Record<string, unknown>>(
   name: string,
   row: z.ZodType<Row>,
-): TableRef<Row> => ({ name, row });
+  contract: TableContract,
+): TableRef<Row> => ({ name, row, contract });
 
 /** The rows a reference names. */
 export type RowOf<Ref> = Ref extends TableRef<infer Row> ? Row : never;

@@ -3,6 +3,7 @@ import { countyGeographyParser } from './county-geography.ts';
 import { countyHeatingFuelParser } from './county-heating-fuel.ts';
 import { eiaSedsResidentialPricesParser } from './eia-seds-residential-prices.ts';
 import { geonamesPostalCodesParser } from './geonames-postal-codes.ts';
+import { countyGridRegionsParser, gridGenerationParser, lrmerProfilesParser } from './grid-sources.ts';
 import { healthDamageFactorsParser } from './health-damage-factors.ts';
 import { remCountyProfilesParser } from './rem-county-profiles.ts';
 import { powerPlantsParser } from './power-plants.ts';
@@ -20,4 +21,7 @@ export const parsers: SourceParser[] = [
   countyHeatingFuelParser,
   countyGeographyParser,
   powerPlantsParser,
+  countyGridRegionsParser,
+  lrmerProfilesParser,
+  gridGenerationParser,
 ];

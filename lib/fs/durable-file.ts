@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { open, readdir, rename, rm, type FileHandle } from 'node:fs/promises';
+import { directoryEntries } from './directory-entries.ts';
 import path from 'node:path';
 
 /** Flushes a file's or a directory's contents (a directory's: its entries, so a rename survives power loss). */
@@ -59,13 +60,7 @@ export async function writeFileAtomically(
  * only those of that one file (in a directory other components also write to).
  */
 export async function removeTempFiles(dir: string, target?: string): Promise<string[]> {
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
+  const names = await directoryEntries(dir);
   const marker = target === undefined ? TEMP_MARKER : `${target}${TEMP_MARKER}`;
   const leftovers = names.filter((name) =>
     target === undefined ? name.includes(marker) : name.startsWith(marker),

@@ -3,6 +3,7 @@ import { link, mkdir, readFile, rename, rm, stat, utimes, writeFile } from 'node
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { processExists } from '../process-exists.ts';
 
 /**
  * The project's one lock protocol, across processes and within one: the lake's run lock, the embedded
@@ -179,13 +180,3 @@ function parseHolder(content: string): LockHolder | null {
 }
 
 const unknownHolder: LockHolder = { pid: 0, host: 'unknown', purpose: 'unknown', startedAt: 'unknown' };
-
-function processExists(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}

@@ -7,6 +7,7 @@ import {
   type HealthCountiesQuery,
 } from '../../schemas/health-api.ts';
 import { HEALTH_UPGRADES } from '../../schemas/health-data.ts';
+import { DEFAULT_GRID_EMISSIONS } from '../../schemas/rem-data.ts';
 import type { ApiModuleContext, ZodApp } from '../api-module.ts';
 import { errorBodySchema } from '../errors.ts';
 import { JsonBytesWriter, encodedFragment } from '../http/json-bytes.ts';
@@ -94,8 +95,8 @@ export function registerHealthCountiesRoute(app: ZodApp, ctx: ApiModuleContext<H
         description:
           'One row per county of the snapshot’s health rollup (all floor-area bins and both housing ' +
           'types), for one upgrade: the central and low estimates of avoided premature deaths, as the ' +
-          'POST route answers them for the county, and per 100,000 of the households the rollup counts. ' +
-          'What the /explore map draws.',
+          'POST route answers them for the county (on its default, long-run grid), and per 100,000 of the ' +
+          'households the rollup counts. What the /explore map draws.',
         operationId: 'getHealthCounties',
         querystring: healthCountiesQuerySchema,
         response: {
@@ -112,7 +113,9 @@ export function registerHealthCountiesRoute(app: ZodApp, ctx: ApiModuleContext<H
     },
     async (request, reply) => {
       const { upgrade, language } = request.query;
-      const data = readyHealthData(ctx.data(request), healthMessages[language], ctx.precompute());
+      const data = readyHealthData(ctx.data(request), healthMessages[language], ctx.precompute())[
+        DEFAULT_GRID_EMISSIONS
+      ];
       return sendJson(reply, healthCountiesJson(data, upgrade));
     },
   );

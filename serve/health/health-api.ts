@@ -50,7 +50,8 @@ export function createHealthApi(): ApiModule<HealthSnapshot> {
               'the counties of one state, asked for: one long-format row per area × upgrade × floor-area bin ' +
               '× housing type × metric (bins and housing types only as grouped). Positive `impact` = ' +
               'avoided; rows of deaths and of their value give the central mortality estimate in `impact` ' +
-              'and the low one in `impact_low`. A repeated body is answered from the response cache (its ' +
+              'and the low one in `impact_low`. Power plants’ emissions are counted on the long-run grid ' +
+              'unless `grid_emissions` asks for today’s. A repeated body is answered from the response cache (its ' +
               'ETag names the snapshot and the canonical body). Bodies over 64 KB are refused (413).',
             operationId: 'postHealthImpacts',
             body: healthImpactsRequestSchema,
@@ -75,7 +76,7 @@ export function createHealthApi(): ApiModule<HealthSnapshot> {
           const { body } = request;
           const text = healthMessages[body.language];
           requireWildcardAlone(body, text);
-          const data = readyHealthData(ctx.data(request), text, ctx.precompute());
+          const data = readyHealthData(ctx.data(request), text, ctx.precompute())[body.grid_emissions];
           const areas = resolveAreas(data, body, text);
           // Assembled as bytes (see healthAnswerJson): sent as they are, not through the response schema,
           // and given back to the writer once written (an aborted response's are left to the GC).

@@ -10,7 +10,7 @@ import {
 } from '../../schemas/health-data.ts';
 import type { Manifest } from '../../schemas/lake.ts';
 import { HEALTH_COUNTY_IMPACTS } from '../../data-lake/tables/health.ts';
-import { CONTIGUOUS_STATE_FIPS } from '../../schemas/rem-data.ts';
+import { CONTIGUOUS_STATE_FIPS, GRID_EMISSIONS, type GridEmissions } from '../../schemas/rem-data.ts';
 import type { SnapshotReader } from '../../data-lake/snapshot-reader.ts';
 import { encodedFragment } from '../http/json-bytes.ts';
 import { readKeyedTexts } from '../snapshot/text-columns.ts';
@@ -93,9 +93,12 @@ export interface HealthData {
   modelJson: Buffer;
 }
 
-/** What the health route holds per snapshot: null while the snapshot has no health table. */
+/**
+ * What the health route holds per snapshot: the data on each grid basis (the cells' power-plant tonnes
+ * counted on the long-run grid or today's), null while the snapshot has no health table.
+ */
 export interface HealthSnapshot {
-  data: HealthData | null;
+  data: Readonly<Record<GridEmissions, HealthData>> | null;
 }
 
 /** Position in a `HealthSums.values` of an (area, upgrade)'s slots: add `slotOffset(bin, housing) + measure`. */
@@ -167,16 +170,17 @@ const indexOf = (values: readonly string[], column: string) =>
   `list_position(${sqlList(values)}, ${column}) - 1`;
 
 /**
- * One line per (county, state, upgrade, bin, housing type): the cells summed over heating fuels. The cells'
- * quantized values make every sum exact, so sums of these sums are too, in any order. A state outside the
- * contiguous US reads as NaN (refused below).
+ * One line per (county, state, upgrade, bin, housing type) of a grid basis: the cells summed over heating
+ * fuels. The cells' quantized values make every sum exact, so sums of these sums are too, in any order. A
+ * state outside the contiguous US reads as NaN (refused below).
  */
-const SUMS_SQL = `
+const sumsSql = (basis: GridEmissions) => `
   SELECT CAST(county_fips AS INTEGER) AS county, ${indexOf(STATES, 'state')} AS s,
     ${indexOf(HEALTH_UPGRADES, 'upgrade')} AS u, ${indexOf(SQFT_BINS, 'sqft_bin')} AS b,
     ${indexOf(HOUSING_TYPES, 'housing_type')} AS h,
     ${MEASURE_COLUMNS.map((column) => `sum(${column})`).join(', ')}
-  FROM ${HEALTH_COUNTY_IMPACTS.name} GROUP BY ALL ORDER BY county, s, u, b, h`;
+  FROM ${HEALTH_COUNTY_IMPACTS.name} WHERE grid_emissions = '${basis}'
+  GROUP BY ALL ORDER BY county, s, u, b, h`;
 const KEY_COLUMNS = 5;
 const SUMS_COLUMNS = KEY_COLUMNS + MEASURES;
 
@@ -203,15 +207,22 @@ const stateStart = (state: string) => `{"state_abbreviation":${JSON.stringify(st
  */
 export async function loadHealthSnapshot(snapshot: SnapshotReader): Promise<HealthSnapshot> {
   if (!(HEALTH_COUNTY_IMPACTS.name in snapshot.manifest.tables)) return { data: null };
-  return { data: await loadHealthData(snapshot) };
-}
-
-async function loadHealthData(snapshot: SnapshotReader): Promise<HealthData> {
-  const file = await snapshot.writeFloat64File('health-county-sums', SUMS_SQL);
-  const lines = new Float64Array(file.values);
-  new Uint8Array(lines.buffer).set(await readFile(file.path));
   const names = await readKeyedTexts(snapshot, 'health-county-names', NAMES_SQL);
   const versions = await readKeyedTexts(snapshot, 'health-versions', VERSIONS_SQL);
+  const data = {} as Record<GridEmissions, HealthData>;
+  for (const basis of GRID_EMISSIONS) data[basis] = await loadHealthData(snapshot, basis, names, versions);
+  return { data };
+}
+
+async function loadHealthData(
+  snapshot: SnapshotReader,
+  basis: GridEmissions,
+  names: ReadonlyMap<number, string>,
+  versions: ReadonlyMap<number, string>,
+): Promise<HealthData> {
+  const file = await snapshot.writeFloat64File(`health-county-sums-${basis}`, sumsSql(basis));
+  const lines = new Float64Array(file.values);
+  new Uint8Array(lines.buffer).set(await readFile(file.path));
 
   const countyAreas: HealthArea[] = [];
   const countyIndex = new Map<string, number>();
@@ -275,7 +286,7 @@ async function loadHealthData(snapshot: SnapshotReader): Promise<HealthData> {
     countyRanges,
     countyIndex,
     countyMapRowStarts: countyAreas.map(countyMapRowStart),
-    modelJson: encodedFragment(`"model":${JSON.stringify(healthModel(snapshot, versions))}`),
+    modelJson: encodedFragment(`"model":${JSON.stringify(healthModel(snapshot, basis, versions))}`),
   };
 }
 
@@ -291,7 +302,11 @@ function countyMapRowStart({ fips, name, state }: HealthArea): Buffer {
 }
 
 /** What produced a snapshot's health numbers: the rollup's versions and sources, the estimates and valuation. */
-function healthModel(snapshot: SnapshotReader, versions: ReadonlyMap<number, string>): HealthModel {
+function healthModel(
+  snapshot: SnapshotReader,
+  basis: GridEmissions,
+  versions: ReadonlyMap<number, string>,
+): HealthModel {
   return {
     versions: Object.fromEntries(
       Object.keys(VERSION_COLUMNS).map((name, k) => [name, versions.get(k) ?? '']),
@@ -302,6 +317,7 @@ function healthModel(snapshot: SnapshotReader, versions: ReadonlyMap<number, str
       usd_per_death: Math.round(VALUE_OF_STATISTICAL_LIFE.usd),
       dollar_year: VALUE_OF_STATISTICAL_LIFE.dollarYear,
     },
+    grid_emissions: basis,
     statement: HEALTH_STATEMENT,
   };
 }

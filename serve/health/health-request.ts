@@ -14,7 +14,7 @@ export function readyHealthData(
   snapshot: HealthSnapshot,
   text: HealthMessages,
   precompute: PrecomputeProgress | null,
-): HealthData {
+): NonNullable<HealthSnapshot['data']> {
   if (snapshot.data !== null) return snapshot.data;
   throw notReadyError(precompute ? text.healthPrecomputing(precompute) : text.healthUnavailable, precompute);
 }
@@ -62,6 +62,7 @@ export const healthAnswerKey = (request: HealthImpactsRequest): string =>
     request.state_fips?.toSorted() ?? null,
     request.county_fips?.toSorted() ?? null,
     request.group_by?.toSorted() ?? null,
+    request.grid_emissions,
     request.language,
   ]);
 

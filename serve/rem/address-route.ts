@@ -9,7 +9,7 @@ import { keepAnswerIf } from '../http/response-cache-plugin.ts';
 import { sendJson } from '../http/send-json.ts';
 import { clusterAnswer } from './cluster-answer.ts';
 import { remMessages } from './messages.ts';
-import type { RemSnapshot } from './rem-data.ts';
+import { placeKey, type RemSnapshot } from './rem-data.ts';
 import { resolveCounty } from './resolve-county.ts';
 import { buildingNotSupported, modelWork, readyRemData, requireWaterHeaterFuel } from './savings-request.ts';
 import { savingsBody } from './savings-body.ts';
@@ -45,7 +45,8 @@ export function registerAddressRoute(
           '(`estimate_type: "county_level"`): precomputed per snapshot for the states the pipeline was ' +
           'asked to (REM_STATES, and the clusters without water_heater_fuel of HEALTH_STATES); for any other ' +
           'county computed on the first request by the same recipe, ' +
-          'so with the same result. Contiguous US and DC only.',
+          'so with the same result. Electricity is counted on the long-run grid unless grid_emissions=' +
+          'current_average asks for today’s (computed on request). Contiguous US and DC only.',
         operationId: 'getRemAddress',
         querystring: remAddressQuerySchema,
         response: { 200: savingsSchema, 404: notFoundSchema, 503: unavailableSchema },
@@ -70,7 +71,8 @@ export function registerAddressRoute(
       };
       const place = `${county.name}, ${county.state}`;
       const samples = data.samples ?? ctx.config.REM_SAMPLES;
-      const answer = await modelWork(clusterAnswer(data, county, key, query.upgrade, samples), text);
+      const basis = query.grid_emissions;
+      const answer = await modelWork(clusterAnswer(data, county, key, query.upgrade, samples, basis), text);
       if (answer === 'not_supported') {
         throw buildingNotSupported(key.heating_fuel, key.water_heater_fuel, place, text);
       }
@@ -80,7 +82,7 @@ export function registerAddressRoute(
       return sendJson(
         reply,
         savingsBody(answer, {
-          ratesAndFactorsJson: data.ratesAndFactorsJson.get(county.state)!,
+          ratesAndFactorsJson: data.ratesAndFactorsJson.get(placeKey(county, basis))!,
           modelJson: data.modelJson,
           estimateType: 'county_level',
         }),

@@ -1,15 +1,20 @@
-import { clusterId, type ClusterKey, type ClusterStatisticRow } from '../../schemas/rem-data.ts';
+import {
+  clusterId,
+  type ClusterKey,
+  type ClusterStatisticRow,
+  type GridEmissions,
+} from '../../schemas/rem-data.ts';
 import type { CountyInputs, RemModel } from '../../schemas/rem-model.ts';
 import { UPGRADES, type Upgrade } from '../../schemas/rem.ts';
 import { LruCache } from '../http/lru-cache.ts';
 import { SLOT_VALUES, answerOfLines, type ClusterAnswer } from './cluster-statistics-store.ts';
 
 /**
- * Clusters of a snapshot's counties that the pipeline did not precompute (REM_STATES), computed by the
- * REM model (off the event loop) when an address asks for one, by the stage's own recipe, so the answer is
- * the one the precompute would have stored. The whole cluster (every upgrade) is kept in a small LRU per
- * snapshot: another upgrade, language or spelling of an address in the same county reuses it, which the
- * GET response cache (keyed by URL) would not.
+ * Clusters of a snapshot's counties that the pipeline did not precompute (REM_STATES), or asked on another
+ * grid basis than the precompute's, computed by the REM model (off the event loop) when an address asks for
+ * one, by the stage's own recipe, so the answer is the one the precompute would have stored (on that basis).
+ * The whole cluster (every upgrade) is kept in a small LRU per snapshot: another upgrade, language or
+ * spelling of an address in the same county reuses it, which the GET response cache (keyed by URL) would not.
  */
 
 /** A computed cluster: building_not_supported, or one answer per upgrade that applies to some home. */
@@ -31,11 +36,17 @@ export class OnDemandClusters {
   constructor(private readonly model: Pick<RemModel, 'cluster'>) {}
 
   /**
-   * The cluster's answers, drawn with `samples` homes (the snapshot's REM_SAMPLES). Rejects with the
-   * model's ThreadPoolFull when its queue is full (not kept: a later request computes it).
+   * The cluster's answers on a grid basis (`inputs` carry its factors), drawn with `samples` homes (the
+   * snapshot's REM_SAMPLES). Rejects with the model's ThreadPoolFull when its queue is full (not kept: a
+   * later request computes it).
    */
-  async cluster(inputs: CountyInputs, key: ClusterKey, samples: number): Promise<ComputedCluster> {
-    const id = clusterId(key);
+  async cluster(
+    inputs: CountyInputs,
+    key: ClusterKey,
+    samples: number,
+    basis: GridEmissions,
+  ): Promise<ComputedCluster> {
+    const id = `${clusterId(key)}|${basis}`;
     const kept = this.computed.get(id);
     if (kept) return kept;
     let computing = this.running.get(id);

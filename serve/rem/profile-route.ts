@@ -10,7 +10,7 @@ import { remMessages } from './messages.ts';
 import { countyFipsOf, profileEstimateType } from './profile-features.ts';
 import { answerOfLines } from './cluster-statistics-store.ts';
 import { countyInputs } from './county-inputs.ts';
-import type { RemSnapshot } from './rem-data.ts';
+import { placeKey, type RemSnapshot } from './rem-data.ts';
 import { buildingNotSupported, modelWork, readyRemData, requireWaterHeaterFuel } from './savings-request.ts';
 import { savingsBody } from './savings-body.ts';
 
@@ -62,12 +62,13 @@ export function registerProfileRoute(
       }
       const place = `${county.name}, ${county.state}`;
       // The job carries the pinned snapshot's rows, so a snapshot swap meanwhile cannot change the answer.
-      const result = await modelWork(model.profile({ ...countyInputs(data, county), body }), text);
+      const basis = body.grid_emissions;
+      const result = await modelWork(model.profile({ ...countyInputs(data, county, basis), body }), text);
       if (result.supported && result.lines.length > 0) {
         return sendJson(
           reply,
           savingsBody(answerOfLines(result.lines), {
-            ratesAndFactorsJson: data.ratesAndFactorsJson.get(county.state)!,
+            ratesAndFactorsJson: data.ratesAndFactorsJson.get(placeKey(county, basis))!,
             modelJson: data.modelJson,
             estimateType: profileEstimateType(body.building_profile.building_features),
           }),

@@ -3,8 +3,12 @@ import type { RemModelInfo, RemServerVersion } from '../../schemas/rem-api.ts';
 import type { RemModel, RemModelVersions } from '../../schemas/rem-model.ts';
 import {
   CONTIGUOUS_STATE_FIPS,
+  countyEmissionFactors,
+  GRID_EMISSIONS,
   type EmissionFactor,
   type EnergyRate,
+  type GridEmissionFactor,
+  type GridEmissions,
   type RemCountyRow,
 } from '../../schemas/rem-data.ts';
 import { readTable, type SnapshotReader } from '../../data-lake/snapshot-reader.ts';
@@ -14,6 +18,7 @@ import {
   REM_COUNTIES,
   REM_EMISSION_FACTORS,
   REM_ENERGY_RATES,
+  REM_GRID_EMISSION_FACTORS,
   REM_ZIP_COUNTIES,
 } from '../../data-lake/tables/rem.ts';
 import { ClusterStatisticsStore, loadClusterSupport } from './cluster-statistics-store.ts';
@@ -29,6 +34,7 @@ export const REM_TABLES = [
   REM_COUNTIES,
   REM_ENERGY_RATES,
   REM_EMISSION_FACTORS,
+  REM_GRID_EMISSION_FACTORS,
 ] as const;
 
 /** The 48 contiguous states and DC: the REM's universe, as the reference's. */
@@ -76,7 +82,12 @@ export interface RemData {
   countyMapRows: readonly { county: RemCountyRow; start: Buffer }[];
   rates: readonly EnergyRate[];
   factors: readonly EmissionFactor[];
-  /** State → `"rates":{…},"emissions_factors":{…}`, encoded. */
+  /** The electricity factors of each state × grid region on each grid basis. */
+  gridFactors: readonly GridEmissionFactor[];
+  /**
+   * `placeKey(county, basis)` → `"rates":{…},"emissions_factors":{…},"grid_emissions":"…"`, encoded: what an
+   * answer for a county says of its prices and factors.
+   */
   ratesAndFactorsJson: ReadonlyMap<string, Buffer>;
   /** `"model":{…}`, encoded. */
   modelJson: Buffer;
@@ -93,15 +104,24 @@ const pick = <T>(rows: readonly T[], match: (row: T) => boolean): T | undefined 
 /** kg → kgCO2e in a CO2-equivalent factor's unit (`kg/therm` → `kgCO2e/therm`). */
 const co2eUnit = (unit: string) => unit.replace(/^kg\//, 'kgCO2e/');
 
+/** The counties of one state and grid region share their rates and factors on a grid basis. */
+export const placeKey = (county: Pick<RemCountyRow, 'state' | 'grid_region'>, basis: GridEmissions): string =>
+  `${county.state}/${county.grid_region}/${basis}`;
+
 /**
- * A state's rates (a volumetric rate and a monthly fixed charge per fuel) and CO2e factors (the state's
- * own where the table has one, else the national one) as the two pre-encoded members of an answer.
+ * A county's rates (its state's volumetric rate and monthly fixed charge per fuel) and CO2e factors on a grid
+ * basis (countyEmissionFactors; a fossil fuel's own in the state where the table has one, else the national
+ * one) as the pre-encoded members of an answer, and the basis.
  */
 export function ratesAndFactorsJson(
-  state: string,
+  county: Pick<RemCountyRow, 'state' | 'grid_region'>,
+  basis: GridEmissions,
   rates: readonly EnergyRate[],
-  factors: readonly EmissionFactor[],
+  allFactors: readonly EmissionFactor[],
+  gridFactors: readonly GridEmissionFactor[],
 ): string {
+  const { state } = county;
+  const factors = countyEmissionFactors(county, basis, allFactors, gridFactors);
   const ratesByFuel: Record<string, unknown[]> = {};
   const factorsByFuel: Record<string, unknown> = {};
   for (const fuel of FUELS) {
@@ -115,7 +135,7 @@ export function ratesAndFactorsJson(
     const factor = factorFor(factors, fuel, state);
     factorsByFuel[fuel] = { value: factor.value, unit: co2eUnit(factor.unit), basis: factor.basis };
   }
-  return `"rates":${JSON.stringify(ratesByFuel)},"emissions_factors":${JSON.stringify(factorsByFuel)}`;
+  return `"rates":${JSON.stringify(ratesByFuel)},"emissions_factors":${JSON.stringify(factorsByFuel)},"grid_emissions":${JSON.stringify(basis)}`;
 }
 
 function factorFor(factors: readonly EmissionFactor[], fuel: Fuel, state: string): EmissionFactor {
@@ -167,9 +187,10 @@ async function loadRemData(snapshot: SnapshotReader, model: RemModel): Promise<R
   const zips = await readTable(snapshot, REM_ZIP_COUNTIES);
   const rates = await readTable(snapshot, REM_ENERGY_RATES);
   const factors = await readTable(snapshot, REM_EMISSION_FACTORS);
+  const gridFactors = await readTable(snapshot, REM_GRID_EMISSION_FACTORS);
   const clusterSupport = await loadClusterSupport(snapshot);
   const statistics = await ClusterStatisticsStore.load(snapshot);
-  const states = new Set(counties.map((c) => c.state));
+  const places = new Map(counties.map((c) => [`${c.state}/${c.grid_region}`, c]));
   return {
     clusterSupport,
     statistics,
@@ -181,8 +202,14 @@ async function loadRemData(snapshot: SnapshotReader, model: RemModel): Promise<R
     countyMapRows: countyMapRows(counties),
     rates,
     factors,
+    gridFactors,
     ratesAndFactorsJson: new Map(
-      [...states].map((s) => [s, encodedFragment(ratesAndFactorsJson(s, rates, factors))]),
+      [...places.values()].flatMap((county) =>
+        GRID_EMISSIONS.map((basis) => [
+          placeKey(county, basis),
+          encodedFragment(ratesAndFactorsJson(county, basis, rates, factors, gridFactors)),
+        ]),
+      ),
     ),
     modelJson: encodedFragment(`"model":${JSON.stringify(remModelInfo(model.versions))}`),
   };

@@ -15,10 +15,12 @@ import type { FuelPrices } from '../savings/fuel-prices.ts';
  * bin with no change, since the rollup offers the upgrade to every household and counts those it cannot
  * change as unchanged. Energies are clipped at zero exactly as the REM statistics clip them.
  *
- * No upgrade adds fossil combustion (each removes a fossil appliance or cuts a load), so a rise of a fossil
- * fuel is surrogate noise, e.g. an untouched gas water heater predicted a few therms differently after a heat
- * pump replaced resistance heating. Such rises count as no change here, so the rollup never reports more
- * on-site emissions from electrifying; REM's statistics keep the surrogate's values as predicted.
+ * Every change counts as the surrogate predicts it, rises of a fossil fuel included. Some are physics (a heat
+ * pump water heater draws heat from the house, which a gas furnace then replaces) and the rest is surrogate
+ * noise (an untouched gas water heater predicted a few therms differently once a heat pump replaced
+ * resistance heating), which comes in both directions and averages out over a county's homes. Counting the
+ * rises as no change while keeping the falls, as this rollup once did, made electrifying look better than
+ * the model says (docs/health-model.md gives by how much).
  */
 export function healthBinDeltas(
   floorAreasFt2: readonly number[],
@@ -50,8 +52,7 @@ export function healthBinDeltas(
       for (let f = 0; f < FUEL_COUNT; f++) {
         const before = Math.max(0, baselineKwh[i * FUEL_COUNT + f]!);
         const after = Math.max(0, kwh[i * FUEL_COUNT + f]!);
-        const change = f === ELECTRICITY ? after - before : Math.min(0, after - before);
-        sums[bin * FUEL_COUNT + f]! += change / kwhPerUnit[f]!;
+        sums[bin * FUEL_COUNT + f]! += (after - before) / kwhPerUnit[f]!;
       }
     }
     for (let b = 0; b < SQFT_BINS.length; b++) {

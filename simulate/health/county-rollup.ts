@@ -13,8 +13,10 @@ import {
 } from '../../schemas/health-data.ts';
 import {
   emissionFactorFor,
+  GRID_EMISSIONS,
   type CountyProfile,
   type EmissionFactor,
+  type GridEmissions,
   type HeatingFuelShares,
 } from '../../schemas/rem-data.ts';
 import { FUELS, type Fuel } from '../../schemas/rem.ts';
@@ -49,10 +51,19 @@ const FOSSIL_FUELS: readonly FossilFuel[] = ['natural_gas', 'fuel_oil', 'propane
 /** Deaths per tonne by the central and the low mortality estimate. */
 export type DeathsPerTonne = Readonly<Record<MortalityEstimate, number>>;
 
-/** kg per unit of fuel (therm, gallon, kWh) in a state, and deaths per tonne where the county's tonnes fall. */
-export interface HealthFactors {
+/** A pollutant's kg per unit: of fossil fuel burnt at home (therm, gallon), or of electricity used (kWh). */
+export interface EmissionRates {
   onsiteKgPerUnit: Record<FossilFuel, Record<HealthPollutant, number>>;
   powerKgPerKwh: Record<HealthPollutant, number>;
+}
+
+/**
+ * kg per unit of fuel in a county (power plants' on each grid basis), and deaths per tonne where the
+ * county's tonnes fall.
+ */
+export interface HealthFactors {
+  onsiteKgPerUnit: EmissionRates['onsiteKgPerUnit'];
+  powerKgPerKwh: Record<GridEmissions, EmissionRates['powerKgPerKwh']>;
   /** Home combustion: the county's factors; power plants: the state's. */
   deathsPerTonne: Record<EmissionSector, Record<HealthPollutant, DeathsPerTonne>>;
 }
@@ -61,7 +72,7 @@ export interface HealthFactors {
 export function emissionFactorsFor(
   state: string,
   emissionFactors: readonly EmissionFactor[],
-): { factors: Pick<HealthFactors, 'onsiteKgPerUnit' | 'powerKgPerKwh'>; missing: string[] } {
+): { factors: EmissionRates; missing: string[] } {
   const missing: string[] = [];
   const perUnit = (fuel: Fuel, pollutant: HealthPollutant): number => {
     const factor = emissionFactorFor(emissionFactors, state, fuel, pollutant);
@@ -150,7 +161,8 @@ interface Slot {
 }
 
 /**
- * The county's cells, by upgrade, housing type, heating fuel and bin. Single-family households: the county's
+ * The county's cells, by upgrade, housing type, heating fuel, bin and grid basis (the power plants' tonnes
+ * counted on each; everything else is the same in both). Single-family households: the county's
  * single-family total apportioned over (heating fuel × bin) by its single-family heating-fuel shares among
  * the fuels it supports, times the share of the fuel's sample homes in each bin. Multi-family households:
  * the rest, apportioned over heating fuels by the multi-family shares, in MULTI_FAMILY_BIN. Cells with no
@@ -207,7 +219,8 @@ export function countyHealthCells(
         throw new Error(
           `${county.county_fips} ${slot.cluster.heating_fuel}: no ${upgrade} change for bin ${slot.sqft_bin}`,
         );
-      cells.push(cell(county, slot, change, count, factors, versions));
+      for (const grid of GRID_EMISSIONS)
+        cells.push(cell(county, slot, change, count, factors, grid, versions));
     });
   }
   return cells;
@@ -250,8 +263,10 @@ function cell(
   change: HealthBinDelta,
   households: number,
   factors: HealthFactors,
+  grid: GridEmissions,
   versions: RollupVersions,
 ): HealthImpactCell {
+  const powerKgPerKwh = factors.powerKgPerKwh[grid];
   const fossilDelta: Record<FossilFuel, number> = {
     natural_gas: change.delta_natural_gas_therm,
     fuel_oil: change.delta_fuel_oil_gallon,
@@ -266,7 +281,7 @@ function cell(
       0,
     );
     const onsite = quantizeKg(-households * onsitePerHousehold);
-    const power = quantizeKg(-households * change.delta_electricity_kwh * factors.powerKgPerKwh[p]);
+    const power = quantizeKg(-households * change.delta_electricity_kwh * powerKgPerKwh[p]);
     kg[`onsite_${p}_kg_avoided`] = onsite;
     kg[`power_${p}_kg_avoided`] = power;
     kg[`${p}_kg_avoided`] = onsite + power;
@@ -286,6 +301,7 @@ function cell(
     heating_fuel: slot.cluster.heating_fuel,
     sqft_bin: slot.sqft_bin,
     housing_type: slot.housing,
+    grid_emissions: grid,
     households,
     sample_homes: change.sample_homes,
     upgraded_homes: change.upgraded_homes,

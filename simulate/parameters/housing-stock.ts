@@ -8,7 +8,7 @@ import type { ClimateZone, Fuel } from '../../schemas/rem.ts';
  * warns when they changed since): bump it with them. Results do not depend on it: the pipeline's fingerprints
  * hash this code itself (lib/code-fingerprint.ts), so any change here recomputes the clusters.
  */
-export const HOUSING_STOCK_VERSION = 'rem-housing-stock-2026.11.2';
+export const HOUSING_STOCK_VERSION = 'rem-housing-stock-2026.11.3';
 
 /** Option → weight; weights need not sum to 1 (the sampler normalises). */
 export type Weights<T> = readonly (readonly [option: T, weight: number])[];
@@ -480,6 +480,32 @@ export const WALL_INSULATION_R = {
  * (Chan, Joh & Sherman 2013, "Analysis of air leakage measurements of US houses"), approx.
  */
 export const ACH50_MEDIAN = { pre1950: 18, '1950to1979': 13, '1980to1999': 9, '2000on': 6 } as const;
+/**
+ * How much leakier or tighter a climate zone's homes are than the nation's of the same age and size: the
+ * climate term of LBNL's leakage regression (Chan, Joh & Sherman 2013: year built and climate zone are its two
+ * strongest predictors; homes of cold zones are tighter), as NREL's ResStock distributes ACH50 by it
+ * (`project_national/housing_characteristics/Infiltration.tsv`, NREL/resstock @0a96e0a6, BSD-3). Each factor
+ * is the zone's geometric-mean ACH50 ÷ the sampling-weighted national one, averaged over the file's 1,500–1,999
+ * ft² homes of the 1940s (national 20.6 ACH50) and of the 1990s (11.1), whose ratios agree within 0.04;
+ * ResStock's 2004 zones, 7A for zone 7. Without it every zone had the nation's leakage, which put too much
+ * heating in cold zones and too little in the humid South (docs/rem-model.md, calibration).
+ */
+export const ACH50_CLIMATE_FACTOR: Readonly<Record<ClimateZone, number>> = {
+  '1A': 1.3,
+  '2A': 1.3,
+  '2B': 0.79,
+  '3A': 1.06,
+  '3B': 0.79,
+  '3C': 0.86,
+  '4A': 1.13,
+  '4B': 0.81,
+  '4C': 1.06,
+  '5A': 0.92,
+  '5B': 0.81,
+  '6A': 0.82,
+  '6B': 0.84,
+  '7': 0.82,
+};
 export const ACH50_LOG_SD = 0.4;
 export const MOBILE_HOME_ACH50_FACTOR = 1.3;
 export const ACH50_LIMITS = [1.5, 50] as const;

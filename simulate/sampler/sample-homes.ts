@@ -230,6 +230,7 @@ function drawHome(rng: SplitMix64, ctx: DrawContext): SampledHome {
   const ach50 = round1(
     clamp(
       P.ACH50_MEDIAN[era] *
+        P.ACH50_CLIMATE_FACTOR[climateZone] *
         (isMobile ? P.MOBILE_HOME_ACH50_FACTOR : 1) *
         Math.exp(P.ACH50_LOG_SD * rng.normal()),
       ...P.ACH50_LIMITS,

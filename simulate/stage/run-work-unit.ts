@@ -1,7 +1,7 @@
 import { UPGRADES } from '../../schemas/rem.ts';
 import type { RemClusterResult, RemWorkUnit } from '../../schemas/rem-stage.ts';
 import { assignStation } from '../climate/assign-station.ts';
-import { sampleHomes } from '../sampler/sample-homes.ts';
+import { sampleHomes, type SampleResult } from '../sampler/sample-homes.ts';
 import { samplingCountyOf } from '../sampler/sampling-county.ts';
 import { evaluateHomes, type Evaluation } from '../evaluate-homes.ts';
 import type { Predictor } from '../surrogate/held-out.ts';
@@ -24,24 +24,7 @@ export type ClusterOutcome =
  */
 export async function simulateCluster(run: ClusterRun, surrogate: Predictor): Promise<ClusterOutcome> {
   const { cluster, county } = run;
-  // The county table may name the county's station; otherwise it is the nearest of the county's zone.
-  const stationId =
-    typeof county.station_id === 'string'
-      ? county.station_id
-      : assignStation({
-          climateZone: county.climate_zone,
-          latitude: county.latitude,
-          longitude: county.longitude,
-        }).id;
-  const drawn = sampleHomes(
-    samplingCountyOf({ ...county, station_id: stationId }),
-    {
-      heatingFuel: cluster.heating_fuel,
-      ...(cluster.water_heater_fuel ? { waterHeaterFuel: cluster.water_heater_fuel } : {}),
-    },
-    run.samples,
-    BigInt(run.seed),
-  );
+  const drawn = drawClusterHomes(run);
   if (!drawn.supported) return { supported: false, reason: drawn.reason, message: drawn.message };
   const evaluation = await evaluateHomes(drawn.samples, UPGRADES, surrogate, {
     cluster: {
@@ -55,6 +38,31 @@ export async function simulateCluster(run: ClusterRun, surrogate: Predictor): Pr
     healthBins: cluster.water_heater_fuel === null,
   });
   return { supported: true, samples: drawn.samples.length, evaluation };
+}
+
+/** A cluster's sample homes, seeded, so every run draws the same ones (or why the county has none). */
+export function drawClusterHomes(
+  run: Pick<ClusterRun, 'cluster' | 'county' | 'samples' | 'seed'>,
+): SampleResult {
+  const { cluster, county } = run;
+  // The county table may name the county's station; otherwise it is the nearest of the county's zone.
+  const stationId =
+    typeof county.station_id === 'string'
+      ? county.station_id
+      : assignStation({
+          climateZone: county.climate_zone,
+          latitude: county.latitude,
+          longitude: county.longitude,
+        }).id;
+  return sampleHomes(
+    samplingCountyOf({ ...county, station_id: stationId }),
+    {
+      heatingFuel: cluster.heating_fuel,
+      ...(cluster.water_heater_fuel ? { waterHeaterFuel: cluster.water_heater_fuel } : {}),
+    },
+    run.samples,
+    BigInt(run.seed),
+  );
 }
 
 /** Runs one work unit of the stage and encodes its statistics lines as Arrow for the event log. */

@@ -1,10 +1,13 @@
 import { createHash } from 'node:crypto';
 import {
   clusterId,
+  countyEmissionFactors,
+  DEFAULT_GRID_EMISSIONS,
   type ClusterKey,
   type CountyProfile,
   type EmissionFactor,
   type EnergyRate,
+  type GridEmissionFactor,
 } from '../../schemas/rem-data.ts';
 import type { RemWorkUnit } from '../../schemas/rem-stage.ts';
 import { FUELS } from '../../schemas/rem.ts';
@@ -68,24 +71,30 @@ export function clusterRun<County extends CountyProfile>(
   return { cluster_id: id, cluster, county, prices, samples, seed: clusterSeed(id).toString() };
 }
 
+/**
+ * The stage's units of the counties' clusters, priced with each county's state rates and its CO2e factors
+ * on the default grid basis (the precomputed answers are the default's; another basis is computed on
+ * request).
+ */
 export function planWorkUnits(
-  counties: readonly (CountyProfile & Record<string, unknown>)[],
+  counties: readonly (CountyProfile & { grid_region: string } & Record<string, unknown>)[],
   rates: readonly EnergyRate[],
   factors: readonly EmissionFactor[],
+  gridFactors: readonly GridEmissionFactor[],
   options: PlanOptions,
 ): RemWorkUnit[] {
-  const byState = new Map<string, { prices: FuelPrices; rates: string; factors: string }>();
-  const stateInputs = (state: string) => {
-    let inputs = byState.get(state);
+  const byPlace = new Map<string, { prices: FuelPrices; rates: string; factors: string }>();
+  const placeInputs = (county: { state: string; grid_region: string }) => {
+    const place = `${county.state}/${county.grid_region}`;
+    let inputs = byPlace.get(place);
     if (!inputs) {
+      const placeFactors = countyEmissionFactors(county, DEFAULT_GRID_EMISSIONS, factors, gridFactors);
       inputs = {
-        prices: fuelPricesFor(state, rates, factors),
-        rates: shortHash(rates.filter((r) => r.state === state)),
-        factors: shortHash(
-          factors.filter((f) => f.pollutant === 'co2e' && (f.region === state || f.region === 'US')),
-        ),
+        prices: fuelPricesFor(county.state, rates, placeFactors),
+        rates: shortHash(rates.filter((r) => r.state === county.state)),
+        factors: shortHash(placeFactors.filter((f) => f.pollutant === 'co2e')),
       };
-      byState.set(state, inputs);
+      byPlace.set(place, inputs);
     }
     return inputs;
   };
@@ -97,7 +106,7 @@ export function planWorkUnits(
       (cluster) => options.include?.(county, cluster) ?? true,
     );
     if (clusters.length === 0) return [];
-    const inputs = stateInputs(county.state);
+    const inputs = placeInputs(county);
     return clusters.map((cluster): RemWorkUnit => {
       const unit = {
         ...clusterRun(county, cluster, inputs.prices, options.samples),

@@ -78,23 +78,23 @@ export const MODEL_STATEMENT =
  * checked by test/simulate/physics/physical-sense.test.ts on typical county clusters (sources in simulate/README.md).
  */
 export const KNOWN_BIASES: readonly string[] = [
-  'Gas-heated clusters of the cold North use about 1.2× the natural gas of the EIA RECS 2020 Midwestern ' +
-    'gas household (Wayne County, MI 91 and Cook County, IL 90 MMBtu against 76.1): RECS averages include ' +
+  'Gas-heated clusters of the cold North use about 1.16× the natural gas of the EIA RECS 2020 Midwestern ' +
+    'gas household (Wayne County, MI 88.6 and Cook County, IL 88.1 MMBtu against 76.1): RECS averages include ' +
     'apartments and homes that do not heat with gas, our clusters are gas-heated single-family and mobile ' +
-    'homes. Their space heating matches RECS Michigan (72.6 against 72.7 MMBtu) and is 1.1× RECS Kansas ' +
-    '(56.8 against 50.9). Against EIA per-customer sales (about 710 therms nationally in 2022, derived; ' +
-    'state figures were not available offline) cold-state gas-heated clusters sit at 900–1,320 therms: ' +
-    'read them as heating homes, not as the average gas customer.',
-  'Electric-heated Gulf homes use about 1.1× EIA’s per-customer figure (East Baton Rouge, LA: 16,200 ' +
+    'homes. Their space heating is 0.97× RECS Michigan (70.5 against 72.7 MMBtu) and 1.17× RECS Kansas ' +
+    '(59.5 against 50.9). State by state and division by division against EIA SEDS and RECS 2020: ' +
+    'docs/rem-model.md, calibration.',
+  'Electric-heated Gulf homes use about 1.17× EIA’s per-customer figure (East Baton Rouge, LA: 16,807 ' +
     'against 14,407 kWh, all customers, 2020).',
   'Each county takes the nearest weather station of its IECC zone. About 50 mountain and Sierra counties ' +
     'lie more than 800 km from it (zone 7 Colorado counties get Fargo, ND; Sierra foothill counties get ' +
     'Albuquerque, NM): their climate is of the right zone but not local, so heating and cooling there are ' +
     'rough.',
-  'Electricity emissions use the average CO2e rate of the eGRID2023 subregion serving most of the ' +
-    'state (EPA, e.g. 0.195 kg/kWh in California, 0.416 in West Virginia): an average, not a marginal ' +
-    'rate, and one grid per state, so parts of split states (MS, WI, NV, WY, IL, MO, VA, LA, NY, TX) ' +
-    'take the larger grid’s rate.',
+  'Electricity emissions are, by default, NREL Cambium 2024’s mid-case levelized long-run marginal CO2e ' +
+    'rate of the county’s region (2027–2041: from 0.071 kg/kWh in the Pacific Northwest to 0.319 in ' +
+    'Florida), the mean of its hours, not weighted by when a home uses electricity; on request, the ' +
+    'average rate of the eGRID2023 subregion serving most of the state, so parts of split states take the ' +
+    'larger grid’s rate.',
 ];
 
 const fmt = (value: number | null, digits: number): string =>

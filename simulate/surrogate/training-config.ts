@@ -6,7 +6,7 @@ import type { TrainingPlan } from './training-set.ts';
  * The settings `npm run model:train` uses. Bump MODEL_VERSION whenever any of them, the features or the
  * simulator change, and retrain; the committed model card records all of them.
  */
-export const MODEL_VERSION = 'rem-surrogate-1.1.0';
+export const MODEL_VERSION = 'rem-surrogate-1.2.0';
 
 export const STRATA_DESCRIPTION =
   'every (state, heating fuel, water-heater fuel), equally weighted; mixes the sampler finds ' +

@@ -10,7 +10,7 @@ import {
   VALUE_OF_STATISTICAL_LIFE,
   healthImpactCellSchema,
 } from '../../schemas/health-data.ts';
-import { CONTIGUOUS_STATE_FIPS } from '../../schemas/rem-data.ts';
+import { CONTIGUOUS_STATE_FIPS, DEFAULT_GRID_EMISSIONS, GRID_EMISSIONS } from '../../schemas/rem-data.ts';
 import { FUELS } from '../../schemas/rem.ts';
 import { healthAnswerJson } from '../../serve/health/health-answer.ts';
 import { HEALTH_COUNTY_IMPACTS } from '../../data-lake/tables/health.ts';
@@ -59,7 +59,17 @@ const hashed = (column: number, scale: number, bits: number) =>
 
 /** The SQL of each cell column: keys from the joined lists, numbers hashed, fuel changes zero. */
 function syntheticColumn(column: string, i: number): string {
-  if (['county_fips', 'state', 'upgrade', 'heating_fuel', 'sqft_bin', 'housing_type'].includes(column))
+  if (
+    [
+      'county_fips',
+      'state',
+      'upgrade',
+      'heating_fuel',
+      'sqft_bin',
+      'housing_type',
+      'grid_emissions',
+    ].includes(column)
+  )
     return column;
   if (column === 'county_name') return 'name AS county_name';
   if (column === 'households')
@@ -87,7 +97,7 @@ async function createSyntheticCells(db: DuckDBConnection): Promise<void> {
     FROM (SELECT county_fips, state, name FROM rem_counties
           WHERE state IN (${Object.keys(CONTIGUOUS_STATE_FIPS).map(quoteLiteral).join(', ')})),
       (VALUES ${sqlValues(HEALTH_UPGRADES)}) u(upgrade), (VALUES ${sqlValues(FUELS)}) f(heating_fuel),
-      (VALUES ${GROUPS}) g(sqft_bin, housing_type)`);
+      (VALUES ${GROUPS}) g(sqft_bin, housing_type), (VALUES ${sqlValues(GRID_EMISSIONS)}) b(grid_emissions)`);
 }
 
 /** Copies the published snapshot into a new one with a health table (synthetic unless it has one), and publishes it. */
@@ -133,7 +143,9 @@ const repeatedBody = (scope: Record<string, unknown>) =>
  * the way: validation, the areas, and the rows' JSON, from the sums loaded in this process.
  */
 async function computeCosts(lakeDir: string, note: string): Promise<BenchResult[]> {
-  const { data } = await loadHealthSnapshot(await openSnapshot(lakeDir, SNAPSHOT));
+  const data = (await loadHealthSnapshot(await openSnapshot(lakeDir, SNAPSHOT))).data?.[
+    DEFAULT_GRID_EMISSIONS
+  ];
   return SCOPES.map(({ name, scope }) => {
     const body = JSON.parse(repeatedBody(scope)) as unknown;
     const answer = () => {

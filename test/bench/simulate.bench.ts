@@ -7,13 +7,22 @@ import { createFileReader } from '../../ingest/connectors/file-reader.ts';
 import { eiaSedsResidentialPricesParser } from '../../ingest/parsers/eia-seds-residential-prices.ts';
 import { remCountyProfilesParser } from '../../ingest/parsers/rem-county-profiles.ts';
 import { remEmissionFactorsParser } from '../../ingest/parsers/rem-emission-factors.ts';
+import {
+  countyGridRegionsParser,
+  gridGenerationParser,
+  lrmerProfilesParser,
+} from '../../ingest/parsers/grid-sources.ts';
+import { gridEmissionFactors, gridRegionRows } from '../../transform/tables/rem/long-run-grid.ts';
 import type { SourceParser } from '../../ingest/source.ts';
 import { createLogger } from '../../lib/log.ts';
 import { createProgress } from '../../lib/progress.ts';
 import {
+  countyGridRegionSchema,
   countyProfileSchema,
   emissionFactorSchema,
   energyRateSchema,
+  gridGenerationSchema,
+  lrmerProfileSchema,
   CONTIGUOUS_STATE_FIPS,
 } from '../../schemas/rem-data.ts';
 import type { RemWorkUnit } from '../../schemas/rem-stage.ts';
@@ -161,18 +170,33 @@ function cpuResults(label: string, cpu: CpuByRole, clusters: number): BenchResul
 export const bench: Bench = {
   title: 'REM national precompute (simulate stage, embedded log, worker threads)',
   async run() {
+    const regions = new Map(
+      (await parse(countyGridRegionsParser, 'county-grid-regions-reeds-2024.csv'))
+        .map((r) => countyGridRegionSchema.parse(r))
+        .map((r) => [r.county_fips, r.grid_region]),
+    );
     const counties = (await parse(remCountyProfilesParser, 'counties.csv'))
       .map((c) => countyProfileSchema.parse(c))
-      .filter((c) => c.state in CONTIGUOUS_STATE_FIPS);
+      .filter((c) => c.state in CONTIGUOUS_STATE_FIPS)
+      .map((c) => ({ ...c, grid_region: regions.get(c.county_fips)! }));
     const rates = (
       await parse(eiaSedsResidentialPricesParser, 'eia-seds-residential-prices-2021-2023-converted.csv')
     ).map((r) => energyRateSchema.parse(r));
     const factors = (await parse(remEmissionFactorsParser, 'emission-factors.csv')).map((f) =>
       emissionFactorSchema.parse(f),
     );
+    const gridRegions = gridRegionRows(
+      (await parse(lrmerProfilesParser, 'cambium-2024-lrmer-midcase-15-years.csv')).map((p) =>
+        lrmerProfileSchema.parse(p),
+      ),
+      (await parse(gridGenerationParser, 'cambium-2024-midcase-generation.csv')).map((g) =>
+        gridGenerationSchema.parse(g),
+      ),
+    );
     const model = await readModelFiles();
     const identity = { version: model.card.model_version, sha256: model.card.onnx.sha256 };
-    const national = planWorkUnits(counties, rates, factors, {
+    const gridFactors = gridEmissionFactors(counties, gridRegions, factors);
+    const national = planWorkUnits(counties, rates, factors, gridFactors, {
       samples: SAMPLES,
       model: identity,
       code: simulateCodeHash(),

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import type { BenchResult } from '../bench/bench.ts';
 import { CASE_KINDS } from '../conformance/cases.ts';
 import { healthNationalSet } from './health-national-figures.ts';
+import { healthNoiseSet } from './health-noise-figures.ts';
+import { remCalibrationSet } from './rem-calibration-figures.ts';
 
 /**
  * The figures the docs quote, one file per set under docs/figures/, each with the command that writes it and
@@ -102,10 +104,15 @@ const conformanceSet: FigureSet<ConformanceFigures> = {
 
 const BENCH_PREFIX = 'bench-';
 
-/** The set a name stands for: `conformance`, `health-national`, or `bench-<bench file>` for each bench. */
+/**
+ * The set a name stands for: `conformance`, `health-national`, `health-noise`, `rem-calibration`, or
+ * `bench-<bench file>` for each bench.
+ */
 export function figureSet(name: string): FigureSet<unknown> | undefined {
   if (name === 'conformance') return conformanceSet as FigureSet<unknown>;
   if (name === 'health-national') return healthNationalSet as FigureSet<unknown>;
+  if (name === 'rem-calibration') return remCalibrationSet as FigureSet<unknown>;
+  if (name === 'health-noise') return healthNoiseSet as FigureSet<unknown>;
   if (name.startsWith(BENCH_PREFIX)) {
     const bench = name.slice(BENCH_PREFIX.length);
     const set: FigureSet<BenchFigures> = {

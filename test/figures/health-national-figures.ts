@@ -10,7 +10,7 @@ import type { FigureSet } from './figure-sets.ts';
 export const PUBLISHED_DEATHS_AVOIDED = 3400;
 export const ALL_ELECTRIC = 'combination__all_electric__hvac_seer24_hspf13__weatherization';
 
-const UPGRADE_LABELS: Record<(typeof HEALTH_UPGRADES)[number], string> = {
+export const UPGRADE_LABELS: Record<(typeof HEALTH_UPGRADES)[number], string> = {
   combination__all_electric__hvac_seer24_hspf13__weatherization:
     'all-electric (heat pump 24/13, HPWH, dryer, range, weatherization)',
   hvac__heat_pump_seer24_hspf13: 'heat pump SEER 24 / HSPF 13',
@@ -31,21 +31,34 @@ const stateFiguresSchema = z.object({
   deathsPower: z.number(),
 });
 
+const basisFiguresSchema = z.object({
+  deaths: z.number(),
+  deathsLow: z.number(),
+  deathsOnsite: z.number(),
+  deathsPower: z.number(),
+  valueUsd: z.number(),
+});
+
+/** A state's SEER 18 heat pump deaths avoided on both grid bases: all its households, and the gas-heated ones. */
+const seer18StateSchema = z.object({
+  state: z.string().length(2),
+  households: z.number().int().positive(),
+  deathsOnsite: z.number(),
+  powerLongRun: z.number(),
+  powerCurrent: z.number(),
+  gasHeated: z.object({ longRun: z.number(), current: z.number() }),
+});
+
 const healthNationalSchema = z.object({
   /** The snapshot the figures were read from, and the settings that shaped it. */
   snapshot: z.string(),
   createdAt: z.iso.datetime(),
   remSamples: z.number().int().positive(),
+  /** Every upgrade's national figures on the long-run grid (the default), and on today's. */
   upgrades: z.array(
-    z.object({
-      upgrade: z.enum(HEALTH_UPGRADES),
-      deaths: z.number(),
-      deathsLow: z.number(),
-      deathsOnsite: z.number(),
-      deathsPower: z.number(),
-      valueUsd: z.number(),
-    }),
+    basisFiguresSchema.extend({ upgrade: z.enum(HEALTH_UPGRADES), currentAverage: basisFiguresSchema }),
   ),
+  seer18States: z.array(seer18StateSchema).min(12),
   /** Households of every upgrade's rows, and of its single-family and multi-family rows. */
   households: z.number().int().positive(),
   singleFamilyHouseholds: z.number().int().positive(),
@@ -96,13 +109,52 @@ function upgradesTable(f: HealthNationalFigures): string {
     .map(
       (u) =>
         `| ${UPGRADE_LABELS[u.upgrade]} | ${u.upgrade === ALL_ELECTRIC ? `**${deaths(u.deaths)}**` : deaths(u.deaths)} | ` +
-        `${deaths(u.deathsLow)} | ${deaths(u.deathsOnsite)} | ${deaths(u.deathsPower)} | ${billions(u.valueUsd)} |`,
+        `${deaths(u.deathsLow)} | ${deaths(u.deathsOnsite)} | ${deaths(u.deathsPower)} | ${billions(u.valueUsd)} | ` +
+        `${deaths(u.currentAverage.deaths)} | ${deaths(u.currentAverage.deathsLow)} | ${deaths(u.currentAverage.deathsPower)} |`,
     );
   return [
-    '| upgrade | deaths avoided / yr, central | low | from homes | from power plants | value (2024$) |',
-    '| --- | ---: | ---: | ---: | ---: | ---: |',
+    '| upgrade | deaths avoided / yr, central | low | from homes | from power plants | value (2024$) | today’s grid: central | low | from power plants |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...rows,
   ].join('\n');
+}
+
+/** SEER 18 per million households by state: homes, power plants on each basis, and the change between them. */
+function seer18ChangeTable(f: HealthNationalFigures): string {
+  const rate = (value: number, households: number) => oneDecimal(perMillion(value, households));
+  const rows = [...f.seer18States]
+    .sort(
+      (a, b) =>
+        Math.abs(perMillion(b.powerLongRun - b.powerCurrent, b.households)) -
+        Math.abs(perMillion(a.powerLongRun - a.powerCurrent, a.households)),
+    )
+    .slice(0, 8)
+    .map((s) => {
+      const longRun = s.deathsOnsite + s.powerLongRun;
+      const current = s.deathsOnsite + s.powerCurrent;
+      return (
+        `| ${s.state} | ${rate(s.deathsOnsite, s.households)} | ${rate(s.powerCurrent, s.households)} | ` +
+        `${rate(current, s.households)} | ${rate(s.powerLongRun, s.households)} | ${rate(longRun, s.households)} | ` +
+        `${signed((perMillion(s.powerLongRun - s.powerCurrent, s.households) >= 0 ? '+' : '') + oneDecimal(perMillion(s.powerLongRun - s.powerCurrent, s.households)))} |`
+      );
+    });
+  return [
+    '| state | from homes | power plants, today’s grid | total, today’s grid | power plants, long run | total, long run | change |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...rows,
+  ].join('\n');
+}
+
+/** States where the SEER 18 heat pump adds deaths on a basis, with how many a year (all households, gas-heated). */
+function netHarmful(
+  f: HealthNationalFigures,
+  pick: (s: HealthNationalFigures['seer18States'][number]) => number,
+): string {
+  const harmful = f.seer18States
+    .filter((s) => pick(s) < 0)
+    .sort((a, b) => pick(a) - pick(b))
+    .map((s) => `${s.state} (${deaths(pick(s))})`);
+  return harmful.length === 0 ? 'none' : harmful.join(', ');
 }
 
 function plausibility(f: HealthNationalFigures): string {
@@ -156,5 +208,10 @@ export const healthNationalSet: FigureSet<HealthNationalFigures> = {
       `${f.pm25PerTonne.map((c) => `${c.county} ${c.deaths.toPrecision(2)}`).join(', ')}, against ` +
       `the national ${f.pm25PerTonneNational.toPrecision(2)}`,
     'so2-per-tonne': (f) => f.so2PerTonne.map((s) => `${s.state} ${s.deaths.toPrecision(2)}`).join(', '),
+    'seer18-change': seer18ChangeTable,
+    'seer18-harmful-current': (f) => netHarmful(f, (s) => s.deathsOnsite + s.powerCurrent),
+    'seer18-harmful-long-run': (f) => netHarmful(f, (s) => s.deathsOnsite + s.powerLongRun),
+    'seer18-gas-harmful-current': (f) => netHarmful(f, (s) => s.gasHeated.current),
+    'seer18-gas-harmful-long-run': (f) => netHarmful(f, (s) => s.gasHeated.longRun),
   },
 };

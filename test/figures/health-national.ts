@@ -1,10 +1,7 @@
-import { runMain, UsageError } from '../../lib/cli-main.ts';
+import { runLakeFiguresCommand, snapshotOrigin } from './lake-figures-command.ts';
 import { HEALTH_POLLUTANTS } from '../../schemas/health-data.ts';
-import { openSqlSession, type SqlSession } from '../../data-lake/cli/sql-session.ts';
-import { snapshotDir } from '../../data-lake/lake-paths.ts';
-import { readManifest } from '../../data-lake/manifest-file.ts';
+import type { SqlSession } from '../../data-lake/cli/sql-session.ts';
 import { ALL_ELECTRIC, type HealthNationalFigures } from './health-national-figures.ts';
-import { writeFigures } from './figure-files.ts';
 
 /*
  * npm run figures:health -- <lake dir> [snapshot id]
@@ -21,23 +18,24 @@ const NAMED_COUNTIES = [
   ['30069', 'Petroleum County, MT'],
 ] as const;
 const NAMED_STATES_SO2 = ['NJ', 'WY'] as const;
+const SEER_18 = 'hvac__heat_pump_seer18_hspf10';
+/** Cells on the default grid basis: every figure but the today's-grid ones is the long run's. */
+const LONG_RUN = "grid_emissions = 'long_run'";
 
 const numbers = async (session: SqlSession, sql: string): Promise<number[][]> =>
   (await session.query(sql))[0]!.rows.map((row) => row.map(Number));
 
 async function figuresOf(session: SqlSession, lakeDir: string): Promise<HealthNationalFigures> {
-  const manifest = await readManifest(snapshotDir(lakeDir, session.snapshotId));
-  const remSamples = manifest.tables.rem_clusters?.settings?.REM_SAMPLES;
-  if (typeof remSamples !== 'number')
-    throw new UsageError('the snapshot has no rem_clusters table with REM_SAMPLES');
+  const { createdAt, remSamples } = await snapshotOrigin(session, lakeDir);
   const upgrades = await numbersWithUpgrade(session);
+  const seer18 = await seer18States(session);
   const kg = (sector: string) =>
     HEALTH_POLLUTANTS.map((p) => `sum(${sector}_${p}_kg_avoided) / 1000`).join(', ');
   const [[households = 0, singleFamilyHouseholds = 0, multiFamilyDeaths = 0, ...tonnes] = []] = await numbers(
     session,
     `select sum(households), sum(households) filter (where housing_type = 'single_family'), sum(deaths_avoided) filter (where housing_type = 'multi_family'),
             ${kg('onsite')}, ${kg('power')}
-       from health_county_impacts where upgrade = '${ALL_ELECTRIC}'`,
+       from health_county_impacts where upgrade = '${ALL_ELECTRIC}' and ${LONG_RUN}`,
   );
   const byPollutant = (offset: number) =>
     Object.fromEntries(HEALTH_POLLUTANTS.map((p, i) => [p, tonnes[offset + i] ?? 0])) as Record<
@@ -46,13 +44,13 @@ async function figuresOf(session: SqlSession, lakeDir: string): Promise<HealthNa
     >;
   const [stateRows] = await session.query(
     `select state, sum(households)::bigint, sum(deaths_avoided), sum(deaths_avoided_onsite), sum(deaths_avoided_power)
-       from health_county_impacts where upgrade = '${ALL_ELECTRIC}'
+       from health_county_impacts where upgrade = '${ALL_ELECTRIC}' and ${LONG_RUN}
       group by state order by sum(deaths_avoided) / sum(households) desc, state`,
   );
   const [[newYorkSeer18PerMillion = 0] = []] = await numbers(
     session,
     `select sum(deaths_avoided) / sum(households) * 1e6 from health_county_impacts
-      where upgrade = 'hvac__heat_pump_seer18_hspf10' and state = 'NY'`,
+      where upgrade = '${SEER_18}' and state = 'NY' and ${LONG_RUN}`,
   );
   const placeFactor = async (where: string) =>
     (
@@ -80,9 +78,10 @@ async function figuresOf(session: SqlSession, lakeDir: string): Promise<HealthNa
   }
   return {
     snapshot: session.snapshotId,
-    createdAt: manifest.createdAt,
+    createdAt,
     remSamples,
     upgrades,
+    seer18States: seer18,
     households,
     singleFamilyHouseholds,
     multiFamilyHouseholds: households - singleFamilyHouseholds,
@@ -105,31 +104,49 @@ async function figuresOf(session: SqlSession, lakeDir: string): Promise<HealthNa
 
 async function numbersWithUpgrade(session: SqlSession): Promise<HealthNationalFigures['upgrades']> {
   const [result] = await session.query(
-    `select upgrade, sum(deaths_avoided), sum(deaths_avoided_low), sum(deaths_avoided_onsite),
+    `select upgrade, grid_emissions, sum(deaths_avoided), sum(deaths_avoided_low), sum(deaths_avoided_onsite),
             sum(deaths_avoided_power), sum(mortality_value_usd)
-       from health_county_impacts group by upgrade order by upgrade`,
+       from health_county_impacts group by upgrade, grid_emissions order by upgrade`,
   );
-  return result!.rows.map(([upgrade, deaths, deathsLow, deathsOnsite, deathsPower, valueUsd]) => ({
-    upgrade: String(upgrade) as HealthNationalFigures['upgrades'][number]['upgrade'],
-    deaths: Number(deaths),
-    deathsLow: Number(deathsLow),
-    deathsOnsite: Number(deathsOnsite),
-    deathsPower: Number(deathsPower),
-    valueUsd: Number(valueUsd),
+  const byBasis = new Map<string, HealthNationalFigures['upgrades'][number]['currentAverage']>();
+  for (const [upgrade, basis, deaths, deathsLow, deathsOnsite, deathsPower, valueUsd] of result!.rows)
+    byBasis.set(`${String(upgrade)}|${String(basis)}`, {
+      deaths: Number(deaths),
+      deathsLow: Number(deathsLow),
+      deathsOnsite: Number(deathsOnsite),
+      deathsPower: Number(deathsPower),
+      valueUsd: Number(valueUsd),
+    });
+  const upgrades = [...new Set(result!.rows.map(([upgrade]) => String(upgrade)))];
+  return upgrades.map((upgrade) => ({
+    upgrade: upgrade as HealthNationalFigures['upgrades'][number]['upgrade'],
+    ...byBasis.get(`${upgrade}|long_run`)!,
+    currentAverage: byBasis.get(`${upgrade}|current_average`)!,
   }));
 }
 
-runMain(async () => {
-  const [lakeDir, snapshotId] = process.argv.slice(2);
-  if (!lakeDir) throw new UsageError('usage: npm run figures:health -- <lake dir> [snapshot id]');
-  const session = await openSqlSession(lakeDir, snapshotId);
-  try {
-    const changed = await writeFigures('health-national', await figuresOf(session, lakeDir));
-    console.log(
-      `health-national figures of ${session.snapshotId} written; docs re-rendered: ${changed.join(', ') || 'none'}`,
-    );
-  } finally {
-    session.close();
-  }
-  return 0;
-});
+/** Every state's SEER 18 heat pump figures on both grid bases: all households, and the gas-heated ones. */
+async function seer18States(session: SqlSession): Promise<HealthNationalFigures['seer18States']> {
+  const [result] = await session.query(
+    `select state,
+            sum(households) filter (where ${LONG_RUN})::bigint,
+            sum(deaths_avoided_onsite) filter (where ${LONG_RUN}),
+            sum(deaths_avoided_power) filter (where ${LONG_RUN}),
+            sum(deaths_avoided_power) filter (where grid_emissions = 'current_average'),
+            sum(deaths_avoided) filter (where ${LONG_RUN} and heating_fuel = 'natural_gas'),
+            sum(deaths_avoided) filter (where grid_emissions = 'current_average' and heating_fuel = 'natural_gas')
+       from health_county_impacts where upgrade = '${SEER_18}' group by state order by state`,
+  );
+  return result!.rows.map(
+    ([state, households, onsite, powerLongRun, powerCurrent, gasLongRun, gasCurrent]) => ({
+      state: String(state),
+      households: Number(households),
+      deathsOnsite: Number(onsite),
+      powerLongRun: Number(powerLongRun),
+      powerCurrent: Number(powerCurrent),
+      gasHeated: { longRun: Number(gasLongRun ?? 0), current: Number(gasCurrent ?? 0) },
+    }),
+  );
+}
+
+runLakeFiguresCommand('health-national', 'figures:health', figuresOf);

@@ -36,7 +36,9 @@ describe('the project sources file', () => {
 
     const remData = (file: string) => path.join(REPOSITORY_ROOT, 'ingest', 'default-data', 'rem', file);
     const healthData = (file: string) => path.join(REPOSITORY_ROOT, 'ingest', 'default-data', 'health', file);
-    expect(sources).toEqual([
+    // Every one is a file shipped with the project: it changes with the code, so is never stale unchanged.
+    expect(sources.map((source) => source.staleAfterDays)).toEqual(sources.map(() => null));
+    expect(sources.map(({ staleAfterDays: _, ...source }) => source)).toEqual([
       {
         name: 'incentives',
         kind: 'rewiring-america-open-data',
@@ -74,6 +76,21 @@ describe('the project sources file', () => {
         kind: 'fossil-power-plants',
         location: healthData('fossil-power-plants-gppd-1.3.0.csv'),
       },
+      {
+        name: 'county-grid-regions',
+        kind: 'reeds-county-grid-regions',
+        location: remData('county-grid-regions-reeds-2024.csv'),
+      },
+      {
+        name: 'long-run-emission-rates',
+        kind: 'cambium-lrmer-profiles',
+        location: remData('cambium-2024-lrmer-midcase-15-years.csv'),
+      },
+      {
+        name: 'grid-generation',
+        kind: 'cambium-generation',
+        location: remData('cambium-2024-midcase-generation.csv'),
+      },
     ]);
   });
 
@@ -105,11 +122,11 @@ describe('loading a sources file', () => {
     ]);
   });
 
-  it('replaces a location from <NAME>_SOURCE and drops the checksum of the declared file', async () => {
+  it('replaces a location from <NAME>_SOURCE and drops the checksum and staleness of the declared file', async () => {
     await writeSources({
       sources: [
-        incentives,
-        { name: 'utility-rates', kind: 'csv', location: './rates.csv', sha256: checksum },
+        { ...incentives, staleAfterDays: null },
+        { name: 'utility-rates', kind: 'csv', location: './rates.csv', sha256: checksum, staleAfterDays: 30 },
       ],
     });
 

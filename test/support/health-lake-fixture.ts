@@ -9,6 +9,7 @@ import {
   type SqftBin,
 } from '../../schemas/health-data.ts';
 import type { Manifest } from '../../schemas/lake.ts';
+import { GRID_EMISSIONS, type GridEmissions } from '../../schemas/rem-data.ts';
 import { FUELS } from '../../schemas/rem.ts';
 import type { ApiModule } from '../../serve/api-module.ts';
 import { createHealthApi } from '../../serve/health/health-api.ts';
@@ -19,8 +20,8 @@ import { lakeServerForSpecs, type FixtureTable } from './serve-lake-fixture.ts';
  * A small `health_county_impacts` as the simulate stage's rollup would write it: five counties of three
  * states. Single-family cells for every upgrade × heating fuel × floor-area bin; multi-family cells (every
  * upgrade × heating fuel, all in bin 0-1499, as the rollup places them) in four of the counties, not in
- * Menominee. Numbers are made up but shaped like the real ones (on-site emissions avoided, SO2 from power
- * plants increased, apartments changing less per household, the low mortality estimate about 0.42 of the
+ * Menominee, on both grid bases. Numbers are made up but shaped like the real ones (on-site emissions
+ * avoided, SO2 from power plants increased, twice as much on today's grid, apartments changing less per household, the low mortality estimate about 0.42 of the
  * central one) and quantized as the contract says (kg to 2⁻²⁰, deaths to 2⁻³⁰, dollars to 2⁻⁸), so sums
  * are exact.
  */
@@ -70,8 +71,10 @@ const ONSITE_KG = {
   voc: [0.02, 0.08, 0.1, 0.09],
   so2: [0, 0.01, 0.4, 0.005],
 };
-/** Power-plant kg avoided per household and year (negative: the added generation emits). */
+/** Power-plant kg avoided per household and year on the long-run grid (negative: the added generation emits). */
 const POWER_KG = { pm25: -0.03, nh3: -0.002, nox: -0.4, voc: -0.01, so2: -0.6 };
+/** Today's grid emits twice as much per kWh as the long-run one. */
+const POWER_SCALE: Readonly<Record<GridEmissions, number>> = { long_run: 1, current_average: 2 };
 /** Deaths per kg, on site and at power plants, by the central and the low estimate (made up, of the order of published factors). */
 const DEATHS_PER_KG = { onsite: 2e-5, power: 1e-5 };
 const DEATHS_PER_KG_LOW = { onsite: 0.85e-5, power: 0.425e-5 };
@@ -83,7 +86,13 @@ const usd = (value: number) => Math.round(value * 2 ** 8) / 2 ** 8 + 0;
 /** One cell: `households` of the county, and `scale`, their kilograms' multiple of the per-household figures. */
 function cell(
   county: (typeof HEALTH_FIXTURE_COUNTIES)[number],
-  keys: { upgrade: HealthImpactCell['upgrade']; fuel: number; bin: SqftBin; housing: HousingType },
+  keys: {
+    upgrade: HealthImpactCell['upgrade'];
+    fuel: number;
+    bin: SqftBin;
+    housing: HousingType;
+    grid: GridEmissions;
+  },
   households: number,
   scale: number,
 ): HealthImpactCell {
@@ -91,7 +100,7 @@ function cell(
   const sums = { onsite: 0, power: 0, onsiteLow: 0, powerLow: 0 };
   for (const pollutant of HEALTH_POLLUTANTS) {
     const onsite = kg(scale * ONSITE_KG[pollutant][keys.fuel]!);
-    const power = kg(scale * POWER_KG[pollutant]);
+    const power = kg(scale * POWER_KG[pollutant] * POWER_SCALE[keys.grid]);
     kgColumns[`onsite_${pollutant}_kg_avoided`] = onsite;
     kgColumns[`power_${pollutant}_kg_avoided`] = power;
     kgColumns[`${pollutant}_kg_avoided`] = onsite + power;
@@ -113,6 +122,7 @@ function cell(
     heating_fuel: FUELS[keys.fuel],
     sqft_bin: keys.bin,
     housing_type: keys.housing,
+    grid_emissions: keys.grid,
     households,
     // A multi-family cell's change comes from all the cluster's sample homes.
     sample_homes: multiFamily ? 400 : 100,
@@ -140,25 +150,30 @@ function cell(
 }
 
 /**
- * Every cell of the fixture table: each county × upgrade × heating fuel × bin of single-family homes, then
- * (counties with multi-family households) each upgrade × heating fuel of multi-family ones, in bin 0-1499.
+ * Every cell of the fixture table on one grid basis, or on both (the table): each county × upgrade × heating
+ * fuel × bin of single-family homes, then (counties with multi-family households) each upgrade × heating fuel
+ * of multi-family ones, in bin 0-1499.
  */
-export function healthFixtureCells(): HealthImpactCell[] {
-  return HEALTH_FIXTURE_COUNTIES.flatMap((county, c) =>
-    HEALTH_UPGRADES.flatMap((upgrade, u) =>
-      FUELS.flatMap((_fuel, f) => {
-        // Larger homes and later upgrades avoid more; counties differ a little.
-        const factor = ((u + 1) / 4) * (1 + c / 10);
-        const singleFamily = SQFT_BINS.map((bin, b) => {
-          const households = Math.round(county.households * FUEL_SHARES[f]! * BIN_SHARES[b]!);
-          const keys = { upgrade, fuel: f, bin, housing: 'single_family' } as const;
-          return cell(county, keys, households, households * (1 + b / 2) * factor);
-        });
-        if (county.multiFamily === 0) return singleFamily;
-        const households = Math.round(county.multiFamily * MULTI_FAMILY_FUEL_SHARES[f]!);
-        const keys = { upgrade, fuel: f, bin: '0-1499', housing: 'multi_family' } as const;
-        return [...singleFamily, cell(county, keys, households, households * MULTI_FAMILY_RATIO * factor)];
-      }),
+export function healthFixtureCells(
+  bases: readonly GridEmissions[] | GridEmissions = GRID_EMISSIONS,
+): HealthImpactCell[] {
+  return (typeof bases === 'string' ? [bases] : bases).flatMap((grid) =>
+    HEALTH_FIXTURE_COUNTIES.flatMap((county, c) =>
+      HEALTH_UPGRADES.flatMap((upgrade, u) =>
+        FUELS.flatMap((_fuel, f) => {
+          // Larger homes and later upgrades avoid more; counties differ a little.
+          const factor = ((u + 1) / 4) * (1 + c / 10);
+          const singleFamily = SQFT_BINS.map((bin, b) => {
+            const households = Math.round(county.households * FUEL_SHARES[f]! * BIN_SHARES[b]!);
+            const keys = { upgrade, fuel: f, bin, housing: 'single_family', grid } as const;
+            return cell(county, keys, households, households * (1 + b / 2) * factor);
+          });
+          if (county.multiFamily === 0) return singleFamily;
+          const households = Math.round(county.multiFamily * MULTI_FAMILY_FUEL_SHARES[f]!);
+          const keys = { upgrade, fuel: f, bin: '0-1499', housing: 'multi_family', grid } as const;
+          return [...singleFamily, cell(county, keys, households, households * MULTI_FAMILY_RATIO * factor)];
+        }),
+      ),
     ),
   );
 }

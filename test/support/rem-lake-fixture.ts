@@ -8,13 +8,16 @@ import {
   emissionFactorSchema,
   type EnergyRate,
   energyRateSchema,
+  gridEmissionFactorSchema,
   remCountyRowSchema,
   RESULT_FUELS,
   type ZipCounty,
   zipCountySchema,
 } from '../../schemas/rem-data.ts';
 import type { Upgrade } from '../../schemas/rem.ts';
+import { gridEmissionFactors } from '../../transform/tables/rem/long-run-grid.ts';
 import { remCountyRow } from '../../transform/tables/rem/rem-tables.ts';
+import { FIXTURE_GRID_REGIONS, fixtureGridRegion } from './grid-fixture.ts';
 import type { ApiModule } from '../../serve/api-module.ts';
 import { ENERGY_UNITS } from '../../serve/rem/cluster-statistics-store.ts';
 import { createRemApi } from '../../serve/rem/rem-api.ts';
@@ -111,6 +114,18 @@ export const FIXTURE_FACTORS: EmissionFactor[] = [
   co2eFactor('RI', 'electricity', 0.2764, 'kg/kWh', 'average'),
   { ...co2eFactor('US', 'natural_gas', 0.004182, 'kg/therm', 'combustion'), pollutant: 'nox' },
 ];
+
+/** The fixture counties as rem_counties has them: their state's heating-fuel shares and their grid region. */
+export const FIXTURE_COUNTY_ROWS = FIXTURE_COUNTIES.map((c) =>
+  remCountyRow(c, fixtureGridRegion(c.county_fips)),
+);
+
+/** Their electricity factors on both grid bases, as rem_grid_emission_factors has them. */
+export const FIXTURE_GRID_FACTORS = gridEmissionFactors(
+  FIXTURE_COUNTY_ROWS,
+  FIXTURE_GRID_REGIONS,
+  FIXTURE_FACTORS,
+);
 
 /**
  * The lines of one (cluster, upgrade): every number distinct and derived from the line's position, so a
@@ -215,10 +230,11 @@ export function remFixtureTables(
   statistics: readonly ClusterStatisticRow[] = FIXTURE_STATISTICS,
 ): FixtureTable[] {
   return [
-    { name: 'rem_counties', row: remCountyRowSchema, rows: FIXTURE_COUNTIES.map((c) => remCountyRow(c)) },
+    { name: 'rem_counties', row: remCountyRowSchema, rows: FIXTURE_COUNTY_ROWS },
     { name: 'rem_zip_counties', row: zipCountySchema, rows: FIXTURE_ZIPS },
     { name: 'rem_energy_rates', row: energyRateSchema, rows: FIXTURE_RATES },
     { name: 'rem_emission_factors', row: emissionFactorSchema, rows: FIXTURE_FACTORS },
+    { name: 'rem_grid_emission_factors', row: gridEmissionFactorSchema, rows: FIXTURE_GRID_FACTORS },
     { name: 'rem_clusters', row: clusterRowSchema, rows: FIXTURE_CLUSTERS },
     { name: 'rem_cluster_statistics', row: clusterStatisticRowSchema, rows: statistics },
   ];

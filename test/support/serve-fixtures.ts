@@ -8,6 +8,7 @@ import { compressBody, type Compression, type Compressor } from '../../serve/htt
 import type { SnapshotSource } from '../../serve/snapshot/snapshot-holder.ts';
 import { readTable, type SnapshotReader } from '../../data-lake/snapshot-reader.ts';
 import { tableRef, type RowOf } from '../../data-lake/tables/table-ref.ts';
+import { whole } from '../../data-lake/tables/table-contract.ts';
 
 export const silentLogger = () => pino({ level: 'silent' });
 
@@ -19,10 +20,11 @@ export function testConfig(env: Record<string, string> = {}): Config {
 export const PROGRAMS = tableRef(
   'programs',
   z.object({ snapshot: z.string(), program: z.string(), amountUsd: z.number() }),
+  whole(['program'], 1),
 );
 export type ProgramRow = RowOf<typeof PROGRAMS>;
 /** A second fixture table, of counties (any row). */
-export const COUNTIES = tableRef('counties', z.record(z.string(), z.unknown()));
+export const COUNTIES = tableRef('counties', z.record(z.string(), z.unknown()), whole([], 1));
 
 export function manifestFor(id: string, tables: Record<string, unknown[]>, createdAt: string): Manifest {
   return {

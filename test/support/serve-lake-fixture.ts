@@ -86,18 +86,25 @@ export function writeProgramsSnapshot(
  * The server over a lake with the given API modules and the fixture programs module (a stand-in for the
  * incentives, to show a module never stops other routes), following CURRENT through the real child reader.
  */
-export async function startLakeServer(
+export const startLakeServer = (
   lakeDir: string,
   modules: readonly ApiModule<unknown>[],
   key: string,
   /** Further settings of the server's configuration. */
   env: Record<string, string> = {},
+) => startServer(lakeDir, [...modules, programsModule()] as ApiModule<unknown>[], key, env);
+
+/** The server over a lake with exactly these API modules (a lake the pipeline built), following CURRENT. */
+export async function startServer(
+  lakeDir: string,
+  modules: readonly ApiModule<unknown>[],
+  key: string,
+  env: Record<string, string> = {},
 ) {
   const logger = silentLogger();
-  const all = [...modules, programsModule()] as ApiModule<unknown>[];
   const holder = new SnapshotHolder({
     source: lakeSnapshotSource(lakeDir),
-    modules: all.map((m) => m.serving),
+    modules: modules.map((m) => m.serving),
     pollMs: 60_000,
     logger,
   });
@@ -113,7 +120,7 @@ export async function startLakeServer(
     }),
     logger,
     snapshots: holder,
-    apiModules: all,
+    apiModules: modules,
     keyStore: { authenticate: (given) => (given === key ? { id: 'test', name: 'test' } : null) },
   });
   await app.ready();
@@ -127,7 +134,7 @@ export async function startLakeServer(
   };
 }
 
-export type LakeServer = Awaited<ReturnType<typeof startLakeServer>> & { lakeDir: string };
+export type LakeServer = Awaited<ReturnType<typeof startServer>> & { lakeDir: string };
 
 /**
  * For a spec file: a temporary lake whose published snapshot `id` holds `tables` (and the stand-in

@@ -3,10 +3,23 @@ import { createProgress } from '../../lib/progress.ts';
 import { AuditFailedError } from '../pipeline/audit-failed-error.ts';
 import { PipelineMetrics, type RunOutcome } from '../pipeline/pipeline-metrics.ts';
 import { runPipeline, type PipelineResult, type RunPipelineOptions } from '../pipeline/run-pipeline.ts';
+import { holdReport } from '../../data-lake/audit/hold-report.ts';
 import { LakeBusyError } from '../../data-lake/lake-lock.ts';
+import { listSnapshots } from '../../data-lake/snapshot-store.ts';
+import { readSourceFreshness, staleSources } from '../../data-lake/source-freshness.ts';
 
 /** Exit code when another run holds the lake (EX_TEMPFAIL: try again later). */
 export const EXIT_BUSY = 75;
+/** Exit code when the run wrote a snapshot but held it for review: nothing was published. */
+export const EXIT_HELD = 3;
+
+/** What a run's exit code says, for the lines of a scheduled refresh. */
+export function exitMeaning(code: number): string {
+  if (code === 0) return 'published, or nothing changed';
+  if (code === EXIT_HELD) return 'held for review: nothing published (npm run lake -- list, diff, publish)';
+  if (code === EXIT_BUSY) return 'not run: another run holds the lake';
+  return 'failed: nothing published';
+}
 
 export interface PipelineCommandOptions extends RunPipelineOptions {
   print: (line: string) => void;
@@ -15,7 +28,8 @@ export interface PipelineCommandOptions extends RunPipelineOptions {
 
 /**
  * One pipeline run as a command: 0 when a snapshot was published or nothing changed, non-zero with a
- * message that says why otherwise (75 when another run is in progress, 1 for a failed run).
+ * message that says why otherwise (3 when the snapshot is held for review, 75 when another run is in
+ * progress, 1 for a failed run).
  */
 export async function pipelineCommand(options: PipelineCommandOptions): Promise<number> {
   const { print, printError, ...runOptions } = options;
@@ -24,6 +38,13 @@ export async function pipelineCommand(options: PipelineCommandOptions): Promise<
   const leave = async (outcome: RunOutcome) => {
     if (metrics === undefined || textfile === undefined) return;
     metrics.finished(outcome);
+    const lakeDir = options.config.LAKE_DIR;
+    const freshness = await readSourceFreshness(lakeDir);
+    metrics.lake({
+      heldSnapshots: (await listSnapshots(lakeDir)).filter((s) => s.status === 'held').length,
+      freshness,
+      stale: staleSources(freshness, options.config.SOURCE_STALE_AFTER_DAYS, new Date()),
+    });
     // The run's own outcome stands: a textfile that cannot be written is reported, not made the run's failure.
     await writeMetricsTextfile(textfile, metrics.registry).catch((error: unknown) =>
       printError(`pipeline metrics not written to ${textfile}: ${(error as Error).message}`),
@@ -50,6 +71,12 @@ export async function pipelineCommand(options: PipelineCommandOptions): Promise<
     await leave({ status: 'unchanged' });
     print(`no changes: snapshot ${result.snapshotId} is current`);
     return 0;
+  }
+  if (result.status === 'held') {
+    await leave({ status: 'held', audit: result.manifest.audit });
+    if (result.rebuild !== null) print(result.rebuild);
+    printError(holdReport(result.manifest));
+    return EXIT_HELD;
   }
   await leave({ status: 'published', audit: result.manifest.audit });
   const tables = Object.entries(result.manifest.tables)

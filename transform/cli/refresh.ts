@@ -4,7 +4,7 @@ import { loadConfig } from '../../lib/config.ts';
 import { createLogger } from '../../lib/log.ts';
 import { defaultCatalog } from '../catalog.ts';
 import { runMain, UsageError } from '../../lib/cli-main.ts';
-import { pipelineCommand } from './pipeline-command.ts';
+import { EXIT_HELD, exitMeaning, pipelineCommand } from './pipeline-command.ts';
 
 const USAGE =
   'usage: npm run refresh -- --cron "<expression>" [--no-initial-run]   e.g. --cron "0 */6 * * *" (every 6 hours)';
@@ -27,15 +27,17 @@ runMain(async () => {
         config,
         logger,
         catalog,
+        trigger: 'scheduled',
         print: (line) => logger.info(line),
         printError: (line) => logger.warn(line),
       }),
     );
     try {
       const code = await running;
-      logger.info(
+      // A held snapshot waits for a person: the refresh never publishes it, and says so at warn.
+      logger[code === EXIT_HELD ? 'warn' : 'info'](
         { trigger, exitCode: code, nextRun: task.getNextRun()?.toISOString() },
-        'pipeline run ended',
+        `pipeline run ended: ${exitMeaning(code)}`,
       );
     } finally {
       running = undefined;

@@ -21,6 +21,7 @@ import {
   type RowSetting,
 } from '../tables/lake-table.ts';
 import { describeIssues } from './judge-record.ts';
+import { sqlOffendersFinding } from '../tables/audit-findings.ts';
 
 export interface BuiltTable {
   table: AnyLakeTable;
@@ -75,12 +76,30 @@ export async function buildTables(options: BuildOptions): Promise<BuildResult> {
     const outcome = isChunked(table)
       ? await buildChunked(table, columns, ctx)
       : await buildRows(table, columns, ctx, built);
-    findings.push(...outcome.findings);
+    findings.push(...outcome.findings, ...(await duplicateKeys(ctx.db, table)));
     results.push({ table, rows: outcome.rows });
     task.tick();
   }
   task.done();
   return { tables: results, findings };
+}
+
+/**
+ * Rows sharing a key of the table's contract: an error, as the diff matches rows by it and a consumer
+ * relies on it naming one row.
+ */
+function duplicateKeys(db: DuckDBConnection, table: AnyLakeTable): Promise<AuditFinding[]> {
+  const { key } = table.contract;
+  if (key.length === 0) return Promise.resolve([]);
+  const keyText = `concat_ws(' | ', ${key.map((column) => `CAST(${quoteIdentifier(column)} AS VARCHAR)`).join(', ')})`;
+  return sqlOffendersFinding(
+    db,
+    table.name,
+    'key-unique',
+    'error',
+    `rows share a key (${key.join(', ')}), which names one row`,
+    `SELECT ${keyText} AS offender, 0 AS position FROM ${quoteIdentifier(table.name)} GROUP BY 1 HAVING count(*) > 1`,
+  );
 }
 
 interface TableOutcome {

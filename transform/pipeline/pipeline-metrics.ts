@@ -1,6 +1,7 @@
 import { Gauge, Registry } from 'prom-client';
 import type { Progress } from '../../lib/progress.ts';
-import type { AuditFinding } from '../../schemas/lake.ts';
+import type { StaleSource } from '../../data-lake/source-freshness.ts';
+import { AUDIT_SEVERITIES, type AuditFinding, type SourceFreshness } from '../../schemas/lake.ts';
 import type { PipelineStep } from './pipeline-step.ts';
 import type { ConsumeSummary } from './transform-consumer.ts';
 
@@ -16,12 +17,12 @@ const PHASE_ENDED_BY: Partial<Record<PipelineStep, string>> = {
   published: 'publish',
 };
 
-const SEVERITIES: readonly AuditFinding['severity'][] = ['error', 'warning'];
-
 export type RunOutcome =
-  | { status: 'published'; audit: readonly AuditFinding[] }
+  | { status: 'published' | 'held'; audit: readonly AuditFinding[] }
   | { status: 'unchanged' }
   | { status: 'failed'; audit?: readonly AuditFinding[] };
+
+const RUN_STATUSES: readonly RunOutcome['status'][] = ['published', 'held', 'unchanged', 'failed'];
 
 /**
  * The metrics of one pipeline run, for the node-exporter textfile a run leaves behind (METRICS_TEXTFILE): a
@@ -38,6 +39,10 @@ export class PipelineMetrics {
   private readonly outcome: Gauge<'status'>;
   private readonly runSeconds: Gauge;
   private readonly finishedAt: Gauge;
+  private readonly heldSnapshots: Gauge;
+  private readonly sourceChangedAt: Gauge<'source'>;
+  private readonly sourceReadAt: Gauge<'source'>;
+  private readonly sourceStale: Gauge<'source' | 'reason'>;
   private readonly startedAt: number;
   private phaseStartedAt = 0;
 
@@ -70,12 +75,12 @@ export class PipelineMetrics {
     );
     this.findings = gauge(
       'electrify_pipeline_audit_findings',
-      "Findings of the last run's audits by severity (an error blocks the publish); no series when no audit ran",
+      "Findings of the last run's audits by severity (an error fails the run, a hold keeps its snapshot for review); no series when no audit ran",
       ['severity'],
     );
     this.outcome = gauge(
       'electrify_pipeline_last_run_status',
-      'How the last run ended: 1 for its status (published, unchanged or failed), 0 for the others',
+      'How the last run ended: 1 for its status (published, held for review, unchanged or failed), 0 for the others',
       ['status'],
     );
     this.runSeconds = gauge('electrify_pipeline_last_run_duration_seconds', 'Seconds the last run took', []);
@@ -83,6 +88,26 @@ export class PipelineMetrics {
       'electrify_pipeline_last_run_timestamp_seconds',
       'When the last run ended (Unix time)',
       [],
+    );
+    this.heldSnapshots = gauge(
+      'electrify_lake_held_snapshots',
+      'Snapshots written but held for review after the last run (npm run lake -- list): a reason to look',
+      [],
+    );
+    this.sourceChangedAt = gauge(
+      'electrify_source_last_change_timestamp_seconds',
+      "When each source's content last changed, as the lake's runs saw it (Unix time)",
+      ['source'],
+    );
+    this.sourceReadAt = gauge(
+      'electrify_source_last_read_timestamp_seconds',
+      'When each source was last read successfully (Unix time)',
+      ['source'],
+    );
+    this.sourceStale = gauge(
+      'electrify_source_stale',
+      'Whether a source is unchanged, or unread, for longer than SOURCE_STALE_AFTER_DAYS (or its own limit): 1 or 0',
+      ['source', 'reason'],
     );
   }
 
@@ -130,13 +155,29 @@ export class PipelineMetrics {
     };
   }
 
+  /** The lake after the run: snapshots waiting for review, and each source's freshness. */
+  lake(state: {
+    heldSnapshots: number;
+    freshness: Readonly<Record<string, SourceFreshness>>;
+    stale: readonly Pick<StaleSource, 'source' | 'reason'>[];
+  }): void {
+    this.heldSnapshots.set(state.heldSnapshots);
+    for (const [source, freshness] of Object.entries(state.freshness)) {
+      this.sourceChangedAt.set({ source }, Date.parse(freshness.changedAt) / 1000);
+      this.sourceReadAt.set({ source }, Date.parse(freshness.readAt) / 1000);
+      for (const reason of ['unchanged', 'unread'] as const) {
+        const stale = state.stale.some((s) => s.source === source && s.reason === reason);
+        this.sourceStale.set({ source, reason }, stale ? 1 : 0);
+      }
+    }
+  }
+
   /** The run ended: its status, audit findings (when its audits ran) and duration. */
   finished(outcome: RunOutcome): void {
-    for (const status of ['published', 'unchanged', 'failed'] as const)
-      this.outcome.set({ status }, status === outcome.status ? 1 : 0);
+    for (const status of RUN_STATUSES) this.outcome.set({ status }, status === outcome.status ? 1 : 0);
     const audit = 'audit' in outcome ? outcome.audit : undefined;
     if (audit !== undefined)
-      for (const severity of SEVERITIES)
+      for (const severity of AUDIT_SEVERITIES)
         this.findings.set({ severity }, audit.filter((f) => f.severity === severity).length);
     this.runSeconds.set((this.now() - this.startedAt) / 1000);
     this.finishedAt.set(this.wallClock() / 1000);

@@ -5,13 +5,14 @@ import type { EventLog } from '../../lib/eventlog/event-log.ts';
 import type { Logger } from '../../lib/log.ts';
 import type { Progress } from '../../lib/progress.ts';
 import type { Config } from '../../schemas/config.ts';
-import type { Manifest } from '../../schemas/lake.ts';
+import type { AuditFinding, Manifest } from '../../schemas/lake.ts';
 import { writeCurrent } from '../../data-lake/current-pointer.ts';
 import { lakePaths, snapshotDir } from '../../data-lake/lake-paths.ts';
 import { promotePartialSnapshot, writePartialSnapshot } from '../../data-lake/snapshot-writer.ts';
 import type { StagingStore } from '../../data-lake/staging-store.ts';
 import { inputNames, type AnyLakeTable } from '../tables/lake-table.ts';
 import { AuditFailedError } from './audit-failed-error.ts';
+import { auditAgainstPublished } from './audit-against-published.ts';
 import { buildTables } from './build-tables.ts';
 import type { RebuildPlan, RunLineage } from './lineage.ts';
 import type { PipelineStep } from './pipeline-step.ts';
@@ -48,11 +49,18 @@ export interface PublishInputs {
  */
 const BUILD_MEMORY_LIMIT = '1GB';
 
+/** What a run wrote: a published snapshot, or one held for review (CURRENT unchanged). */
+export interface WrittenSnapshot {
+  manifest: Manifest;
+  published: boolean;
+}
+
 /**
- * Builds every table into an in-memory DuckDB, audits them (an error finding stops here), writes the
- * snapshot beside the published ones, renames it into place and only then swaps CURRENT to it.
+ * Builds every table into an in-memory DuckDB, audits them (an error finding stops here) and compares
+ * them with the published snapshot, writes the snapshot beside the published ones and renames it into
+ * place; only when no comparison holds it does it swap CURRENT to it (write–audit–publish).
  */
-export async function buildAndPublish(inputs: PublishInputs): Promise<Manifest> {
+export async function buildAndPublish(inputs: PublishInputs): Promise<WrittenSnapshot> {
   const { lakeDir, chosen, now, progress, logger, step, lineage, plan, published } = inputs;
   const id = snapshotId(now, lineage.fingerprint);
   const reused =
@@ -81,15 +89,23 @@ export async function buildAndPublish(inputs: PublishInputs): Promise<Manifest> 
     }).finally(async () => {
       if (log) await (await log.catch(() => null))?.close();
     });
-    // A reused table's findings are those of the snapshot its file comes from.
-    const findings = [...newFindings, ...(published?.audit ?? []).filter((f) => reusedNames.has(f.table))];
-    for (const warning of newFindings.filter((f) => f.severity === 'warning')) {
-      logger.warn(
-        { finding: warning },
-        `audit warning: table ${warning.table}, ${warning.check}: ${warning.message}`,
-      );
-    }
-    if (findings.some((f) => f.severity === 'error')) throw new AuditFailedError(findings);
+    if (newFindings.some((f) => f.severity === 'error')) throw new AuditFailedError(newFindings);
+    const comparisons = await auditAgainstPublished(
+      db,
+      built.map(({ table }) => table),
+      published && inputs.parent !== null
+        ? { manifest: published, dir: snapshotDir(lakeDir, inputs.parent) }
+        : null,
+      lineage,
+    );
+    // A reused table's findings are those of the snapshot its file comes from (its holds were reviewed).
+    const findings = [
+      ...newFindings,
+      ...comparisons,
+      ...(published?.audit ?? []).filter((f) => reusedNames.has(f.table) && f.severity === 'warning'),
+    ];
+    logWarnings([...newFindings, ...comparisons], published, logger);
+    const holds = comparisons.filter((f) => f.severity === 'hold');
     await step('built');
 
     const rowsBuilt = new Map(built.map(({ table, rows }) => [table.name, rows]));
@@ -106,6 +122,7 @@ export async function buildAndPublish(inputs: PublishInputs): Promise<Manifest> 
         pipelineCode: lineage.pipelineCode,
         sources: Object.fromEntries(chosen.map((v) => [v.source, manifestSource(v)])),
         audit: findings,
+        ...(holds.length > 0 ? { hold: { against: inputs.parent!, findings: holds } } : {}),
         tables: inputs.tables.map((table) => {
           const { fingerprint, code, settings } = lineage.tables.get(table.name)!;
           const reuse = reused.find((r) => r.name === table.name);
@@ -118,6 +135,8 @@ export async function buildAndPublish(inputs: PublishInputs): Promise<Manifest> 
             fingerprint,
             code,
             settings,
+            key: [...table.contract.key],
+            ...(table.contract.partition === undefined ? {} : { partition: table.contract.partition }),
             ...(reuse ? { reuse: { file: reuse.file, sha256: reuse.sha256 } } : {}),
           };
         }),
@@ -128,19 +147,53 @@ export async function buildAndPublish(inputs: PublishInputs): Promise<Manifest> 
     await step('snapshot-written');
     await promotePartialSnapshot(lakeDir, id);
     await step('snapshot-promoted');
+    if (holds.length > 0) {
+      logger.warn({ snapshot: id, against: inputs.parent, holds }, `snapshot ${id} held for review`);
+      return { manifest, published: false };
+    }
     await writeCurrent(lakeDir, id);
     await step('published');
     logger.info(
       { snapshot: id, parent: inputs.parent, tables: Object.keys(manifest.tables).length },
       `published snapshot ${id}`,
     );
-    return manifest;
+    return { manifest, published: true };
   } finally {
     db.closeSync();
     instance.closeSync();
     await rm(spill, { recursive: true, force: true });
   }
 }
+
+/**
+ * Audit warnings go to the manifest; the log says in one line how many there are, and warns only of those
+ * the published snapshot's same table did not have (a change someone should look at), each in a line: the
+ * findings a snapshot always has (the default data's known gaps) are not news at every run.
+ */
+function logWarnings(
+  findings: readonly AuditFinding[],
+  published: Manifest | null,
+  logger: Pick<Logger, 'info' | 'warn'>,
+): void {
+  const warnings = findings.filter((f) => f.severity === 'warning');
+  if (warnings.length === 0) return;
+  // A table the published snapshot lacks is new as a whole: its findings are a first look, not a change.
+  const known = new Set((published?.audit ?? []).map(findingName));
+  const news = warnings.filter((f) => published?.tables[f.table] !== undefined && !known.has(findingName(f)));
+  for (const warning of news) {
+    logger.warn(
+      { finding: warning },
+      `new audit warning: table ${warning.table}, ${warning.check}: ${warning.message}`,
+    );
+  }
+  logger.info(
+    { warnings: warnings.map(findingName) },
+    `${warnings.length} audit warning${warnings.length === 1 ? '' : 's'} recorded in the snapshot's manifest ` +
+      `(${news.length} new since the published snapshot; npm run lake -- show lists them)`,
+  );
+}
+
+const findingName = (f: AuditFinding) => `${f.table}/${f.check}`;
 
 /** What the manifest says a table reads (topics only for the tables computed through the event log). */
 function manifestInputs(table: AnyLakeTable): Manifest['tables'][string]['inputs'] {

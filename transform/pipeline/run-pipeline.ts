@@ -2,19 +2,27 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { EventLog } from '../../lib/eventlog/event-log.ts';
 import { openEventLog } from '../../lib/eventlog/open-event-log.ts';
-import { ingestSources } from '../../ingest/ingest-job.ts';
+import { IngestError, ingestSources, type IngestOptions } from '../../ingest/ingest-job.ts';
 import type { Logger } from '../../lib/log.ts';
 import { createProgress, type Progress } from '../../lib/progress.ts';
 import type { Config } from '../../schemas/config.ts';
-import type { Manifest } from '../../schemas/lake.ts';
+import type { AuditFinding, Manifest, RunRecord } from '../../schemas/lake.ts';
 import type { PipelineCatalog } from '../catalog.ts';
 import { readCurrent } from '../../data-lake/current-pointer.ts';
 import { acquireLakeLock } from '../../data-lake/lake-lock.ts';
 import { lakePaths, snapshotDir } from '../../data-lake/lake-paths.ts';
 import { readManifest } from '../../data-lake/manifest-file.ts';
-import { removeRunLeftovers } from '../../data-lake/snapshot-store.ts';
+import { RunHistory } from '../../data-lake/run-history.ts';
+import { listSnapshots, removeRunLeftovers } from '../../data-lake/snapshot-store.ts';
+import {
+  readSourceFreshness,
+  recordSourceReads,
+  staleSources,
+  type SourceRead,
+} from '../../data-lake/source-freshness.ts';
 import { StagingStore, type StagedVersion } from '../../data-lake/staging-store.ts';
 import type { AnyLakeTable } from '../tables/lake-table.ts';
+import { AuditFailedError } from './audit-failed-error.ts';
 import { resolveCodeVersion } from './code-version.ts';
 import { describeRebuild, planRebuild, runLineage } from './lineage.ts';
 import type { PipelineStep } from './pipeline-step.ts';
@@ -41,6 +49,8 @@ export interface RunPipelineOptions {
   onStep?: (step: PipelineStep) => Promise<void> | void;
   /** Called with what the run staged once staging has caught up with the log (its metrics count it). */
   onStaged?: (summary: ConsumeSummary) => void;
+  /** What started the run, for its record in the run history (default: manual). */
+  trigger?: RunRecord['trigger'];
 }
 
 export type PipelineResult =
@@ -51,6 +61,14 @@ export type PipelineResult =
       manifest: Manifest;
       /** What changed since the previous snapshot and what was rebuilt, in one line. */
       rebuild: string;
+    }
+  | {
+      /** Written but not published: its comparison with CURRENT found anomalies to review (manifest.hold). */
+      status: 'held';
+      snapshotId: string;
+      manifest: Manifest & { hold: NonNullable<Manifest['hold']> };
+      /** What changed and what was rebuilt; null when an earlier run already wrote this held snapshot. */
+      rebuild: string | null;
     }
   | { status: 'unchanged'; snapshotId: string };
 
@@ -69,10 +87,44 @@ export class IncompleteSourcesError extends Error {
 
 /**
  * One pipeline run: ingest every source onto the event log, stage and validate the new records, then
- * build, audit and publish a snapshot if anything it is built from changed. Only the final rename of
- * CURRENT publishes, so a run that fails or dies anywhere leaves what is served as it was.
+ * build, audit and write a snapshot if anything it is built from changed, and publish it unless its
+ * comparison with the published snapshot holds it for review. Only the final rename of CURRENT
+ * publishes, so a run that fails, is held or dies anywhere leaves what is served as it was. Every run,
+ * failed ones included, leaves a record in the lake's run history.
  */
 export async function runPipeline(options: RunPipelineOptions): Promise<PipelineResult> {
+  const lakeDir = options.config.LAKE_DIR;
+  const now = options.now ?? (() => new Date());
+  const paths = lakePaths(lakeDir);
+  await mkdir(paths.snapshots, { recursive: true });
+  await mkdir(paths.staging, { recursive: true });
+  const history = await RunHistory.start(lakeDir, {
+    trigger: options.trigger ?? 'manual',
+    previous: await readCurrent(lakeDir).catch(() => null),
+    now: now(),
+  });
+  try {
+    const result = await runLocked(options, history);
+    await history.finish(result.status, {
+      snapshot: result.snapshotId,
+      detail: resultDetail(result),
+      now: now(),
+    });
+    return result;
+  } catch (error) {
+    await history.finish('failed', { detail: (error as Error).message, now: now() }).catch(() => undefined);
+    throw error;
+  }
+}
+
+const resultDetail = (result: PipelineResult): string =>
+  result.status === 'unchanged'
+    ? `nothing changed: ${result.snapshotId} is built from the same inputs`
+    : result.status === 'held'
+      ? `held ${result.snapshotId} for review against ${result.manifest.hold.against}`
+      : `published ${result.snapshotId} (previous: ${result.previous ?? 'none'})`;
+
+async function runLocked(options: RunPipelineOptions, history: RunHistory): Promise<PipelineResult> {
   const { config, logger, catalog } = options;
   const lakeDir = config.LAKE_DIR;
   const paths = lakePaths(lakeDir);
@@ -85,8 +137,6 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
     catalog.tables,
     catalog.recordSchemas.map((schema) => schema.name),
   );
-  await mkdir(paths.snapshots, { recursive: true });
-  await mkdir(paths.staging, { recursive: true });
 
   const lock = await acquireLakeLock(lakeDir, { purpose: 'pipeline run', waitMs: options.lockWaitMs ?? 0 });
   try {
@@ -96,7 +146,7 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
     await staging.removeLeftovers();
     if (leftovers.length > 0) logger.info({ leftovers }, 'removed leftovers of an interrupted run');
 
-    await stageSources(options, staging, progress, step);
+    await stageSources(options, staging, progress, step, history);
     const selection = selectSourceVersions(
       await staging.versions(),
       catalog.sources.map((source) => source.name),
@@ -116,15 +166,30 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
     const current = await readCurrent(lakeDir);
     const currentManifest =
       current === null ? null : await readManifest(snapshotDir(lakeDir, current)).catch(() => null);
+    await history.update({
+      sources: chosen.map((v) => ({
+        source: v.source,
+        version: v.version,
+        changed: currentManifest?.sources[v.source]?.version !== v.version,
+      })),
+    });
     if (current !== null && currentManifest?.fingerprint === lineage.fingerprint) {
       logger.info({ snapshot: current }, `no changes: snapshot ${current} is built from the same inputs`);
       return { status: 'unchanged', snapshotId: current };
     }
+    // The same inputs were already written and held against this CURRENT: it still waits for review.
+    const stillHeld = await heldSnapshotOf(lakeDir, lineage.fingerprint, current);
+    if (stillHeld !== null) {
+      logger.warn({ snapshot: stillHeld.id }, `snapshot ${stillHeld.id} is still held for review`);
+      await history.update(auditRecord(stillHeld));
+      return { status: 'held', snapshotId: stillHeld.id, manifest: stillHeld, rebuild: null };
+    }
     const plan = planRebuild(allTables, lineage, currentManifest);
     const rebuild = describeRebuild(allTables, lineage, plan, chosen, currentManifest);
     logger.info({ changed: plan.changed, build: [...plan.build], reuse: [...plan.reuse] }, rebuild);
+    await history.update({ tables: { rebuilt: [...plan.build], reused: [...plan.reuse] } });
 
-    const manifest = await buildAndPublish({
+    const { manifest, published } = await buildAndPublish({
       lakeDir,
       tables: allTables,
       lineage,
@@ -141,12 +206,31 @@ export async function runPipeline(options: RunPipelineOptions): Promise<Pipeline
       config,
       openLog: () => (options.openLog ?? openEventLog)(config, logger),
     });
+    await history.update(auditRecord(manifest));
+    if (!published) return { status: 'held', snapshotId: manifest.id, manifest: withHold(manifest), rebuild };
     await pruneSupersededVersions(staging, chosen);
     return { status: 'published', snapshotId: manifest.id, previous: current, manifest, rebuild };
+  } catch (error) {
+    if (error instanceof AuditFailedError) await history.update({ findings: countFindings(error.findings) });
+    throw error;
   } finally {
     await lock.release();
   }
 }
+
+/** A snapshot's findings as its run's record keeps them: counts by severity, and the holds. */
+function auditRecord(manifest: Manifest): Pick<RunRecord, 'findings' | 'holds'> {
+  return {
+    findings: countFindings(manifest.audit),
+    ...(manifest.hold ? { holds: manifest.hold.findings } : {}),
+  };
+}
+
+const countFindings = (findings: readonly AuditFinding[]): RunRecord['findings'] => ({
+  error: findings.filter((f) => f.severity === 'error').length,
+  hold: findings.filter((f) => f.severity === 'hold').length,
+  warning: findings.filter((f) => f.severity === 'warning').length,
+});
 
 /**
  * Catches staging up with the log, ingests the sources (skipping those whose version staging already
@@ -157,6 +241,7 @@ async function stageSources(
   staging: StagingStore,
   progress: Progress,
   step: (name: PipelineStep) => Promise<void>,
+  history: RunHistory,
 ): Promise<void> {
   const { config, logger, catalog } = options;
   const log = await (options.openLog ?? openEventLog)(config, logger);
@@ -174,7 +259,7 @@ async function stageSources(
       return summary;
     };
     await consume();
-    await ingestSources({
+    await ingestTracked(options, history, {
       log,
       sources: catalog.sources,
       parsers: catalog.parsers,
@@ -192,6 +277,65 @@ async function stageSources(
   } finally {
     await log.close();
   }
+}
+
+/** The held snapshot with these inputs, compared with `current`, if a run already wrote one. */
+async function heldSnapshotOf(
+  lakeDir: string,
+  fingerprint: string,
+  current: string | null,
+): Promise<(Manifest & { hold: NonNullable<Manifest['hold']> }) | null> {
+  for (const summary of await listSnapshots(lakeDir)) {
+    if (summary.status !== 'held' || summary.fingerprint !== fingerprint) continue;
+    const manifest = await readManifest(snapshotDir(lakeDir, summary.id));
+    if (manifest.hold?.against === current) return withHold(manifest);
+  }
+  return null;
+}
+
+function withHold(manifest: Manifest): Manifest & { hold: NonNullable<Manifest['hold']> } {
+  if (manifest.hold === undefined) throw new Error(`snapshot ${manifest.id} is not held`);
+  return manifest as Manifest & { hold: NonNullable<Manifest['hold']> };
+}
+
+/**
+ * Ingests, recording each source's read (or the one that failed) in the lake's source freshness, and the
+ * sources past their age in the run's record and the log.
+ */
+async function ingestTracked(
+  options: RunPipelineOptions,
+  history: RunHistory,
+  ingest: IngestOptions,
+): Promise<void> {
+  const { config, logger } = options;
+  const now = (options.now ?? (() => new Date()))();
+  const reads: SourceRead[] = [];
+  try {
+    await ingestSources({
+      ...ingest,
+      onSourceRead: (source, contentHash) =>
+        reads.push({
+          source: source.name,
+          contentHash,
+          ...(source.staleAfterDays === undefined ? {} : { staleAfterDays: source.staleAfterDays }),
+        }),
+    });
+  } catch (error) {
+    if (error instanceof IngestError) reads.push({ source: error.source, failure: error.message });
+    throw error;
+  } finally {
+    await recordSourceReads(config.LAKE_DIR, reads, now);
+  }
+  const stale = staleSources(await readSourceFreshness(config.LAKE_DIR), config.SOURCE_STALE_AFTER_DAYS, now);
+  for (const source of stale) {
+    logger.warn(
+      { source: source.source, reason: source.reason, since: source.since },
+      source.reason === 'unchanged'
+        ? `source ${source.source} has not changed for ${source.days} days (since ${source.since}): is its feed still updated?`
+        : `source ${source.source} has not been read successfully for ${source.days} days (since ${source.since})`,
+    );
+  }
+  await history.update({ staleSources: stale.map(({ source, reason, days }) => ({ source, reason, days })) });
 }
 
 /** Per source, the version of its latest source-version event on the log. */

@@ -1,19 +1,27 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../../lib/cli-main.ts';
-import { lakeCommand } from '../../../data-lake/cli/lake-command.ts';
+import { lakeCommand, type LakeCommandContext } from '../../../data-lake/cli/lake-command.ts';
 import { readCurrent } from '../../../data-lake/current-pointer.ts';
 import { acquireLakeLock, LakeBusyError } from '../../../data-lake/lake-lock.ts';
-import { UnknownSnapshotError } from '../../../data-lake/snapshot-store.ts';
+import { NotHeldError, UnknownSnapshotError } from '../../../data-lake/snapshot-store.ts';
 import type { PipelineResult } from '../../../transform/pipeline/run-pipeline.ts';
 import { createDemoLake, type DemoLake } from '../../support/demo-source/demo-lake.ts';
 
 let lake: DemoLake;
 let snapshots: string[];
 
+/** The command's context: the demo lake, a fixed operator and clock. */
+const context = (): LakeCommandContext => ({
+  lakeDir: lake.lakeDir,
+  sourceStaleAfterDays: 90,
+  operator: () => 'dana',
+  now: () => new Date('2026-11-05T10:00:00.000Z'),
+});
+
 /** Runs `npm run lake -- <args>` in process and returns what it printed. */
 async function lakeCli(...args: string[]): Promise<string> {
   const printed: string[] = [];
-  const code = await lakeCommand(args, lake.lakeDir, { print: (text) => printed.push(text) });
+  const code = await lakeCommand(args, context(), { print: (text) => printed.push(text) });
   expect(code).toBe(0);
   return printed.join('\n');
 }
@@ -40,11 +48,11 @@ describe('npm run lake', () => {
     const [first, second, third] = snapshots as [string, string, string];
     expect(await lakeCli('list')).toBe(
       [
-        '  | id                           | created                  | tables | rows | parent',
-        '--+------------------------------+--------------------------+--------+------+-----------------------------',
-        `* | ${third} | 2026-11-03T10:00:00.000Z | 3      | 5    | ${second}`,
-        `  | ${second} | 2026-11-02T10:00:00.000Z | 3      | 4    | ${first}`,
-        `  | ${first} | 2026-11-01T10:00:00.000Z | 3      | 8    | -`,
+        'status  | id                           | created                  | tables | rows | parent',
+        '--------+------------------------------+--------------------------+--------+------+-----------------------------',
+        `current | ${third} | 2026-11-03T10:00:00.000Z | 3      | 5    | ${second}`,
+        `        | ${second} | 2026-11-02T10:00:00.000Z | 3      | 4    | ${first}`,
+        `        | ${first} | 2026-11-01T10:00:00.000Z | 3      | 8    | -`,
         '(3 rows)',
       ].join('\n'),
     );
@@ -79,17 +87,112 @@ describe('npm run lake', () => {
 
   it('says what is wrong with a bad command, and waits for nobody while a run holds the lake', async () => {
     const io = { print: () => undefined };
-    await expect(lakeCommand(['show', 'no-such-snapshot'], lake.lakeDir, io)).rejects.toThrow(
+    await expect(lakeCommand(['show', 'no-such-snapshot'], context(), io)).rejects.toThrow(
       UnknownSnapshotError,
     );
-    await expect(lakeCommand(['rollback'], lake.lakeDir, io)).rejects.toThrow('rollback needs a snapshot id');
-    await expect(lakeCommand(['gc'], lake.lakeDir, io)).rejects.toThrow('gc needs --keep <n>');
-    await expect(lakeCommand(['gc', '--keep', '-1'], lake.lakeDir, io)).rejects.toThrow(UsageError);
-    await expect(lakeCommand(['prune'], lake.lakeDir, io)).rejects.toThrow('unknown command "prune"');
+    await expect(lakeCommand(['rollback'], context(), io)).rejects.toThrow('rollback needs a snapshot id');
+    await expect(lakeCommand(['gc'], context(), io)).rejects.toThrow('gc needs --keep <n>');
+    await expect(lakeCommand(['gc', '--keep', '-1'], context(), io)).rejects.toThrow(UsageError);
+    await expect(lakeCommand(['prune'], context(), io)).rejects.toThrow('unknown command "prune"');
 
     const run = await acquireLakeLock(lake.lakeDir, { purpose: 'pipeline run' });
-    await expect(lakeCommand(['rollback', snapshots[0]!], lake.lakeDir, io)).rejects.toThrow(LakeBusyError);
+    await expect(lakeCommand(['rollback', snapshots[0]!], context(), io)).rejects.toThrow(LakeBusyError);
     await run.release();
     expect(await readCurrent(lake.lakeDir)).toBe(snapshots[2]);
+  });
+
+  describe('reviewing a held snapshot', () => {
+    /** New York's prices gone: the next run holds its snapshot. */
+    async function holdNewYork(): Promise<string> {
+      await lake.writePrices(['heat-pump,CA,14500', 'induction-stove,CA,1800']);
+      const held = await lake.run({ now: () => new Date('2026-11-04T10:00:00.000Z') });
+      expect(held.status).toBe('held');
+      return held.snapshotId;
+    }
+
+    it('lists it as held, beside the published one', async () => {
+      const held = await holdNewYork();
+      expect((await lakeCli('list')).split('\n').slice(2, 4)).toEqual([
+        `held    | ${held} | 2026-11-04T10:00:00.000Z | 3      | 3    | ${snapshots[2]}`,
+        `current | ${snapshots[2]} | 2026-11-03T10:00:00.000Z | 3      | 5    | ${snapshots[1]}`,
+      ]);
+    });
+
+    it('diffs it against CURRENT by default: rows by key, counts per partition, unchanged tables unread', async () => {
+      const held = await holdNewYork();
+      expect(await lakeCli('diff')).toBe(
+        [
+          `snapshot ${held} (held) against ${snapshots[2]} (current)`,
+          '',
+          'demo_prices: 3 → 2 rows: +1 added, −2 removed, ~0 changed (by item, region)',
+          '  per partition: NY 2 → 0, CA 1 → 2',
+          '  added, e.g.: induction-stove | CA',
+          '  removed, e.g.: heat-pump | NY; induction-stove | NY',
+          'demo_region_summary: 2 → 1 rows: +0 added, −1 removed, ~1 changed (by region)',
+          '  removed, e.g.: NY',
+          '  changed, e.g.: CA',
+          '',
+          'unchanged (the same file, not read): quarantine',
+        ].join('\n'),
+      );
+      const json = JSON.parse(await lakeCli('diff', held, snapshots[2]!, '--json'));
+      expect(json.tables.find((t: { table: string }) => t.table === 'demo_prices')).toMatchObject({
+        status: 'changed',
+        added: 1,
+        removed: 2,
+        changed: 0,
+        partitions: [
+          { partition: 'NY', before: 2, after: 0 },
+          { partition: 'CA', before: 1, after: 2 },
+        ],
+      });
+      expect(json.incentives).toBeNull();
+    });
+
+    it('publishes it only with a reason, recording the operator; a second publish is refused', async () => {
+      const held = await holdNewYork();
+      await expect(lakeCommand(['publish', held], context(), { print: () => undefined })).rejects.toThrow(
+        'publish needs --reason',
+      );
+      expect(await lakeCli('publish', held, '--reason', 'NY supplier stopped')).toBe(
+        `published ${held} after review by dana (was ${snapshots[2]}): NY supplier stopped`,
+      );
+      expect(await readCurrent(lake.lakeDir)).toBe(held);
+      expect(JSON.parse(await lakeCli('show')).review).toEqual({
+        publishedAt: '2026-11-05T10:00:00.000Z',
+        operator: 'dana',
+        reason: 'NY supplier stopped',
+      });
+      await expect(
+        lakeCommand(['publish', held, '--reason', 'again'], context(), { print: () => undefined }),
+      ).rejects.toThrow(NotHeldError);
+    });
+
+    it('refuses a held snapshot audited against another CURRENT than today’s', async () => {
+      const held = await holdNewYork();
+      await lakeCli('rollback', snapshots[1]!);
+      await expect(
+        lakeCommand(['publish', held, '--reason', 'ok'], context(), { print: () => undefined }),
+      ).rejects.toThrow(
+        `snapshot ${held} was audited against ${snapshots[2]}, but CURRENT is now ${snapshots[1]}: run the pipeline again so its audits compare with what is published`,
+      );
+    });
+
+    it('lists the runs, newest first, with the sources and their freshness', async () => {
+      const held = await holdNewYork();
+      const lines = (await lakeCli('runs')).split('\n');
+      expect(lines[0]).toMatch(/^started +\| trigger \| outcome +\| seconds \| snapshot/);
+      expect(lines[2]).toContain(`| manual  | held      |`);
+      expect(lines[2]).toContain(`| ${held} | demo`);
+      expect(lines[2]).toContain('| 0 error, 1 hold, 0 warning |');
+      expect(lines.filter((line) => line.includes('| manual  | published |'))).toHaveLength(3);
+      expect(lines.at(-2)).toBe(
+        'demo   | 2026-11-04T10:00:00.000Z | 2026-11-04T10:00:00.000Z |              |',
+      );
+      const json = JSON.parse(await lakeCli('runs', '--json', '--limit', '1'));
+      expect(json.runs).toHaveLength(1);
+      expect(json.runs[0]).toMatchObject({ outcome: 'held', snapshot: held, findings: { hold: 1 } });
+      expect(Object.keys(json.sourceFreshness)).toEqual(['demo']);
+    });
   });
 });

@@ -1,22 +1,15 @@
 import { describe, expect, it } from 'vitest';
+import { sourceFileOf } from '../../support/memory-source.ts';
 import { countyGeographyParser } from '../../../ingest/parsers/county-geography.ts';
 import { countyHeatingFuelParser } from '../../../ingest/parsers/county-heating-fuel.ts';
 import { powerPlantsParser } from '../../../ingest/parsers/power-plants.ts';
-import type { SourceReader } from '../../../ingest/source.ts';
 import { countyGeographySchema, powerPlantSchema } from '../../../schemas/health-data.ts';
 import { countyHeatingFuelSchema } from '../../../schemas/rem-data.ts';
-
-/** A single-file source held in memory. */
-const fileOf = (text: string): SourceReader => ({
-  location: 'memory',
-  read: async (path) => (path === '' ? Buffer.from(text) : null),
-  filesRead: () => [],
-});
 
 describe('the county population and land area parser', () => {
   it('keys a record by county, numbers as numbers', async () => {
     const records = await countyGeographyParser.parse(
-      fileOf('county_fips,population,land_area_km2\n36061,1627788,58.68\n30069,401,4288.05\n'),
+      sourceFileOf('county_fips,population,land_area_km2\n36061,1627788,58.68\n30069,401,4288.05\n'),
     );
     expect(records).toEqual([
       {
@@ -34,7 +27,7 @@ describe('the county population and land area parser', () => {
 
   it('leaves a county without land or a bad FIPS to the record schema', async () => {
     const records = await countyGeographyParser.parse(
-      fileOf('county_fips,population,land_area_km2\n36061,1627788,0\n3606,10,5\n'),
+      sourceFileOf('county_fips,population,land_area_km2\n36061,1627788,0\n3606,10,5\n'),
     );
     expect(records.map((r) => countyGeographySchema.safeParse(r.payload).success)).toEqual([false, false]);
   });
@@ -45,7 +38,7 @@ describe('the fossil power plants parser', () => {
 
   it("reads a plant's 2019 net generation, an empty cell as not reported", async () => {
     const records = await powerPlantsParser.parse(
-      fileOf(
+      sourceFileOf(
         `${header}USA0000003,Barry,31.0069,-88.0103,gas,2569.5,12470.8\nUSA0054818,191 Peachtree Tower,33.7583,-84.3869,oil,2.4,\n`,
       ),
     );
@@ -75,10 +68,12 @@ describe('the fossil power plants parser', () => {
   });
 
   it('leaves a plant of another fuel to the record schema, and refuses a file without the year’s column', async () => {
-    const [nuclear] = await powerPlantsParser.parse(fileOf(`${header}USA1,Plant,40,-75,nuclear,1000,8000\n`));
+    const [nuclear] = await powerPlantsParser.parse(
+      sourceFileOf(`${header}USA1,Plant,40,-75,nuclear,1000,8000\n`),
+    );
     expect(powerPlantSchema.safeParse(nuclear!.payload).success).toBe(false);
     await expect(
-      powerPlantsParser.parse(fileOf('plant_id,name,latitude,longitude,primary_fuel,capacity_mw\n')),
+      powerPlantsParser.parse(sourceFileOf('plant_id,name,latitude,longitude,primary_fuel,capacity_mw\n')),
     ).rejects.toThrow('missing column(s) generation_gwh_2019');
   });
 });
@@ -88,7 +83,9 @@ describe('the county heating fuel parser', () => {
 
   it('reads ACS B25040 shares, a whole state as FIPS SS000', async () => {
     const records = await countyHeatingFuelParser.parse(
-      fileOf(`${header}36061,778281,0.4855,0.284,0.1453,0.0852\n09000,1434007,0.3631,0.1844,0.3626,0.0899\n`),
+      sourceFileOf(
+        `${header}36061,778281,0.4855,0.284,0.1453,0.0852\n09000,1434007,0.3631,0.1844,0.3626,0.0899\n`,
+      ),
     );
     expect(records.map((r) => [r.key, countyHeatingFuelSchema.safeParse(r.payload).success])).toEqual([
       ['36061', true],
@@ -105,7 +102,9 @@ describe('the county heating fuel parser', () => {
   });
 
   it('leaves shares that do not sum to 1 to the record schema', async () => {
-    const [bad] = await countyHeatingFuelParser.parse(fileOf(`${header}36061,778281,0.5,0.5,0.5,0.5\n`));
+    const [bad] = await countyHeatingFuelParser.parse(
+      sourceFileOf(`${header}36061,778281,0.5,0.5,0.5,0.5\n`),
+    );
     expect(countyHeatingFuelSchema.safeParse(bad!.payload).error?.issues[0]?.message).toBe(
       'the four shares must sum to 1',
     );

@@ -14,9 +14,11 @@ const counties = (query: string) => get(`/api/v2/etools/health-impacts/counties?
 const HP = 'hvac__heat_pump_seer18_hspf10';
 const round2 = (value: number) => Math.round(value * 100) / 100;
 
-/** A county's households and deaths avoided (central, low) for an upgrade, summed from the fixture's cells. */
+/** A county's households and deaths avoided (central, low) for an upgrade, summed from the fixture's long-run cells. */
 function cellSums(county: string, upgrade: string) {
-  const cells = healthFixtureCells().filter((c) => c.county_fips === county && c.upgrade === upgrade);
+  const cells = healthFixtureCells('long_run').filter(
+    (c) => c.county_fips === county && c.upgrade === upgrade,
+  );
   const sum = (column: 'households' | 'deaths_avoided' | 'deaths_avoided_low') =>
     cells.reduce((total, cell) => total + cell[column], 0);
   return { households: sum('households'), central: sum('deaths_avoided'), low: sum('deaths_avoided_low') };

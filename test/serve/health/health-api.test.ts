@@ -23,7 +23,8 @@ import { lakeServerForSpecs } from '../../support/serve-lake-fixture.ts';
 const URL = '/api/v2/etools/health-impacts';
 const auth = { authorization: `Bearer ${HEALTH_TEST_KEY}` };
 const server = healthServerForSpecs('with-health');
-const cells = healthFixtureCells();
+/** The cells of the default (long-run) grid basis, which answers without grid_emissions are sums of. */
+const cells = healthFixtureCells('long_run');
 
 const post = (body: unknown, headers: Record<string, string> = {}) =>
   server().app.inject({
@@ -62,8 +63,9 @@ function expectedRow(
   match: (cell: HealthImpactCell) => boolean,
   metric: HealthMetric,
   columns: Record<string, string>,
+  of: readonly HealthImpactCell[] = cells,
 ) {
-  const matching = cells.filter(match);
+  const matching = of.filter(match);
   const sum = (column: keyof HealthImpactCell) =>
     matching.reduce((total, cell) => total + (cell[column] as number), 0);
   const households = sum('households');
@@ -102,6 +104,41 @@ describe('POST /api/v2/etools/health-impacts', () => {
       'units',
       'warnings',
     ]);
+  });
+
+  it("answers on today's grid when asked: its own power-plant tonnes, the same households, and says so", async () => {
+    const metrics = ['sulfur_dioxide', 'avoided_premature_mortality_incidence'] as const;
+    const today = await post({
+      metrics,
+      upgrade: [HP],
+      state_fips: ['44'],
+      grid_emissions: 'current_average',
+    });
+    expect(today.statusCode).toBe(200);
+    const todays = healthFixtureCells('current_average');
+    expect(today.json().data).toEqual(
+      metrics.map((metric) =>
+        expectedRow(
+          (c) => c.state === 'RI' && c.upgrade === HP,
+          metric,
+          { state_abbreviation: 'RI' },
+          todays,
+        ),
+      ),
+    );
+    expect(today.json().model.grid_emissions).toBe('current_average');
+    // The default is the long-run grid, whose added generation emits less SO2: a body without the field is
+    // answered (and kept in the cache) apart from one asking for today's grid.
+    const longRun = await post({ metrics, upgrade: [HP], state_fips: ['44'] });
+    expect(longRun.json().model.grid_emissions).toBe('long_run');
+    expect(longRun.json().data[0].impact).toBeGreaterThan(today.json().data[0].impact);
+    expect(longRun.headers.etag).not.toBe(today.headers.etag);
+  });
+
+  it('refuses a grid basis it does not know, naming grid_emissions', async () => {
+    const response = await post({ ...valid, grid_emissions: 'marginal' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().field).toBe('grid_emissions');
   });
 
   it('answers every state the data has when state_fips is omitted: one row per state and metric', async () => {

@@ -40,8 +40,8 @@ beforeAll(async () => {
 });
 afterAll(() => rm(lakeDir, { recursive: true, force: true }));
 
-/** Loads cells through a real lake snapshot and the serving process's child reader. */
-async function load(id: string, cells: HealthImpactCell[]): Promise<HealthData> {
+/** Loads cells through a real lake snapshot and the serving process's child reader: the data on both bases. */
+async function loadBoth(id: string, cells: HealthImpactCell[]) {
   await writeTablesSnapshot(lakeDir, id, [healthFixtureTable(cells)], {
     publish: false,
     sources: HEALTH_FIXTURE_SOURCES,
@@ -50,14 +50,35 @@ async function load(id: string, cells: HealthImpactCell[]): Promise<HealthData> 
   return data!;
 }
 
+/** The same, the long-run (default) basis's data. */
+const load = async (id: string, cells: HealthImpactCell[]): Promise<HealthData> =>
+  (await loadBoth(id, cells)).long_run;
+
 const cellValue = (cell: HealthImpactCell, measure: number) => cell[MEASURE_COLUMNS[measure]!] as number;
 
 describe('the health sums loaded from a snapshot', () => {
-  const cells = healthFixtureCells();
+  const cells = healthFixtureCells('long_run');
   let data: HealthData;
+  let today: HealthData;
   beforeAll(async () => {
-    data = await load('sums', cells);
+    ({ long_run: data, current_average: today } = await loadBoth('sums', healthFixtureCells()));
   }, 60_000);
+
+  it("keep each grid basis apart: the same households, today's grid with its own power-plant tonnes", () => {
+    const todays = healthFixtureCells('current_average');
+    const so2 = MEASURE_COLUMNS.indexOf('so2_kg_avoided');
+    const sumOf = (list: HealthImpactCell[], measure: number) =>
+      list
+        .filter((c) => c.county_fips === '44007' && c.upgrade === HEALTH_UPGRADES[0])
+        .reduce((sum, c) => sum + cellValue(c, measure), 0);
+    const total = slotsOf(ALL_BINS, ALL_HOUSING);
+    expect(sumOver(today.counties.values, upgradeAt(0, 0), total, 0)).toBe(
+      sumOver(data.counties.values, upgradeAt(0, 0), total, 0),
+    );
+    expect(sumOver(today.counties.values, upgradeAt(0, 0), total, so2)).toBe(sumOf(todays, so2));
+    expect(sumOver(data.counties.values, upgradeAt(0, 0), total, so2)).toBe(sumOf(cells, so2));
+    expect(sumOf(todays, so2)).not.toBe(sumOf(cells, so2));
+  });
 
   it('keep households, then each metric, then the low estimates of deaths and their value', () => {
     expect(MEASURE_COLUMNS).toEqual([
@@ -229,6 +250,7 @@ describe('the health sums loaded from a snapshot', () => {
       ],
       estimates: HEALTH_ESTIMATES,
       valuation: { usd_per_death: 11_514_378, dollar_year: 2024 },
+      grid_emissions: 'long_run',
       statement: HEALTH_STATEMENT,
     });
     expect(HEALTH_ESTIMATES.central).toMatch(/^Pope et al\. \(2019\).*18 and over/);
@@ -238,7 +260,7 @@ describe('the health sums loaded from a snapshot', () => {
 });
 
 describe('loading health cells', () => {
-  const one = healthFixtureCells()[0]!;
+  const one = healthFixtureCells('long_run')[0]!;
 
   it('keeps county names whole, accents included, and lists every version the cells disagree on', async () => {
     const data = await load('names', [

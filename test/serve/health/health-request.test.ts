@@ -19,7 +19,7 @@ describe('healthAnswerKey', () => {
   it('names a request by its lists, the FIPS codes and groups in sorted order, metrics as given', () => {
     expect(healthAnswerKey(TEXAS_COUNTIES)).toBe(
       '[["avoided_premature_mortality_incidence","fine_particulate_matter"],["hvac__heat_pump_seer18_hspf10"],' +
-        '["48"],["113","201"],["house_size_square_feet_binned","housing_type"],"en"]',
+        '["48"],["113","201"],["house_size_square_feet_binned","housing_type"],"long_run","en"]',
     );
     const reordered = {
       ...TEXAS_COUNTIES,
@@ -31,6 +31,8 @@ describe('healthAnswerKey', () => {
     const metrics = { ...TEXAS_COUNTIES, metrics: TEXAS_COUNTIES.metrics.toReversed() };
     expect(healthAnswerKey(metrics)).not.toBe(healthAnswerKey(TEXAS_COUNTIES));
     expect(healthAnswerKey({ ...TEXAS_COUNTIES, language: 'es' })).not.toBe(healthAnswerKey(TEXAS_COUNTIES));
+    const today = { ...TEXAS_COUNTIES, grid_emissions: 'current_average' as const };
+    expect(healthAnswerKey(today)).not.toBe(healthAnswerKey(TEXAS_COUNTIES));
   });
 });
 

@@ -1,8 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ThreadPoolFull } from '../../../lib/thread-pool.ts';
-import type { ClusterKey, EmissionFactor, EnergyRate, RemCountyRow } from '../../../schemas/rem-data.ts';
+import {
+  RESULT_FUELS,
+  SCENARIOS,
+  type ClusterKey,
+  type EmissionFactor,
+  type EnergyRate,
+  type GridEmissionFactor,
+  type GridEmissions,
+  type RemCountyRow,
+} from '../../../schemas/rem-data.ts';
 import { UPGRADES } from '../../../schemas/rem.ts';
-import { ClusterStatisticsStore, loadClusterSupport } from '../../../serve/rem/cluster-statistics-store.ts';
+import {
+  ClusterStatisticsStore,
+  LINE_VALUES,
+  loadClusterSupport,
+} from '../../../serve/rem/cluster-statistics-store.ts';
 import { OnDemandClusters } from '../../../serve/rem/on-demand-clusters.ts';
 import { countyInputs } from '../../../serve/rem/county-inputs.ts';
 import { ratesAndFactorsJson, remModelInfo, snapshotSamples } from '../../../serve/rem/rem-data.ts';
@@ -24,7 +37,8 @@ async function runLake(lake: RemLake) {
 }
 
 const model = specRemModel();
-const providenceInputs = () => countyInputs(onDemand, onDemand.providence);
+const providenceInputs = (basis: GridEmissions = 'long_run') =>
+  countyInputs(onDemand, onDemand.providence, basis);
 
 let precomputedLake: RemLake;
 let otherStateLake: RemLake;
@@ -37,6 +51,7 @@ let onDemand: {
   ratesAndFactors: string;
   rates: EnergyRate[];
   factors: EmissionFactor[];
+  gridFactors: GridEmissionFactor[];
 };
 
 beforeAll(async () => {
@@ -52,14 +67,17 @@ beforeAll(async () => {
   const counties = await withoutRhodeIsland.rows<RemCountyRow>('rem_counties');
   const rates = await withoutRhodeIsland.rows<EnergyRate>('rem_energy_rates');
   const factors = await withoutRhodeIsland.rows<EmissionFactor>('rem_emission_factors');
+  const gridFactors = await withoutRhodeIsland.rows<GridEmissionFactor>('rem_grid_emission_factors');
   snapshotHomes = snapshotSamples(withoutRhodeIsland);
+  const providence = counties.find((c) => c.county_fips === PROVIDENCE)!;
   onDemand = {
     support: await loadClusterSupport(withoutRhodeIsland),
     clusters: new OnDemandClusters(model),
-    providence: counties.find((c) => c.county_fips === PROVIDENCE)!,
-    ratesAndFactors: ratesAndFactorsJson('RI', rates, factors),
+    providence,
+    ratesAndFactors: ratesAndFactorsJson(providence, 'long_run', rates, factors, gridFactors),
     rates,
     factors,
+    gridFactors,
   };
 }, 240_000);
 afterAll(async () => {
@@ -93,7 +111,7 @@ describe('a cluster computed on demand', () => {
     let compared = 0;
     for (const key of keys) {
       const id = `${key.county_fips}|${key.heating_fuel}|${key.water_heater_fuel ?? '-'}`;
-      const computed = await onDemand.clusters.cluster(providenceInputs(), key, SAMPLES);
+      const computed = await onDemand.clusters.cluster(providenceInputs(), key, SAMPLES, 'long_run');
       expect(computed.supported, id).toBe(precomputed.support.get(id));
       if (!computed.supported) continue;
       for (const upgrade of UPGRADES) {
@@ -124,16 +142,47 @@ describe('a cluster computed on demand', () => {
       },
     });
     const [a, b] = await Promise.all([
-      clusters.cluster(providenceInputs(), key, SAMPLES),
-      clusters.cluster(providenceInputs(), key, SAMPLES),
+      clusters.cluster(providenceInputs(), key, SAMPLES, 'long_run'),
+      clusters.cluster(providenceInputs(), key, SAMPLES, 'long_run'),
     ]);
     expect(a).toBe(b);
-    expect(await clusters.cluster(providenceInputs(), key, SAMPLES)).toBe(a);
+    expect(await clusters.cluster(providenceInputs(), key, SAMPLES, 'long_run')).toBe(a);
     expect(computations).toBe(1);
     expect(a.supported && a.answers.get('baseline')?.counts).toEqual({
       num_samples: SAMPLES,
       num_excluded_samples: 0,
     });
+  }, 60_000);
+
+  it("on today's grid, is the same homes: energy and cost alike, only electricity's emissions differ", async () => {
+    const key: ClusterKey = { county_fips: PROVIDENCE, heating_fuel: 'natural_gas', water_heater_fuel: null };
+    const longRun = await onDemand.clusters.cluster(providenceInputs(), key, SAMPLES, 'long_run');
+    const today = await onDemand.clusters.cluster(
+      providenceInputs('current_average'),
+      key,
+      SAMPLES,
+      'current_average',
+    );
+    if (!longRun.supported || !today.supported) throw new Error('the gas cluster is supported');
+    const kgPerKwh = (basis: GridEmissions) =>
+      onDemand.gridFactors.find(
+        (f) => f.grid_region === 'ISONE' && f.grid_emissions === basis && f.pollutant === 'co2e',
+      )!.value;
+    // The fixture's ISONE long-run rate (0.15 kg/kWh) against Rhode Island's average one (0.25).
+    expect([kgPerKwh('long_run'), kgPerKwh('current_average')]).toEqual([0.15, 0.25]);
+    const a = longRun.answers.get('hvac__heat_pump_seer18_hspf10')!.values;
+    const b = today.answers.get('hvac__heat_pump_seer18_hspf10')!.values;
+    RESULT_FUELS.forEach((fuel, f) =>
+      SCENARIOS.forEach((scenario, s) => {
+        const at = (f * SCENARIOS.length + s) * LINE_VALUES;
+        // Energy (4 statistics), emissions (4), cost (4).
+        expect(b.subarray(at, at + 4), `${fuel} ${scenario} energy`).toEqual(a.subarray(at, at + 4));
+        expect(b.subarray(at + 8, at + 12), `${fuel} ${scenario} cost`).toEqual(a.subarray(at + 8, at + 12));
+        const emissions = (values: Float64Array) => values[at + 4]!;
+        if (fuel === 'natural_gas') expect(emissions(b)).toBe(emissions(a));
+        if (fuel === 'electricity') expect(emissions(b)).toBeCloseTo((emissions(a) * 0.25) / 0.15, 2);
+      }),
+    );
   }, 60_000);
 
   it('is not kept when the model refuses it (a full queue): the next request computes it', async () => {
@@ -142,9 +191,11 @@ describe('a cluster computed on demand', () => {
     const clusters = new OnDemandClusters({
       cluster: (job) => (refuse ? Promise.reject(new ThreadPoolFull(16)) : model.cluster(job)),
     });
-    await expect(clusters.cluster(providenceInputs(), key, SAMPLES)).rejects.toBeInstanceOf(ThreadPoolFull);
+    await expect(clusters.cluster(providenceInputs(), key, SAMPLES, 'long_run')).rejects.toBeInstanceOf(
+      ThreadPoolFull,
+    );
     refuse = false;
-    const computed = await clusters.cluster(providenceInputs(), key, SAMPLES);
+    const computed = await clusters.cluster(providenceInputs(), key, SAMPLES, 'long_run');
     expect(computed.supported).toBe(precomputed.support.get(`${PROVIDENCE}|fuel_oil|-`));
   }, 60_000);
 });

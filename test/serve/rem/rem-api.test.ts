@@ -77,15 +77,46 @@ describe('GET /api/v1/rem/address', () => {
       { value: 0.2891, unit: '$/kWh', rate_type: 'volumetric' },
       { value: 12, unit: '$/month', rate_type: 'fixed' },
     ]);
-    // Rhode Island's own grid factor wins over the national one; fossil fuels use the national ones.
+    // Electricity on the long-run grid of Providence's Cambium region (the fixture's ISONE, 150 kg/MWh) by
+    // default; fossil fuels use the national factors.
     expect(body.emissions_factors).toEqual({
-      electricity: { value: 0.2764, unit: 'kgCO2e/kWh', basis: 'average' },
+      electricity: { value: 0.15, unit: 'kgCO2e/kWh', basis: 'long_run_marginal' },
       natural_gas: { value: 6.6798, unit: 'kgCO2e/therm', basis: 'combustion' },
       fuel_oil: { value: 12.3069, unit: 'kgCO2e/gallon', basis: 'combustion' },
       propane: { value: 7.3776, unit: 'kgCO2e/gallon', basis: 'combustion' },
     });
+    expect(body.grid_emissions).toBe('long_run');
     expect(response.headers['x-snapshot-id']).toBe('with-rem');
     expect(response.headers.etag).toBeDefined();
+  });
+
+  it("answers on today's grid when asked: the state's eGRID average factor, computed for the request", async () => {
+    const query = `address=${encodeURIComponent(PROVIDENCE)}&upgrade=hvac__heat_pump_seer18_hspf10&heating_fuel=natural_gas`;
+    const today = await remAddress(`${query}&grid_emissions=current_average`);
+    expect(today.statusCode).toBe(200);
+    const body = today.json();
+    expect(savingsSchema.safeParse(body).success).toBe(true);
+    expect(body.grid_emissions).toBe('current_average');
+    // Rhode Island's own eGRID subregion average wins over the national one.
+    expect(body.emissions_factors.electricity).toEqual({
+      value: 0.2764,
+      unit: 'kgCO2e/kWh',
+      basis: 'average',
+    });
+    // The precompute is the long-run grid's, so this cluster is computed by the model, for the same county.
+    const longRun = (await remAddress(query)).json();
+    expect(body.fuel_results.natural_gas.delta.energy.mean).not.toEqual(
+      longRun.fuel_results.natural_gas.delta.energy.mean,
+    );
+    expect(body.estimate_type).toBe('county_level');
+  });
+
+  it('refuses a grid basis it does not know, naming grid_emissions', async () => {
+    const response = await remAddress(
+      `address=${encodeURIComponent(PROVIDENCE)}&upgrade=baseline&heating_fuel=natural_gas&grid_emissions=marginal`,
+    );
+    expect(response.statusCode).toBe(400);
+    expect(response.json().field).toBe('grid_emissions');
   });
 
   it('answers baseline with upgrade and delta null, and units per fuel', async () => {

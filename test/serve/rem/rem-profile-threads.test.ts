@@ -3,7 +3,7 @@ import { remProfileBodySchema } from '../../../schemas/rem-api.ts';
 import type { ApiModule } from '../../../serve/api-module.ts';
 import { committedSurrogate } from '../../../simulate/surrogate/committed-surrogate.ts';
 import { createRemApi } from '../../../serve/rem/rem-api.ts';
-import type { RemData, RemSnapshot } from '../../../serve/rem/rem-data.ts';
+import { placeKey, type RemData, type RemSnapshot } from '../../../serve/rem/rem-data.ts';
 import { countyFipsOf, profileEstimateType } from '../../../serve/rem/profile-features.ts';
 import { computeProfile } from '../../../simulate/on-demand/profile-homes.ts';
 import type { ThreadedRemModelOptions } from '../../../simulate/on-demand/threaded-rem-model.ts';
@@ -17,7 +17,7 @@ import {
   writeTablesSnapshot,
 } from '../../support/rem-lake-fixture.ts';
 import { lakeServerForSpecs, type LakeServer } from '../../support/serve-lake-fixture.ts';
-import type { EnergyRate } from '../../../schemas/rem-data.ts';
+import { countyEmissionFactors, type EnergyRate } from '../../../schemas/rem-data.ts';
 import { specRemModel } from '../../support/rem-model.ts';
 
 /*
@@ -41,17 +41,18 @@ const post = (server: LakeServer, body: unknown) =>
 const servedData = (server: LakeServer): RemData =>
   (server.holder.current()!.data.get('rem') as RemSnapshot).data!;
 
-/** The answer computed here, on the calling thread, from every rate and factor row of `data`. */
+/** The answer computed here, on the calling thread, from every rate row and the county's factors of `data`. */
 async function inProcessBody(data: RemData, body: unknown): Promise<string> {
   const parsed = remProfileBodySchema.parse(body);
   const county = data.counties.get(countyFipsOf(parsed.building_profile.county))!;
+  const factors = countyEmissionFactors(county, parsed.grid_emissions, data.factors, data.gridFactors);
   const result = await computeProfile(
-    { body: parsed, county, rates: data.rates, factors: data.factors },
+    { body: parsed, county, rates: data.rates, factors },
     await committedSurrogate(),
   );
   if (!result.supported) throw new Error(`no answer in process: ${JSON.stringify(result)}`);
   return savingsBody(answerOfLines(result.lines), {
-    ratesAndFactorsJson: data.ratesAndFactorsJson.get(county.state)!,
+    ratesAndFactorsJson: data.ratesAndFactorsJson.get(placeKey(county, parsed.grid_emissions))!,
     modelJson: data.modelJson,
     estimateType: profileEstimateType(parsed.building_profile.building_features),
   }).toString('utf8');

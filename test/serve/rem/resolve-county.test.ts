@@ -6,12 +6,18 @@ import { zipStatesOf } from '../../../serve/geocoding/zip-states.ts';
 import { remMessages } from '../../../serve/rem/messages.ts';
 import type { RemData } from '../../../serve/rem/rem-data.ts';
 import { resolveCounty } from '../../../serve/rem/resolve-county.ts';
+import { fixtureGridRegion } from '../../support/grid-fixture.ts';
 import { FIXTURE_COUNTIES, FIXTURE_ZIPS } from '../../support/rem-lake-fixture.ts';
 
 const data = {
   zipCounties: new Map(FIXTURE_ZIPS.map((zip) => [zip.zip, zip.county_fips])),
   zipStates: zipStatesOf(FIXTURE_ZIPS),
-  counties: new Map(FIXTURE_COUNTIES.map((county) => [county.county_fips, remCountyRow(county)])),
+  counties: new Map(
+    FIXTURE_COUNTIES.map((county) => [
+      county.county_fips,
+      remCountyRow(county, fixtureGridRegion(county.county_fips)),
+    ]),
+  ),
 } as unknown as RemData;
 
 const geocoder: Geocoder = {

@@ -41,16 +41,26 @@ describe('healthBinDeltas', () => {
     expect(deltas.map((d) => d.sqft_bin)).toEqual(['0-1499', '1500-2499']);
   });
 
-  it('counts a rise of a fossil fuel as surrogate noise (no change), never a rise of electricity', () => {
-    const electricHome = homesKwh([12_000, 200]);
-    const afterHeatPump = homesKwh([7_000, 210]);
-    const [bin] = healthBinDeltas(
-      [1800],
-      electricHome,
-      [{ upgrade: 'hvac__heat_pump_seer15_hspf9', applicable: Uint8Array.of(1), kwh: afterHeatPump }],
+  it('counts a rise of a fossil fuel as predicted, like a fall, so noise either way cancels over homes', () => {
+    // Two electrically heated homes whose gas water heaters the heat pump leaves alone: the surrogate
+    // predicts one's gas 10 therms higher afterwards and the other's 10 therms lower.
+    const electricHomes = homesKwh([12_000, 200], [11_000, 300]);
+    const afterHeatPump = homesKwh([7_000, 210], [6_000, 290]);
+    const upgrade = { upgrade: 'hvac__heat_pump_seer15_hspf9', applicable: Uint8Array.of(1, 1) } as const;
+    const [both] = healthBinDeltas(
+      [1800, 1900],
+      electricHomes,
+      [{ ...upgrade, kwh: afterHeatPump }],
       ROUND_PRICES,
     );
-    expect(bin).toMatchObject({ delta_electricity_kwh: -5000, delta_natural_gas_therm: 0 });
+    expect(both).toMatchObject({ delta_electricity_kwh: -5000, delta_natural_gas_therm: 0 });
+    const [risen] = healthBinDeltas(
+      [1800],
+      homesKwh([12_000, 200]),
+      [{ ...upgrade, applicable: Uint8Array.of(1), kwh: homesKwh([7_000, 210]) }],
+      ROUND_PRICES,
+    );
+    expect(risen!.delta_natural_gas_therm).toBeCloseTo(10, 9);
   });
 
   it('refuses energies that do not match the homes', () => {

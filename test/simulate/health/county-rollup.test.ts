@@ -106,7 +106,15 @@ const shares = {
   multi_family: { electricity: 0.45, natural_gas: 0.45, fuel_oil: 0.1, propane: 0 },
 };
 const emissions = emissionFactorsFor('RI', emissionFactors);
-const factors: HealthFactors = { ...emissions.factors, deathsPerTonne };
+// The long-run grid: half of today's rates, PM2.5 and SO2 alike.
+const longRun = Object.fromEntries(
+  HEALTH_POLLUTANTS.map((p) => [p, emissions.factors.powerKgPerKwh[p] / 2]),
+) as HealthFactors['powerKgPerKwh']['long_run'];
+const factors: HealthFactors = {
+  onsiteKgPerUnit: emissions.factors.onsiteKgPerUnit,
+  powerKgPerKwh: { long_run: longRun, current_average: emissions.factors.powerKgPerKwh },
+  deathsPerTonne,
+};
 const cells = countyHealthCells(
   county,
   [
@@ -120,10 +128,20 @@ const cells = countyHealthCells(
   factors,
   versions,
 );
-const cellOf = (fuel: string, bin: string, upgrade = HEALTH_UPGRADES[0], housing = 'single_family') =>
+const cellOf = (
+  fuel: string,
+  bin: string,
+  upgrade = HEALTH_UPGRADES[0],
+  housing = 'single_family',
+  grid = 'current_average',
+) =>
   cells.find(
     (c) =>
-      c.heating_fuel === fuel && c.sqft_bin === bin && c.upgrade === upgrade && c.housing_type === housing,
+      c.heating_fuel === fuel &&
+      c.sqft_bin === bin &&
+      c.upgrade === upgrade &&
+      c.housing_type === housing &&
+      c.grid_emissions === grid,
   )!;
 
 describe('singleFamilyHouseholds', () => {
@@ -147,7 +165,7 @@ describe('apportion', () => {
 
 describe('emissionFactorsFor', () => {
   it("prefers the state's factor, falls back to the US one, and names what neither has", () => {
-    expect(factors.powerKgPerKwh.pm25).toBe(0.00002);
+    expect(emissions.factors.powerKgPerKwh.pm25).toBe(0.00002);
     expect(factors.onsiteKgPerUnit.natural_gas.nox).toBe(0.004);
     expect(emissions.missing).toEqual([]);
     expect(emissionFactorsFor('MA', emissionFactors).missing).toContain('electricity pm25 emission factor');
@@ -167,11 +185,15 @@ describe('countyHealthCells', () => {
   it('puts its 200 multi-family households in the smallest bin, split by their own fuel shares', () => {
     expect(cellOf('electricity', '0-1499', HEALTH_UPGRADES[0], 'multi_family').households).toBe(100);
     expect(cellOf('natural_gas', '0-1499', HEALTH_UPGRADES[0], 'multi_family').households).toBe(100);
-    // Empty bins and unsupported fuels have no cells; every upgrade repeats the households.
-    expect(cells).toHaveLength(5 * HEALTH_UPGRADES.length);
+    // Empty bins and unsupported fuels have no cells; every upgrade and grid basis repeats the households.
+    expect(cells).toHaveLength(5 * HEALTH_UPGRADES.length * 2);
     for (const upgrade of HEALTH_UPGRADES) {
-      const all = cells.filter((c) => c.upgrade === upgrade).reduce((sum, c) => sum + c.households, 0);
-      expect(all).toBe(1000);
+      for (const grid of ['long_run', 'current_average']) {
+        const all = cells
+          .filter((c) => c.upgrade === upgrade && c.grid_emissions === grid)
+          .reduce((sum, c) => sum + c.households, 0);
+        expect(all).toBe(1000);
+      }
     }
   });
 
@@ -198,6 +220,23 @@ describe('countyHealthCells', () => {
     const electric = cellOf('electricity', '0-1499');
     expect(electric.onsite_pm25_kg_avoided).toBe(0);
     expect(electric.power_pm25_kg_avoided).toBe(8); // 200 × 2000 × 0.00002
+  });
+
+  it("counts power plants' tonnes on each grid basis, and nothing else differently", () => {
+    const today = cellOf('natural_gas', '0-1499');
+    const longRun = cellOf('natural_gas', '0-1499', HEALTH_UPGRADES[0], 'single_family', 'long_run');
+    expect(longRun.power_so2_kg_avoided).toBe(-67.5); // half of today's −135
+    expect(longRun.power_pm25_kg_avoided).toBe(-13.5);
+    expect(longRun.deaths_avoided_power).toBeCloseTo(-0.002025, 9);
+    const { grid_emissions, ...sameOnSite } = longRun;
+    expect(grid_emissions).toBe('long_run');
+    expect(sameOnSite).toMatchObject({
+      households: today.households,
+      onsite_pm25_kg_avoided: today.onsite_pm25_kg_avoided,
+      onsite_nox_kg_avoided: today.onsite_nox_kg_avoided,
+      deaths_avoided_onsite: today.deaths_avoided_onsite,
+      delta_electricity_kwh: today.delta_electricity_kwh,
+    });
   });
 
   it('turns tonnes into deaths by sector and estimate, and deaths into dollars', () => {

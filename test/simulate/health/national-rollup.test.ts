@@ -1,35 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  HEALTH_POLLUTANTS,
-  HEALTH_UPGRADES,
-  type CountyGeography,
-  type DamageFactor,
-  type HealthImpactCell,
-  type HealthPollutant,
-  type PowerPlant,
-} from '../../../schemas/health-data.ts';
-import type {
-  CountyHeatingFuel,
-  CountyProfile,
-  EmissionFactor,
-  EnergyRate,
-} from '../../../schemas/rem-data.ts';
+import { HEALTH_POLLUTANTS, HEALTH_UPGRADES, type HealthImpactCell } from '../../../schemas/health-data.ts';
+import type { GridEmissions, RemCountyRow } from '../../../schemas/rem-data.ts';
 import { FUELS } from '../../../schemas/rem.ts';
-import {
-  countyHealthCells,
-  emissionFactorsFor,
-  type DeathsPerTonne,
-  type HeatingFuelCluster,
-} from '../../../simulate/health/county-rollup.ts';
-import { placeDamageFactors } from '../../../simulate/health/place-damage-factors.ts';
-import { fuelPricesFor } from '../../../simulate/savings/fuel-prices.ts';
+import { countyHealthCells, type HeatingFuelCluster } from '../../../simulate/health/county-rollup.ts';
 import { simulateCluster } from '../../../simulate/stage/run-work-unit.ts';
 import { clusterRun } from '../../../simulate/stage/work-units.ts';
 import { readModelFiles } from '../../../simulate/surrogate/committed-model.ts';
 import { OnnxSurrogate } from '../../../simulate/surrogate/onnx-surrogate.ts';
-import { heatingFuelsByCounty, remCountyRow } from '../../../transform/tables/rem/rem-tables.ts';
-import { type RemCountyRow } from '../../../schemas/rem-data.ts';
-import { defaultSourceRecords } from '../../support/default-source-records.ts';
+import { addUntouchedGas, nationalHealthInputs, UNVERSIONED } from '../../support/national-health-inputs.ts';
 import { ALL_ELECTRIC, PUBLISHED_DEATHS_AVOIDED } from '../../figures/health-national-figures.ts';
 
 /*
@@ -40,68 +18,43 @@ import { ALL_ELECTRIC, PUBLISHED_DEATHS_AVOIDED } from '../../figures/health-nat
  */
 
 const HOMES_PER_CLUSTER = 8;
+/** How far from zero the mean change of untouched gas may be, as a share of that gas. */
+const UNTOUCHED_GAS_BOUND = 0.02;
 
 let counties: RemCountyRow[];
 let cells: HealthImpactCell[];
+/** Electrically heated clusters: their baseline gas (therm) and a heat pump's change of it, home-weighted sums. */
+const untouchedGas = { baseline: 0, change: 0 };
 beforeAll(async () => {
-  const profiles = await defaultSourceRecords<CountyProfile>('rem-counties');
-  const fuels = heatingFuelsByCounty(
-    profiles,
-    await defaultSourceRecords<CountyHeatingFuel>('county-heating-fuel'),
-  );
-  counties = profiles.map((county) => remCountyRow(county, fuels.get(county.county_fips)!));
-  const rates = await defaultSourceRecords<EnergyRate>('energy-rates');
-  const emissionFactors = await defaultSourceRecords<EmissionFactor>('emission-factors');
-  const places = placeDamageFactors({
-    counties,
-    geography: await defaultSourceRecords<CountyGeography>('county-geography'),
-    plants: await defaultSourceRecords<PowerPlant>('power-plants'),
-    damageFactors: await defaultSourceRecords<DamageFactor>('damage-factors'),
-    emissionFactors,
-  });
-  const byPlace = new Map(places.map((f) => [`${f.sector}/${f.county_fips ?? f.state}/${f.pollutant}`, f]));
-  const deathsAt = (sector: string, place: string) =>
-    Object.fromEntries(
-      HEALTH_POLLUTANTS.map((p) => {
-        const f = byPlace.get(`${sector}/${place}/${p}`)!;
-        return [p, { central: f.deaths_per_tonne, low: f.deaths_per_tonne_low }];
-      }),
-    ) as Record<HealthPollutant, DeathsPerTonne>;
+  const inputs = await nationalHealthInputs();
+  counties = inputs.counties;
   const surrogate = await OnnxSurrogate.load((await readModelFiles()).onnx);
   cells = [];
   try {
     for (const county of counties) {
-      const prices = fuelPricesFor(county.state, rates, emissionFactors);
       const clusters: HeatingFuelCluster[] = [];
       for (const heating_fuel of FUELS) {
         const run = clusterRun(
           county,
           { county_fips: county.county_fips, heating_fuel, water_heater_fuel: null },
-          prices,
+          inputs.pricesOf(county),
           HOMES_PER_CLUSTER,
         );
         const outcome = await simulateCluster(run, surrogate);
-        if (outcome.supported) clusters.push({ heating_fuel, bins: outcome.evaluation.healthBins! });
+        if (!outcome.supported) continue;
+        clusters.push({ heating_fuel, bins: outcome.evaluation.healthBins! });
+        if (heating_fuel === 'electricity') {
+          const gas = outcome.evaluation.rows.find(
+            (r) => r.upgrade === 'baseline' && r.fuel === 'natural_gas' && r.scenario === 'baseline',
+          )!;
+          addUntouchedGas(untouchedGas, gas.energy_mean * outcome.samples, outcome.evaluation.healthBins!);
+        }
       }
-      const factors = {
-        ...emissionFactorsFor(county.state, emissionFactors).factors,
-        deathsPerTonne: {
-          residential_combustion: deathsAt('residential_combustion', county.county_fips),
-          electricity_generation: deathsAt('electricity_generation', county.state),
-        },
-      };
       const shares = {
         single_family: county.heating_fuel_shares,
         multi_family: county.multi_family_heating_fuel_shares,
       };
-      cells.push(
-        ...countyHealthCells(county, clusters, shares, factors, {
-          code_version: 'c',
-          model_version: 'm',
-          factors_version: 'f',
-          damage_factors_version: 'd',
-        }),
-      );
+      cells.push(...countyHealthCells(county, clusters, shares, inputs.factorsOf(county), UNVERSIONED));
     }
   } finally {
     await surrogate.close();
@@ -110,7 +63,9 @@ beforeAll(async () => {
 
 const sum = (rows: readonly HealthImpactCell[], of: (c: HealthImpactCell) => number) =>
   rows.reduce((total, c) => total + of(c), 0);
-const ofUpgrade = (upgrade: string) => cells.filter((c) => c.upgrade === upgrade);
+/** An upgrade's cells on a grid basis (the default, long-run, unless asked). */
+const ofUpgrade = (upgrade: string, basis: GridEmissions = 'long_run') =>
+  cells.filter((c) => c.upgrade === upgrade && c.grid_emissions === basis);
 
 describe('the national health rollup (default sources, 8 homes per cluster)', () => {
   it('covers every household of the contiguous US and DC once per upgrade', () => {
@@ -159,20 +114,46 @@ describe('the national health rollup (default sources, 8 homes per cluster)', ()
     );
   });
 
-  it('never increases on-site emissions by electrifying', () => {
-    for (const c of cells)
-      for (const p of HEALTH_POLLUTANTS) expect(c[`onsite_${p}_kg_avoided`]).toBeGreaterThanOrEqual(0);
+  it("counts a heat pump's change of the gas it leaves alone as predicted, which averages out near zero", () => {
+    // Electrically heated homes keep their gas water heaters, ranges and dryers under a heat pump: what the
+    // surrogate predicts for that gas afterwards is noise. Counted both ways, its mean is a small fraction of
+    // their gas (had rises been dropped, as once, it would be a saving of every home's noise below zero).
+    expect(untouchedGas.baseline).toBeGreaterThan(0);
+    expect(Math.abs(untouchedGas.change / untouchedGas.baseline)).toBeLessThan(UNTOUCHED_GAS_BOUND);
+  });
+
+  it('avoids on-site emissions of every pollutant nationally with every upgrade', () => {
+    for (const upgrade of HEALTH_UPGRADES)
+      for (const p of HEALTH_POLLUTANTS) {
+        const kg = sum(ofUpgrade(upgrade), (c) => c[`onsite_${p}_kg_avoided`]);
+        expect(kg, `${upgrade} ${p}`).toBeGreaterThan(0);
+      }
   });
 
   it('avoids premature deaths within a factor of two of the published national estimate (central estimate)', () => {
     // Pope et al. (2019) for all adults, the team's central estimate; Wu et al. (2020), ages 65+, is lower.
-    const rows = ofUpgrade(ALL_ELECTRIC);
-    const central = sum(rows, (c) => c.deaths_avoided);
-    const low = sum(rows, (c) => c.deaths_avoided_low);
+    const central = sum(ofUpgrade(ALL_ELECTRIC), (c) => c.deaths_avoided);
     expect(central).toBeGreaterThan(PUBLISHED_DEATHS_AVOIDED / 2);
     expect(central).toBeLessThan(PUBLISHED_DEATHS_AVOIDED * 2);
-    expect(low).toBeGreaterThan(central * 0.3);
-    expect(low).toBeLessThan(central * 0.6);
+  });
+
+  it("puts the low estimate where EPA BenMAP-CE's own example run puts Wu et al. against Pope et al.", () => {
+    // The run behind the two estimates' scale factors (ingest/default-data/health/SOURCES.md): Wu 55.6 and Pope
+    // 139.0 deaths for the same air quality change, 0.400. The factors here come from the studies' coefficients
+    // and the ages' baseline deaths, not from those results, so agreement within 10 % checks that derivation.
+    const rows = ofUpgrade(ALL_ELECTRIC);
+    const ratio = sum(rows, (c) => c.deaths_avoided_low) / sum(rows, (c) => c.deaths_avoided);
+    expect(ratio / (55.6 / 139.0)).toBeGreaterThan(0.9);
+    expect(ratio / (55.6 / 139.0)).toBeLessThan(1.1);
+  });
+
+  it("counts power plants on both grids: today's emits more for the electricity heat pumps add", () => {
+    const power = (basis: GridEmissions) =>
+      sum(ofUpgrade('hvac__heat_pump_seer18_hspf10', basis), (c) => c.deaths_avoided_power);
+    const onsite = (basis: GridEmissions) =>
+      sum(ofUpgrade('hvac__heat_pump_seer18_hspf10', basis), (c) => c.deaths_avoided_onsite);
+    expect(power('current_average')).toBeLessThan(power('long_run'));
+    expect(onsite('current_average')).toBe(onsite('long_run'));
   });
 
   it('puts dense fossil-heated states first per household and the sparse Mountain West last', () => {

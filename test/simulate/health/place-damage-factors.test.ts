@@ -5,24 +5,18 @@ import type {
   PlaceDamageFactor,
   PowerPlant,
 } from '../../../schemas/health-data.ts';
-import type { CountyHeatingFuel, CountyProfile, EmissionFactor } from '../../../schemas/rem-data.ts';
+import type { EmissionFactor } from '../../../schemas/rem-data.ts';
 import { placeDamageFactors } from '../../../simulate/health/place-damage-factors.ts';
 import { auditPlaceDamageFactors } from '../../../transform/tables/health/place-damage-factors-table.ts';
-import { heatingFuelsByCounty, remCountyRow } from '../../../transform/tables/rem/rem-tables.ts';
 import { type RemCountyRow } from '../../../schemas/rem-data.ts';
-import { defaultSourceRecords } from '../../support/default-source-records.ts';
+import { defaultRemCounties, defaultSourceRecords } from '../../support/default-source-records.ts';
 
 /** The place factors of the project's default sources, as the pipeline builds them. */
 let counties: RemCountyRow[];
 let damage: DamageFactor[];
 let rows: PlaceDamageFactor[];
 beforeAll(async () => {
-  const profiles = await defaultSourceRecords<CountyProfile>('rem-counties');
-  const fuels = heatingFuelsByCounty(
-    profiles,
-    await defaultSourceRecords<CountyHeatingFuel>('county-heating-fuel'),
-  );
-  counties = profiles.map((c) => remCountyRow(c, fuels.get(c.county_fips)!));
+  counties = await defaultRemCounties();
   damage = await defaultSourceRecords<DamageFactor>('damage-factors');
   rows = placeDamageFactors({
     counties,

@@ -10,7 +10,7 @@ import { samplingCountyOf } from '../../../simulate/sampler/sampling-county.ts';
 import { simulateHome } from '../../../simulate/simulator.ts';
 import { kwhToMmbtu } from '../../../simulate/units.ts';
 import { applyUpgrade } from '../../../simulate/upgrades/apply-upgrade.ts';
-import { remCountyRow } from '../../../transform/tables/rem/rem-tables.ts';
+import { stationOf } from '../../../transform/tables/rem/rem-tables.ts';
 
 /*
  * Physical sense of the county-level model, checked on a handful of typical clusters of the default county
@@ -48,7 +48,8 @@ interface ClusterResult {
 }
 
 function cluster(countyFips: string, heatingFuel: Fuel): ClusterResult {
-  const county = samplingCountyOf(remCountyRow(counties.get(countyFips)!));
+  const profile = counties.get(countyFips)!;
+  const county = samplingCountyOf({ ...profile, station_id: stationOf(profile) });
   const result = sampleHomes(county, { heatingFuel }, HOMES, SEED);
   if (!result.supported) throw new Error(result.message);
   const runs = result.samples.map(({ home, climate }) => ({

@@ -3,7 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { runWorkUnit } from '../../../simulate/stage/run-work-unit.ts';
 import { planWorkUnits } from '../../../simulate/stage/work-units.ts';
 import type { Predictor } from '../../../simulate/surrogate/held-out.ts';
-import { FIXTURE_COUNTIES, FIXTURE_FACTORS, FIXTURE_RATES } from '../../support/rem-lake-fixture.ts';
+import {
+  FIXTURE_COUNTY_ROWS,
+  FIXTURE_FACTORS,
+  FIXTURE_GRID_FACTORS,
+  FIXTURE_RATES,
+} from '../../support/rem-lake-fixture.ts';
 
 /**
  * A stand-in for the ONNX surrogate whose output is plain IEEE arithmetic (the same on every machine): each
@@ -30,7 +35,7 @@ const linearPredictor: Predictor = {
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 16);
 
-const units = planWorkUnits(FIXTURE_COUNTIES, FIXTURE_RATES, FIXTURE_FACTORS, {
+const units = planWorkUnits(FIXTURE_COUNTY_ROWS, FIXTURE_RATES, FIXTURE_FACTORS, FIXTURE_GRID_FACTORS, {
   samples: 400,
   model: { version: 'linear-test-model', sha256: 'none' },
   code: 'd'.repeat(64),
@@ -41,9 +46,9 @@ describe('runWorkUnit', () => {
   // heater (every other upgrade applies to all 400), and the first 16 hex digits of the SHA-256 of the
   // statistics batch (base64 Arrow) and of the health bins as JSON (null when the water-heater fuel is given).
   it.each([
-    ['44007|natural_gas|-', 3193, 6, 1, '793f2c72b75cbd8f', '5ed2214be74123c5'],
-    ['44007|fuel_oil|electricity', 3174, 20, 6, '8a0325caa61c2a08', null],
-    ['48303|electricity|-', 3165, 30, 5, 'ed01591e91089505', '7ad0dff75fdc25e8'],
+    ['44007|natural_gas|-', 3193, 6, 1, 'b057728c165f2180', 'f16bf3a6c79ba88e'],
+    ['44007|fuel_oil|electricity', 3172, 22, 6, '5d3ecb20368cedc2', null],
+    ['48303|electricity|-', 3164, 31, 5, '9b5be63b29da1776', '49a2f1087607d2f7'],
   ])(
     'gives cluster %s the same homes, statistics and health bins as ever',
     async (id, evaluations, notWeatherized, noHeatPumpWaterHeater, statistics, healthBins) => {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HEALTH_UPGRADES, type HealthImpactCell } from '../../../schemas/health-data.ts';
-import type { ClusterStatisticRow } from '../../../schemas/rem-data.ts';
+import { GRID_EMISSIONS, type ClusterStatisticRow } from '../../../schemas/rem-data.ts';
 import { REM_RESULTS_TOPIC, REM_WORK_UNITS_TOPIC, type RemClusterRow } from '../../../schemas/rem-stage.ts';
 import { codeVersionOf, simulateCodeHash } from '../../../simulate/stage/simulate-code.ts';
 import { openSnapshot } from '../../../data-lake/snapshot-reader.ts';
@@ -70,21 +70,27 @@ describe('the simulate stage in a pipeline run (embedded log, worker threads)', 
     expect(heatPump.energy_mean).toBeLessThan(0);
     expect(heatPump.num_samples + heatPump.num_excluded_samples).toBe(40);
 
-    // Health rollup: every household of each county once per upgrade, single-family ones (Providence
-    // 250,000 × 0.5, Maricopa 1,700,000 × 0.7) and the rest in multi-family buildings, from the
+    // Health rollup: every household of each county once per upgrade and grid basis, single-family ones
+    // (Providence 250,000 × 0.5, Maricopa 1,700,000 × 0.7) and the rest in multi-family buildings, from the
     // drawn-water-heater clusters the county supports.
     const { health } = await tables(run.snapshotId);
     for (const upgrade of HEALTH_UPGRADES) {
-      const households = (fips: string, type?: string) =>
-        health
-          .filter(
-            (c) => c.county_fips === fips && c.upgrade === upgrade && (!type || c.housing_type === type),
-          )
-          .reduce((sum, c) => sum + c.households, 0);
-      expect(households('44007')).toBe(250_000);
-      expect(households('44007', 'single_family')).toBe(125_000);
-      expect(households('04013')).toBe(1_700_000);
-      expect(households('04013', 'single_family')).toBe(1_190_000);
+      for (const grid of GRID_EMISSIONS) {
+        const households = (fips: string, type?: string) =>
+          health
+            .filter(
+              (c) =>
+                c.county_fips === fips &&
+                c.upgrade === upgrade &&
+                c.grid_emissions === grid &&
+                (!type || c.housing_type === type),
+            )
+            .reduce((sum, c) => sum + c.households, 0);
+        expect(households('44007')).toBe(250_000);
+        expect(households('44007', 'single_family')).toBe(125_000);
+        expect(households('04013')).toBe(1_700_000);
+        expect(households('04013', 'single_family')).toBe(1_190_000);
+      }
     }
     expect(health.some((c) => c.county_fips === '04013' && c.heating_fuel === 'fuel_oil')).toBe(false);
     const allElectricGas = health.filter(
@@ -176,7 +182,8 @@ describe('settings in the fingerprints', () => {
     expect(health.result.rebuild).toBe(
       'changed: setting HEALTH_STATES RI → all; rebuilding rem_clusters, rem_cluster_statistics, ' +
         'health_county_impacts (changed), rem_counties, rem_energy_rates, rem_emission_factors, ' +
-        'health_damage_factors, health_place_damage_factors (read by a changed table); reusing 1 table',
+        'rem_grid_emission_factors, health_damage_factors, health_place_damage_factors (read by a changed ' +
+        'table); reusing 1 table',
     );
     expect(health.messages).toContain('simulate: 4 of 24 clusters to compute');
     expect(await keysOnLog(ri.lakeDir, REM_RESULTS_TOPIC)).toHaveLength(24);
@@ -184,7 +191,7 @@ describe('settings in the fingerprints', () => {
     // The stage's tables name the event-log topics they are computed through.
     expect(manifest.tables.rem_clusters!.inputs).toEqual({
       records: [],
-      tables: ['rem_counties', 'rem_energy_rates', 'rem_emission_factors'],
+      tables: ['rem_counties', 'rem_energy_rates', 'rem_emission_factors', 'rem_grid_emission_factors'],
       topics: ['rem-work-units', 'rem-cluster-results'],
     });
     expect(manifest.tables.health_county_impacts!.inputs.topics).toEqual(['rem-cluster-results']);

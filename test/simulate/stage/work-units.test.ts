@@ -5,7 +5,9 @@ import { clusterStatistics } from '../../../simulate/savings/cluster-statistics.
 import { fuelPricesFor } from '../../../simulate/savings/fuel-prices.ts';
 import { decodeStatistics, encodeStatistics } from '../../../simulate/stage/statistics-arrow.ts';
 import { clusterKeysOf, planWorkUnits } from '../../../simulate/stage/work-units.ts';
-import { ST_LOUIS_MN, SUFFOLK_MA } from '../../support/rem-counties.ts';
+import { gridEmissionFactors } from '../../../transform/tables/rem/long-run-grid.ts';
+import { FIXTURE_GRID_REGIONS } from '../../support/grid-fixture.ts';
+import { ST_LOUIS_MN as ST_LOUIS, SUFFOLK_MA as SUFFOLK } from '../../support/rem-counties.ts';
 
 const rate = (state: string, fuel: EnergyRate['fuel'], volumetric_rate: number): EnergyRate => ({
   state,
@@ -34,12 +36,15 @@ const FACTORS: EmissionFactor[] = (['electricity', 'natural_gas', 'fuel_oil', 'p
     publisher: 'test fixture',
   }),
 );
+const SUFFOLK_MA = { ...SUFFOLK, grid_region: 'ISONE' };
+const ST_LOUIS_MN = { ...ST_LOUIS, grid_region: 'MISO_North' };
+const GRID = gridEmissionFactors([SUFFOLK_MA, ST_LOUIS_MN], FIXTURE_GRID_REGIONS, FACTORS);
 const MODEL = { version: 'rem-surrogate-test', sha256: 'a'.repeat(64) };
 const CODE = '0123456789ab'.repeat(5) + 'cdef';
 const PLAN = { samples: 400, model: MODEL, code: CODE };
 
 describe('planWorkUnits', () => {
-  const units = planWorkUnits([ST_LOUIS_MN, SUFFOLK_MA], RATES, FACTORS, PLAN);
+  const units = planWorkUnits([ST_LOUIS_MN, SUFFOLK_MA], RATES, FACTORS, GRID, PLAN);
 
   it('makes the 20 clusters of each county, seeded by cluster id alone', () => {
     expect(clusterKeysOf('25025')).toHaveLength(20);
@@ -59,12 +64,12 @@ describe('planWorkUnits', () => {
     const dearer = RATES.map((r) =>
       r.state === 'MN' && r.fuel === 'propane' ? { ...r, volumetric_rate: 3.5 } : r,
     );
-    const again = planWorkUnits([SUFFOLK_MA, ST_LOUIS_MN], dearer, FACTORS, PLAN);
+    const again = planWorkUnits([SUFFOLK_MA, ST_LOUIS_MN], dearer, FACTORS, GRID, PLAN);
     const changed = again
       .filter((u, i) => u.fingerprint !== units[i]!.fingerprint)
       .map((u) => u.county.state);
     expect(changed).toEqual(Array<string>(20).fill('MN'));
-    const otherModel = planWorkUnits([SUFFOLK_MA], RATES, FACTORS, {
+    const otherModel = planWorkUnits([SUFFOLK_MA], RATES, FACTORS, GRID, {
       ...PLAN,
       model: { ...MODEL, sha256: 'b'.repeat(64) },
     });
@@ -72,7 +77,7 @@ describe('planWorkUnits', () => {
   });
 
   it('changes every fingerprint, and no seed, when the simulate code changes', () => {
-    const otherCode = planWorkUnits([ST_LOUIS_MN, SUFFOLK_MA], RATES, FACTORS, {
+    const otherCode = planWorkUnits([ST_LOUIS_MN, SUFFOLK_MA], RATES, FACTORS, GRID, {
       ...PLAN,
       code: 'f'.repeat(64),
     });
@@ -82,12 +87,12 @@ describe('planWorkUnits', () => {
   });
 
   it('changes the fingerprints when the sample count changes', () => {
-    const fewer = planWorkUnits([ST_LOUIS_MN, SUFFOLK_MA], RATES, FACTORS, { ...PLAN, samples: 100 });
+    const fewer = planWorkUnits([ST_LOUIS_MN, SUFFOLK_MA], RATES, FACTORS, GRID, { ...PLAN, samples: 100 });
     expect(fewer.filter((u, i) => u.fingerprint === units[i]!.fingerprint)).toEqual([]);
   });
 
   it('plans only the clusters asked for, and the same units as a full plan for them', () => {
-    const healthOnly = planWorkUnits([ST_LOUIS_MN, SUFFOLK_MA], RATES, FACTORS, {
+    const healthOnly = planWorkUnits([ST_LOUIS_MN, SUFFOLK_MA], RATES, FACTORS, GRID, {
       ...PLAN,
       include: (county, cluster) => county.state === 'MA' || cluster.water_heater_fuel === null,
     });
@@ -104,8 +109,33 @@ describe('planWorkUnits', () => {
     );
   });
 
+  it("prices each county's electricity on its grid region's long-run CO2e rate", () => {
+    // ISONE 150 and MISO_North 210 kg/MWh in the fixture regions, against the US average row's 0.39 kg/kWh.
+    const gasOf = (fips: string) => units.find((u) => u.cluster_id === `${fips}|natural_gas|-`)!;
+    expect(gasOf('25025').prices.electricity.kgCo2ePerUnit).toBeCloseTo(0.15, 12);
+    expect(gasOf('27137').prices.electricity.kgCo2ePerUnit).toBeCloseTo(0.21, 12);
+    expect(gasOf('25025').prices.natural_gas.kgCo2ePerUnit).toBeCloseTo(6.6798, 12);
+  });
+
+  it("changes the fingerprints of one region's counties only when its long-run rate changes", () => {
+    const regions = FIXTURE_GRID_REGIONS.map((r) =>
+      r.grid_region === 'ISONE' ? { ...r, lrmer_co2e_kg_per_mwh: 140 } : r,
+    );
+    const again = planWorkUnits(
+      [ST_LOUIS_MN, SUFFOLK_MA],
+      RATES,
+      FACTORS,
+      gridEmissionFactors([SUFFOLK_MA, ST_LOUIS_MN], regions, FACTORS),
+      PLAN,
+    );
+    const changed = again
+      .filter((u, i) => u.fingerprint !== units[i]!.fingerprint)
+      .map((u) => u.county.county_fips);
+    expect(changed).toEqual(Array<string>(20).fill('25025'));
+  });
+
   it('names a state without rates', () => {
-    expect(() => planWorkUnits([SUFFOLK_MA], RATES.slice(4), FACTORS, PLAN)).toThrow(
+    expect(() => planWorkUnits([SUFFOLK_MA], RATES.slice(4), FACTORS, GRID, PLAN)).toThrow(
       'no electricity rate for MA',
     );
   });

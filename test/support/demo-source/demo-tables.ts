@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { LakeTable } from '../../../transform/tables/lake-table.ts';
 import { tableRef } from '../../../data-lake/tables/table-ref.ts';
+import { whole } from '../../../data-lake/tables/table-contract.ts';
 import { demoPriceRecordSchema } from './demo-records.ts';
 
 const priceRow = z.object({
@@ -14,7 +15,12 @@ const priceRow = z.object({
 type PriceRow = z.infer<typeof priceRow>;
 
 /** Every accepted price, one row each, with integer cents and a JSON column for the item's words. */
-export const DEMO_PRICES = tableRef('demo_prices', priceRow);
+export const DEMO_PRICES = tableRef('demo_prices', priceRow, {
+  key: ['item', 'region'],
+  partition: 'region',
+  maxDrop: 0.5,
+  measures: { price: 'price_usd' },
+});
 
 export const demoPricesTable: LakeTable<PriceRow> = {
   ...DEMO_PRICES,
@@ -47,7 +53,7 @@ export const PRICE_CEILING_USD = 100_000;
 
 /** Average price per region, read from demo_prices; its audit blocks implausible averages. */
 export const demoRegionSummaryTable: LakeTable<SummaryRow> = {
-  ...tableRef('demo_region_summary', summaryRow),
+  ...tableRef('demo_region_summary', summaryRow, whole(['region'], 0.5)),
   schemaVersion: 1,
   code: [import.meta.url],
   description: 'Average demo appliance price per region',

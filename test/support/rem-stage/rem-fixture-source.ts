@@ -2,12 +2,19 @@ import { z } from 'zod';
 import type { SourceParser } from '../../../ingest/source.ts';
 import { HEALTH_RECORD_SCHEMAS } from '../../../schemas/health-data.ts';
 import type { RecordSchema } from '../../../schemas/record-schema.ts';
-import { REM_RECORD_SCHEMAS, type RemCountyRow } from '../../../schemas/rem-data.ts';
+import { REM_RECORD_SCHEMAS, type GridEmissionFactor, type RemCountyRow } from '../../../schemas/rem-data.ts';
 import { HEALTH_DAMAGE_FACTORS } from '../../../data-lake/tables/health.ts';
-import { REM_COUNTIES, REM_EMISSION_FACTORS, REM_ENERGY_RATES } from '../../../data-lake/tables/rem.ts';
+import {
+  REM_COUNTIES,
+  REM_EMISSION_FACTORS,
+  REM_ENERGY_RATES,
+  REM_GRID_EMISSION_FACTORS,
+} from '../../../data-lake/tables/rem.ts';
 import type { TableRef } from '../../../data-lake/tables/table-ref.ts';
 import type { AnyLakeTable, LakeTable } from '../../../transform/tables/lake-table.ts';
+import { gridEmissionFactors } from '../../../transform/tables/rem/long-run-grid.ts';
 import { remCountyRow } from '../../../transform/tables/rem/rem-tables.ts';
+import { FIXTURE_GRID_REGIONS, fixtureGridRegion } from '../grid-fixture.ts';
 
 /**
  * A handful of REM and health source records (counties, rates, emission and damage factors, county population
@@ -93,9 +100,25 @@ export const remFixtureTables: AnyLakeTable[] = [
     code: [import.meta.url],
     description: "REM fixture rem_counties, with their state's heating-fuel shares",
     inputs: { records: [REM_RECORD_SCHEMAS.county] },
-    build: async (ctx) => (await ctx.records(REM_RECORD_SCHEMAS.county)).map((c) => remCountyRow(c)),
+    build: async (ctx) =>
+      (await ctx.records(REM_RECORD_SCHEMAS.county)).map((c) =>
+        remCountyRow(c, fixtureGridRegion(c.county_fips)),
+      ),
   } satisfies LakeTable<RemCountyRow>,
   recordTable(REM_ENERGY_RATES, REM_RECORD_SCHEMAS.energyRate),
   recordTable(REM_EMISSION_FACTORS, REM_RECORD_SCHEMAS.emissionFactor),
+  {
+    ...REM_GRID_EMISSION_FACTORS,
+    schemaVersion: 1,
+    code: [import.meta.url],
+    description: 'REM fixture rem_grid_emission_factors, from the fixture regions’ long-run figures',
+    inputs: { tables: [REM_COUNTIES, REM_EMISSION_FACTORS] },
+    build: async (ctx) =>
+      gridEmissionFactors(
+        await ctx.table(REM_COUNTIES),
+        FIXTURE_GRID_REGIONS,
+        await ctx.table(REM_EMISSION_FACTORS),
+      ),
+  } satisfies LakeTable<GridEmissionFactor>,
   recordTable(HEALTH_DAMAGE_FACTORS, HEALTH_RECORD_SCHEMAS.damageFactor),
 ];

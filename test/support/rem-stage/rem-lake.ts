@@ -16,6 +16,8 @@ import { runPipeline, type PipelineResult } from '../../../transform/pipeline/ru
 import { remStageTables, type RemStageTableOptions } from '../../../transform/tables/rem/rem-stage-tables.ts';
 import { healthImpactsTable } from '../../../transform/tables/health/health-impacts-table.ts';
 import { placeDamageFactorsTable } from '../../../transform/tables/health/place-damage-factors-table.ts';
+import { gridEmissionFactors } from '../../../transform/tables/rem/long-run-grid.ts';
+import { FIXTURE_GRID_REGIONS, fixtureGridRegion } from '../grid-fixture.ts';
 import { remFixtureParser, remFixtureRecordSchemas, remFixtureTables } from './rem-fixture-source.ts';
 
 export const REM_FIXTURE_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'data');
@@ -55,7 +57,10 @@ export async function planFixtureUnits(
     year: 2024,
     publisher: 'test fixture',
   }));
-  return planWorkUnits(fixture.counties.slice(0, counties), rates, factors, {
+  const chosen = fixture.counties
+    .slice(0, counties)
+    .map((county) => ({ ...county, grid_region: fixtureGridRegion(county.county_fips) }));
+  return planWorkUnits(chosen, rates, factors, gridEmissionFactors(chosen, FIXTURE_GRID_REGIONS, factors), {
     samples,
     model: { version: model.card.model_version, sha256: model.card.onnx.sha256 },
     code: simulateCodeHash(),

@@ -84,7 +84,7 @@ describe('npm run pipeline with METRICS_TEXTFILE', () => {
     expect((await command({ METRICS_TEXTFILE: textfile() })).code).toBe(0);
     const text = await readFile(textfile(), 'utf8');
 
-    expect(status(text)).toEqual({ published: 1, unchanged: 0, failed: 0 });
+    expect(status(text)).toEqual({ published: 1, held: 0, unchanged: 0, failed: 0 });
     const phases = samplesOf(text, 'electrify_pipeline_phase_duration_seconds');
     expect(phases.map((p) => p.labels.phase).sort()).toEqual([
       'build',
@@ -104,6 +104,7 @@ describe('npm run pipeline with METRICS_TEXTFILE', () => {
     expect(sampleValue(text, 'electrify_pipeline_records', { outcome: 'quarantined' })).toBe(0);
     expect(sampleValue(text, 'electrify_pipeline_audit_findings', { severity: 'error' })).toBe(0);
     expect(sampleValue(text, 'electrify_pipeline_audit_findings', { severity: 'warning' })).toBe(0);
+    expect(sampleValue(text, 'electrify_pipeline_audit_findings', { severity: 'hold' })).toBe(0);
     expect(sampleValue(text, 'electrify_pipeline_task_units', { task: 'build tables', unit: 'tables' })).toBe(
       3,
     );
@@ -120,13 +121,13 @@ describe('npm run pipeline with METRICS_TEXTFILE', () => {
     await command({ METRICS_TEXTFILE: textfile() });
     await command({ METRICS_TEXTFILE: textfile() });
     const unchanged = await readFile(textfile(), 'utf8');
-    expect(status(unchanged)).toEqual({ published: 0, unchanged: 1, failed: 0 });
+    expect(status(unchanged)).toEqual({ published: 0, held: 0, unchanged: 1, failed: 0 });
     expect(samplesOf(unchanged, 'electrify_pipeline_audit_findings')).toEqual([]);
 
     await lake.writePrices(['heat-pump,CA,900000', 'heat-pump,NY,900000']);
     expect((await command({ METRICS_TEXTFILE: textfile() })).code).toBe(1);
     const failed = await readFile(textfile(), 'utf8');
-    expect(status(failed)).toEqual({ published: 0, unchanged: 0, failed: 1 });
+    expect(status(failed)).toEqual({ published: 0, held: 0, unchanged: 0, failed: 1 });
     expect(sampleValue(failed, 'electrify_pipeline_audit_findings', { severity: 'error' })).toBe(1);
     expect(sampleValue(failed, 'electrify_pipeline_records', { outcome: 'accepted' })).toBe(2);
   });

@@ -1,10 +1,12 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readCurrent } from '../../../data-lake/current-pointer.ts';
+import { REPOSITORY_ROOT } from '../../../lib/repository-root.ts';
+import { sampleValue } from '../../support/prometheus-text.ts';
 
 const script = fileURLToPath(new URL('../../../transform/cli/refresh.ts', import.meta.url));
 let lakeDir: string;
@@ -50,12 +52,56 @@ describe('npm run refresh', () => {
     expect(await exited).toBe(0);
     expect(await readCurrent(lakeDir)).toMatch(/^\d{8}T\d{9}Z-[0-9a-f]{8}$/);
   }, 120_000);
+
+  it('holds a run whose source lost a state, says so at warn and in its metrics, and never publishes it', async () => {
+    const first = startRefresh(['--cron', '0 0 1 1 *']);
+    expect(await firstRunEnded(first)).toMatchObject({ exitCode: 0 });
+    const firstExit = new Promise((resolve) => first.once('exit', resolve));
+    first.kill('SIGTERM');
+    await firstExit;
+    const published = await readCurrent(lakeDir);
+
+    // The sample source with Massachusetts' incentives emptied, as an upstream export gone wrong would be.
+    const source = path.join(lakeDir, 'broken-source');
+    await cp(path.join(REPOSITORY_ROOT, 'ingest/sample-data/incentives'), source, { recursive: true });
+    await writeFile(path.join(source, 'data/MA/incentives.json'), '[]\n');
+    await writeFile(path.join(source, 'data/MA/incentive_relationships.json'), '{}\n');
+    const textfile = path.join(lakeDir, 'pipeline.prom');
+    const held = startRefresh(['--cron', '0 0 1 1 *'], {
+      INCENTIVES_SOURCE: source,
+      METRICS_TEXTFILE: textfile,
+    });
+    const ended = await firstRunEnded(held);
+    const heldExit = new Promise((resolve) => held.once('exit', resolve));
+    held.kill('SIGTERM');
+    await heldExit;
+
+    expect(ended).toMatchObject({
+      level: 40,
+      trigger: 'start',
+      exitCode: 3,
+      msg: 'pipeline run ended: held for review: nothing published (npm run lake -- list, diff, publish)',
+    });
+    expect(await readCurrent(lakeDir)).toBe(published);
+    const metrics = await readFile(textfile, 'utf8');
+    expect(sampleValue(metrics, 'electrify_pipeline_last_run_status', { status: 'held' })).toBe(1);
+    expect(sampleValue(metrics, 'electrify_lake_held_snapshots')).toBe(1);
+    // Massachusetts is gone from the incentives and from the incentive relationships.
+    expect(sampleValue(metrics, 'electrify_pipeline_audit_findings', { severity: 'hold' })).toBe(2);
+  }, 180_000);
 });
 
-function startRefresh(args: string[]): ChildProcess {
+function startRefresh(args: string[], env: Record<string, string> = {}): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', script, ...args], {
     // No REM precompute: these specs are about scheduling runs.
-    env: { ...process.env, LAKE_DIR: lakeDir, LOG_LEVEL: 'info', REM_STATES: 'none', HEALTH_STATES: 'none' },
+    env: {
+      ...process.env,
+      LAKE_DIR: lakeDir,
+      LOG_LEVEL: 'info',
+      REM_STATES: 'none',
+      HEALTH_STATES: 'none',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 }
@@ -66,7 +112,7 @@ function firstRunEnded(child: ChildProcess): Promise<Record<string, unknown>> {
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString();
-      const line = out.split('\n').find((l) => l.includes('"msg":"pipeline run ended"'));
+      const line = out.split('\n').find((l) => l.includes('"msg":"pipeline run ended'));
       if (line) resolve(JSON.parse(line) as Record<string, unknown>);
     });
     child.on('exit', (code) => reject(new Error(`refresh exited early (${code}): ${out}`)));

@@ -86,4 +86,33 @@ describe('PipelineMetrics', () => {
     expect(sampleValue(text, 'electrify_pipeline_audit_findings', { severity: 'warning' })).toBe(2);
     expect(sampleValue(text, 'electrify_pipeline_last_run_status', { status: 'failed' })).toBe(1);
   });
+
+  it('reports the snapshots held for review and each source’s last change, last read and staleness', async () => {
+    const metrics = new PipelineMetrics();
+    metrics.finished({ status: 'held', audit: [] });
+    metrics.lake({
+      heldSnapshots: 1,
+      freshness: {
+        incentives: {
+          contentHash: 'a1',
+          changedAt: '2026-06-01T00:00:00.000Z',
+          readAt: '2026-11-27T06:00:00.000Z',
+        },
+      },
+      stale: [{ source: 'incentives', reason: 'unchanged' }],
+    });
+    const text = await metrics.registry.metrics();
+    expect(sampleValue(text, 'electrify_pipeline_last_run_status', { status: 'held' })).toBe(1);
+    expect(sampleValue(text, 'electrify_lake_held_snapshots')).toBe(1);
+    expect(
+      sampleValue(text, 'electrify_source_last_change_timestamp_seconds', { source: 'incentives' }),
+    ).toBe(Date.parse('2026-06-01T00:00:00.000Z') / 1000);
+    expect(sampleValue(text, 'electrify_source_last_read_timestamp_seconds', { source: 'incentives' })).toBe(
+      Date.parse('2026-11-27T06:00:00.000Z') / 1000,
+    );
+    expect(samplesOf(text, 'electrify_source_stale').map((s) => [s.labels.reason, s.value])).toEqual([
+      ['unchanged', 1],
+      ['unread', 0],
+    ]);
+  });
 });

@@ -1,6 +1,7 @@
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createLogger } from '../../../lib/log.ts';
 import { EmbeddedEventLog } from '../../../lib/eventlog/embedded-log.ts';
 import { readCurrent } from '../../../data-lake/current-pointer.ts';
 import { LakeBusyError } from '../../../data-lake/lake-lock.ts';
@@ -16,6 +17,7 @@ import { sqlOffendersFinding } from '../../../transform/tables/audit-findings.ts
 import type { BuildContext, ChunkedLakeTable, LakeTable } from '../../../transform/tables/lake-table.ts';
 import { recordSchema } from '../../../schemas/record-schema.ts';
 import { tableRef } from '../../../data-lake/tables/table-ref.ts';
+import { whole } from '../../../data-lake/tables/table-contract.ts';
 import { demoCatalog } from '../../support/demo-source/demo-catalog.ts';
 import { createDemoLake, type DemoLake } from '../../support/demo-source/demo-lake.ts';
 import { DEMO_PRICES } from '../../support/demo-source/demo-tables.ts';
@@ -203,6 +205,40 @@ describe('runPipeline over the demo source', () => {
     ]);
   });
 
+  it('logs audit warnings in one info line, and a warning the published table did not have at warn', async () => {
+    const lines: { level: number; msg: string }[] = [];
+    const logger = createLogger('info', 'pipeline', {
+      write: (line: string) => void lines.push(JSON.parse(line)),
+    });
+    const logged = (level: number) => lines.filter((line) => line.level === level).map((line) => line.msg);
+    await lake.writePrices(['heat-pump,CA,14000', 'heat-pump,NY,13000', 'induction-stove,NY,1750']);
+    await lake.run({ logger });
+    expect(logged(40)).toEqual([]);
+    expect(logged(30)).toContain(
+      "1 audit warning recorded in the snapshot's manifest (0 new since the published snapshot; npm run lake -- show lists them)",
+    );
+
+    lines.length = 0;
+    await lake.writePrices(['heat-pump,CA,14100', 'heat-pump,NY,13000', 'induction-stove,NY,1750']);
+    await lake.run({ logger });
+    expect(logged(40)).toEqual([]);
+
+    lines.length = 0;
+    await lake.writePrices([
+      'heat-pump,CA,14100',
+      'induction-stove,CA,1800',
+      'heat-pump,NY,13000',
+      'induction-stove,NY,1750',
+    ]);
+    await lake.run({ logger });
+    await lake.writePrices(['heat-pump,CA,14100', 'induction-stove,CA,1800', 'heat-pump,NY,13000']);
+    lines.length = 0;
+    await lake.run({ logger });
+    expect(logged(40)).toEqual([
+      'new audit warning: table demo_region_summary, thin-region: regions with a single quote',
+    ]);
+  });
+
   it('blocks the publish on an audit error, names table, check and examples, and leaves CURRENT alone', async () => {
     const first = await lake.run();
     await lake.writePrices([
@@ -303,7 +339,7 @@ describe('runPipeline over the demo source', () => {
 
   it('refuses a build that reads a table, a record schema or the event log it does not declare', async () => {
     const reading = (name: string, read: (ctx: BuildContext<never>) => Promise<unknown>): LakeTable => ({
-      ...tableRef(name, z.object({ id: z.string() })),
+      ...tableRef(name, z.object({ id: z.string() }), whole(['id'], 1)),
       schemaVersion: 1,
       code: [import.meta.url],
       description: name,
@@ -338,6 +374,7 @@ describe('runPipeline over the demo source', () => {
       code: [import.meta.url],
       description: 'always fails',
       row: z.object({ id: z.string() }),
+      contract: whole(['id'], 1),
       inputs: { records: [demoPriceRecordSchema] },
       build: async () => {
         throw new Error('upstream lookup missing');
@@ -361,6 +398,7 @@ describe('runPipeline over the demo source', () => {
       code: [import.meta.url],
       description: 'prices with a wrong type',
       row: z.object({ item: z.string(), cents: z.int() }),
+      contract: whole(['item'], 1),
       inputs: { records: [demoPriceRecordSchema] },
       build: async (ctx) =>
         (await ctx.records(demoPriceRecordSchema)).map((p) => ({
@@ -398,6 +436,7 @@ describe('runPipeline over the demo source', () => {
       code: [import.meta.url],
       description: 'price quotes in cents, written one quote per chunk',
       row: z.object({ item: z.string(), region: z.string(), cents: z.int() }),
+      contract: whole(['item', 'region'], 1),
       inputs: { records: [demoPriceRecordSchema], tables: [DEMO_PRICES] },
       chunked: true,
       orderBy: 'region, item',

@@ -2,18 +2,19 @@ import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { CatalogError, orderTables } from '../../../transform/pipeline/table-order.ts';
 import { recordSchema } from '../../../schemas/record-schema.ts';
+import { whole } from '../../../data-lake/tables/table-contract.ts';
 import { tableRef } from '../../../data-lake/tables/table-ref.ts';
 import type { LakeTable } from '../../../transform/tables/lake-table.ts';
 
 /** A table that reads the tables and record schemas named. */
 function table(name: string, inputs: { tables?: string[]; records?: string[] }): LakeTable {
   return {
-    ...tableRef(name, z.object({})),
+    ...tableRef(name, z.object({}), whole([], 1)),
     schemaVersion: 1,
     code: [import.meta.url],
     description: name,
     inputs: {
-      tables: (inputs.tables ?? []).map((input) => tableRef(input, z.object({}))),
+      tables: (inputs.tables ?? []).map((input) => tableRef(input, z.object({}), whole([], 1))),
       records: (inputs.records ?? []).map((input) => recordSchema(input, z.object({}))),
     },
     build: async () => [],

@@ -11,8 +11,19 @@ import {
   HEALTH_DAMAGE_FACTORS,
   HEALTH_PLACE_DAMAGE_FACTORS,
 } from '../../../data-lake/tables/health.ts';
-import { REM_CLUSTERS, REM_COUNTIES, REM_EMISSION_FACTORS } from '../../../data-lake/tables/rem.ts';
-import { type RemCountyRow } from '../../../schemas/rem-data.ts';
+import {
+  REM_CLUSTERS,
+  REM_COUNTIES,
+  REM_EMISSION_FACTORS,
+  REM_GRID_EMISSION_FACTORS,
+} from '../../../data-lake/tables/rem.ts';
+import {
+  countyEmissionFactors,
+  DEFAULT_GRID_EMISSIONS,
+  GRID_EMISSIONS,
+  type GridEmissions,
+  type RemCountyRow,
+} from '../../../schemas/rem-data.ts';
 import {
   countyHealthCells,
   emissionFactorsFor,
@@ -33,17 +44,19 @@ import type { BuildContext, LakeTable } from '../lake-table.ts';
  */
 export const healthImpactsTable: LakeTable<HealthImpactCell> = {
   ...HEALTH_COUNTY_IMPACTS,
-  schemaVersion: 2,
+  schemaVersion: 3,
   code: [import.meta.url],
   description:
-    'Health rollup per county × upgrade × housing type × heating fuel × floor-area bin: households, mean fuel ' +
-    'change per household, kg of each pollutant avoided on site and at power plants, premature deaths avoided ' +
-    'per year by the central (Pope et al. 2019) and low (Wu et al. 2020) estimates and their value (positive = avoided)',
+    'Health rollup per county × upgrade × housing type × heating fuel × floor-area bin × grid basis (long_run, ' +
+    'current_average): households, mean fuel change per household, kg of each pollutant avoided on site and at ' +
+    'power plants, premature deaths avoided per year by the central (Pope et al. 2019) and low (Wu et al. 2020) ' +
+    'estimates and their value (positive = avoided)',
   inputs: {
     tables: [
       REM_CLUSTERS,
       REM_COUNTIES,
       REM_EMISSION_FACTORS,
+      REM_GRID_EMISSION_FACTORS,
       HEALTH_DAMAGE_FACTORS,
       HEALTH_PLACE_DAMAGE_FACTORS,
     ],
@@ -61,9 +74,9 @@ export const healthImpactsTable: LakeTable<HealthImpactCell> = {
       (result) => void (result.health_bins && healthBins.set(result.cluster_id, result.health_bins)),
     );
     const counties = new Map((await ctx.table(REM_COUNTIES)).map((c) => [c.county_fips, c]));
-    const { emissionFactors, damageFactors, factorsOf } = await readFactors(ctx);
+    const { emissionFactors, gridFactors, damageFactors, factorsOf } = await readFactors(ctx);
     const versions = {
-      factors_version: shortHash(emissionFactors),
+      factors_version: shortHash([...emissionFactors, ...gridFactors]),
       damage_factors_version: shortHash(damageFactors),
     };
     const byCounty = new Map<string, { clusters: HeatingFuelCluster[]; row: RemClusterRow }>();
@@ -94,9 +107,10 @@ export const healthImpactsTable: LakeTable<HealthImpactCell> = {
 
 /** The health pollutants' emission factors, the damage factors, and each county's factors from them. */
 async function readFactors(ctx: BuildContext) {
-  const emissionFactors = (await ctx.table(REM_EMISSION_FACTORS)).filter((f) =>
-    (HEALTH_POLLUTANTS as readonly string[]).includes(f.pollutant),
-  );
+  const isHealthPollutant = (f: { pollutant: string }) =>
+    (HEALTH_POLLUTANTS as readonly string[]).includes(f.pollutant);
+  const emissionFactors = (await ctx.table(REM_EMISSION_FACTORS)).filter(isHealthPollutant);
+  const gridFactors = (await ctx.table(REM_GRID_EMISSION_FACTORS)).filter(isHealthPollutant);
   const damageFactors = await ctx.table(HEALTH_DAMAGE_FACTORS);
   const places = new Map(
     (await ctx.table(HEALTH_PLACE_DAMAGE_FACTORS)).map((f) => [
@@ -104,10 +118,19 @@ async function readFactors(ctx: BuildContext) {
       { central: f.deaths_per_tonne, low: f.deaths_per_tonne_low },
     ]),
   );
-  const byState = new Map<string, ReturnType<typeof emissionFactorsFor>>();
-  const emissionsOf = (state: string) => {
-    let resolved = byState.get(state);
-    if (!resolved) byState.set(state, (resolved = emissionFactorsFor(state, emissionFactors)));
+  // Per state × grid region (the counties of one share their factors), on each grid basis.
+  const byPlace = new Map<string, Record<GridEmissions, ReturnType<typeof emissionFactorsFor>>>();
+  const emissionsOf = (county: Pick<RemCountyRow, 'state' | 'grid_region'>) => {
+    const place = `${county.state}/${county.grid_region}`;
+    let resolved = byPlace.get(place);
+    if (!resolved) {
+      const onBasis = (basis: GridEmissions) =>
+        emissionFactorsFor(county.state, countyEmissionFactors(county, basis, emissionFactors, gridFactors));
+      byPlace.set(
+        place,
+        (resolved = { long_run: onBasis('long_run'), current_average: onBasis('current_average') }),
+      );
+    }
     return resolved;
   };
   const deathsAt = (sector: EmissionSector, place: string) =>
@@ -121,15 +144,30 @@ async function readFactors(ctx: BuildContext) {
     ) as Record<HealthPollutant, DeathsPerTonne>;
   return {
     emissionFactors,
+    gridFactors,
     damageFactors,
-    factorsOf: (county: Pick<RemCountyRow, 'county_fips' | 'state'>): HealthFactors => ({
-      ...emissionsOf(county.state).factors,
-      deathsPerTonne: {
-        residential_combustion: deathsAt('residential_combustion', county.county_fips),
-        electricity_generation: deathsAt('electricity_generation', county.state),
-      },
-    }),
-    missingOf: (state: string) => emissionsOf(state).missing,
+    factorsOf: (county: Pick<RemCountyRow, 'county_fips' | 'state' | 'grid_region'>): HealthFactors => {
+      const emissions = emissionsOf(county);
+      return {
+        // On-site factors are the fuels' own, the same on both bases.
+        onsiteKgPerUnit: emissions[DEFAULT_GRID_EMISSIONS].factors.onsiteKgPerUnit,
+        powerKgPerKwh: {
+          long_run: emissions.long_run.factors.powerKgPerKwh,
+          current_average: emissions.current_average.factors.powerKgPerKwh,
+        },
+        deathsPerTonne: {
+          residential_combustion: deathsAt('residential_combustion', county.county_fips),
+          electricity_generation: deathsAt('electricity_generation', county.state),
+        },
+      };
+    },
+    /** What a county's state × grid region has no factor of, on each basis (counted as zero). */
+    missingOf: (county: Pick<RemCountyRow, 'state' | 'grid_region'>) =>
+      GRID_EMISSIONS.flatMap((basis) =>
+        emissionsOf(county)[basis].missing.map(
+          (what) => `${county.state}/${county.grid_region} ${basis}: ${what}`,
+        ),
+      ),
   };
 }
 
@@ -138,7 +176,7 @@ async function auditHealthImpacts(rows: HealthImpactCell[], ctx: BuildContext): 
   const counties = new Map((await ctx.table(REM_COUNTIES)).map((c) => [c.county_fips, c]));
   const households = new Map<string, number>();
   for (const r of rows) {
-    const key = `${r.county_fips} ${r.upgrade}`;
+    const key = `${r.county_fips} ${r.upgrade} ${r.grid_emissions}`;
     households.set(key, (households.get(key) ?? 0) + r.households);
   }
   const scopeMismatch = [...households]
@@ -150,13 +188,26 @@ async function auditHealthImpacts(rows: HealthImpactCell[], ctx: BuildContext): 
   const notFinite = rows
     .filter((r) => Object.values(r).some((v) => typeof v === 'number' && !Number.isFinite(v)))
     .map((r) => `${r.county_fips} ${r.upgrade} ${r.housing_type} ${r.heating_fuel} ${r.sqft_bin}`);
-  const moreOnsite = rows
-    .filter((r) => HEALTH_POLLUTANTS.some((p) => r[`onsite_${p}_kg_avoided`] < 0))
-    .map((r) => `${r.county_fips} ${r.upgrade} ${r.housing_type} ${r.heating_fuel} ${r.sqft_bin}`);
+  // On-site kilograms are the same on both bases: summed on the default's cells.
+  const onsite = new Map<string, number>();
+  for (const r of rows) {
+    if (r.grid_emissions !== DEFAULT_GRID_EMISSIONS) continue;
+    for (const p of HEALTH_POLLUTANTS) {
+      for (const key of [`${r.upgrade} ${p}`, `${r.county_fips} ${r.upgrade} ${p}`])
+        onsite.set(key, (onsite.get(key) ?? 0) + r[`onsite_${p}_kg_avoided`]);
+    }
+  }
+  const risesIn = (national: boolean) =>
+    [...onsite]
+      .filter(([key, kg]) => kg < 0 && /^\d{5} /.test(key) !== national)
+      .map(([key, kg]) => `${key}: ${Math.round(-kg)} kg more`);
   const { missingOf } = await readFactors(ctx);
-  const missing = [...new Set(rows.map((r) => r.state))]
-    .sort()
-    .flatMap((state) => missingOf(state).map((what) => `${state}: ${what}`));
+  const places = new Map<string, RemCountyRow>();
+  for (const r of rows) {
+    const county = counties.get(r.county_fips);
+    if (county) places.set(`${county.state}/${county.grid_region}`, county);
+  }
+  const missing = [...places.keys()].sort().flatMap((place) => missingOf(places.get(place)!));
   return [
     ...offendersFinding(
       table,
@@ -168,10 +219,17 @@ async function auditHealthImpacts(rows: HealthImpactCell[], ctx: BuildContext): 
     ...offendersFinding(table, 'finite', 'error', 'cells with a value that is not finite', notFinite),
     ...offendersFinding(
       table,
-      'onsite_never_increases',
+      'onsite_falls_nationally',
       'error',
-      'cells where an electrification upgrade increases on-site emissions',
-      moreOnsite,
+      'upgrades and pollutants whose on-site emissions rise nationally (every upgrade removes or cuts fossil use)',
+      risesIn(true),
+    ),
+    ...offendersFinding(
+      table,
+      'onsite_rises_in_county',
+      'warning',
+      'counties where an upgrade raises on-site emissions of a pollutant (a heat pump water heater beside a fossil furnace, or surrogate noise)',
+      risesIn(false),
     ),
     ...offendersFinding(
       table,

@@ -6,6 +6,7 @@ import {
   REM_COUNTIES,
   REM_EMISSION_FACTORS,
   REM_ENERGY_RATES,
+  REM_GRID_EMISSION_FACTORS,
 } from '../../../data-lake/tables/rem.ts';
 import { gatherResults, runSimulateStage } from '../../../simulate/stage/simulate-stage.ts';
 import { decodeStatistics } from '../../../simulate/stage/statistics-arrow.ts';
@@ -38,7 +39,7 @@ export function remStageTables(options: RemStageTableOptions = {}): AnyLakeTable
       'REM clusters (county × heating fuel × water-heater fuel): supported or why not, sample homes, homes ' +
       'excluded per upgrade, seed, and the simulate code, model, rates and factors versions of their statistics',
     inputs: {
-      tables: [REM_COUNTIES, REM_ENERGY_RATES, REM_EMISSION_FACTORS],
+      tables: [REM_COUNTIES, REM_ENERGY_RATES, REM_EMISSION_FACTORS, REM_GRID_EMISSION_FACTORS],
       topics: [REM_WORK_UNITS_TOPIC, REM_RESULTS_TOPIC],
     },
     async build(ctx) {
@@ -51,8 +52,9 @@ export function remStageTables(options: RemStageTableOptions = {}): AnyLakeTable
       );
       const rates = await ctx.table(REM_ENERGY_RATES);
       const factors = await ctx.table(REM_EMISSION_FACTORS);
+      const gridFactors = await ctx.table(REM_GRID_EMISSION_FACTORS);
       const model = await readModelFiles();
-      const units = planWorkUnits(counties, rates, factors, {
+      const units = planWorkUnits(counties, rates, factors, gridFactors, {
         samples: REM_SAMPLES,
         model: { version: model.card.model_version, sha256: model.card.onnx.sha256 },
         code: (options.simulateCode ?? simulateCodeHash)(),

@@ -103,28 +103,37 @@ export function heatingFuelsByCounty(
 }
 
 /**
- * A county as the REM sees it: its profile, its weather station and its heating-fuel shares (by default its
- * state's, as for a county no heating-fuel source covers).
+ * A county as the REM sees it: its profile, its weather station, its Cambium grid region and its
+ * heating-fuel shares (by default its state's, as for a county no heating-fuel source covers).
  */
 export function remCountyRow(
   county: CountyProfile,
+  gridRegion: string,
   fuels: CountyFuels = heatingFuelsByCounty([county], []).get(county.county_fips)!,
 ): RemCountyRow {
-  return { ...county, station_id: stationOf(county), ...fuels };
+  return { ...county, station_id: stationOf(county), ...fuels, grid_region: gridRegion };
 }
 
 export const remCountiesTable: LakeTable<RemCountyRow> = {
   ...REM_COUNTIES,
-  schemaVersion: 2,
+  schemaVersion: 3,
   code: [import.meta.url],
   description:
-    'Counties of the contiguous US and DC as the REM sampler sees them: households, housing mix, IECC zone, centroid, assigned weather station, and main heating fuel shares of single- and multi-family homes (ACS B25040 by county, split by housing type with RECS 2020)',
-  inputs: { records: [S.county, S.countyHeatingFuel] },
+    'Counties of the contiguous US and DC as the REM sampler sees them: households, housing mix, IECC zone, centroid, assigned weather station, main heating fuel shares of single- and multi-family homes (ACS B25040 by county, split by housing type with RECS 2020), and Cambium grid region (NREL ReEDS)',
+  inputs: { records: [S.county, S.countyHeatingFuel, S.countyGridRegion] },
   build: async (ctx) => {
     const counties = await ctx.records(S.county);
     const fuels = heatingFuelsByCounty(counties, await ctx.records(S.countyHeatingFuel));
+    const regions = new Map(
+      (await ctx.records(S.countyGridRegion)).map((r) => [r.county_fips, r.grid_region]),
+    );
     return counties
-      .map((county) => remCountyRow(county, fuels.get(county.county_fips)!))
+      .map((county) => {
+        const region = regions.get(county.county_fips);
+        if (!region)
+          throw new Error(`county ${county.county_fips} has no grid region (source county-grid-regions)`);
+        return remCountyRow(county, region, fuels.get(county.county_fips)!);
+      })
       .sort(byKey((r) => r.county_fips));
   },
   audit: (rows) => auditRemCounties(rows),

@@ -31,19 +31,36 @@ function contextOf(records: Record<string, unknown[]>, tables: Record<string, un
 
 /** One county per contiguous state (Suffolk's figures under the state's first FIPS code). */
 const countyPerState: RemCountyRow[] = Object.entries(CONTIGUOUS_STATE_FIPS).map(([state, fips]) => ({
-  ...remCountyRow(suffolk),
+  ...remCountyRow(suffolk, 'ISONE'),
   state,
   county_fips: `${fips}001`,
 }));
 
 describe('rem_counties', () => {
-  it('gives every county the nearest station of its zone, sorted by FIPS', async () => {
-    const rows = await remCountiesTable.build(contextOf({ 'rem.county': [stLouis, suffolk] }));
-    expect(rows.map((r) => [r.county_fips, r.station_id])).toEqual([
-      ['25025', 'boston-ma'],
-      ['27137', 'duluth-mn'],
+  /** The Cambium regions of the counties these specs build (NREL ReEDS 2024). */
+  const gridRegions = [
+    { county_fips: '25025', balancing_area: 'p131', grid_region: 'ISONE' },
+    { county_fips: '27137', balancing_area: 'p43', grid_region: 'MISO_North' },
+    { county_fips: '44003', balancing_area: 'p133', grid_region: 'ISONE' },
+  ];
+
+  it('gives every county the nearest station of its zone and its grid region, sorted by FIPS', async () => {
+    const rows = await remCountiesTable.build(
+      contextOf({ 'rem.county': [stLouis, suffolk], 'rem.county-grid-region': gridRegions }),
+    );
+    expect(rows.map((r) => [r.county_fips, r.station_id, r.grid_region])).toEqual([
+      ['25025', 'boston-ma', 'ISONE'],
+      ['27137', 'duluth-mn', 'MISO_North'],
     ]);
     expect(rows[0]).toMatchObject({ ...suffolk, station_id: 'boston-ma' });
+  });
+
+  it('fails the build, naming the county, when a county has no grid region', async () => {
+    await expect(
+      remCountiesTable.build(
+        contextOf({ 'rem.county': [stLouis, suffolk], 'rem.county-grid-region': gridRegions.slice(1) }),
+      ),
+    ).rejects.toThrow('county 25025 has no grid region (source county-grid-regions)');
   });
 
   it("gives each county its heating-fuel shares: its own ACS row, its state's row, or the state table", async () => {
@@ -52,6 +69,7 @@ describe('rem_counties', () => {
     const rows = await remCountiesTable.build(
       contextOf({
         'rem.county': [stLouis, suffolk, kent],
+        'rem.county-grid-region': gridRegions,
         'rem.county-heating-fuel': [
           {
             county_fips: '25025',
@@ -106,8 +124,8 @@ describe('rem_counties', () => {
   it('flags a FIPS code of another state, a station far away and a station of another zone', () => {
     const wrong = [
       ...countyPerState,
-      { ...remCountyRow(suffolk), county_fips: '27001' },
-      { ...remCountyRow(suffolk), county_fips: '25027', station_id: 'miami-fl' },
+      { ...remCountyRow(suffolk, 'ISONE'), county_fips: '27001' },
+      { ...remCountyRow(suffolk, 'ISONE'), county_fips: '25027', station_id: 'miami-fl' },
     ];
     expect(auditRemCounties(wrong).map((f) => [f.check, f.severity, f.examples])).toEqual([
       ['fips_in_state', 'error', ['27001']],
@@ -142,7 +160,7 @@ describe('rem_zip_counties', () => {
   it('sorts ZIPs and accepts ZIPs of known counties, and ZIPs outside the contiguous US', async () => {
     const ctx = contextOf(
       { 'rem.zip-county': [anchorage, boston] },
-      { rem_counties: [...countyPerState, remCountyRow(suffolk)] },
+      { rem_counties: [...countyPerState, remCountyRow(suffolk, 'ISONE')] },
     );
     const rows = await remZipCountiesTable.build(ctx);
     expect(rows.map((r) => r.zip)).toEqual(['02116', '99501']);
@@ -150,7 +168,7 @@ describe('rem_zip_counties', () => {
   });
 
   it('reports a ZIP pointing at an unknown county, or at a county of another state', () => {
-    const counties = [remCountyRow(suffolk)];
+    const counties = [remCountyRow(suffolk, 'ISONE')];
     const findings = auditRemZipCounties(
       [
         { ...boston, county_fips: '25099' },
