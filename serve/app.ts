@@ -10,7 +10,6 @@ import { asOfDateClock } from './http/as-of-date-clock.ts';
 import { authPlugin } from './http/auth-plugin.ts';
 import { corsPlugin } from './http/cors-plugin.ts';
 import type { Compressor } from './http/body-encoding.ts';
-import { dataScopePlugin } from './http/data-scope-plugin.ts';
 import { errorPlugin, sendFrameworkError } from './http/error-plugin.ts';
 import { healthzPlugin } from './http/healthz-plugin.ts';
 import type { LruLimits } from './http/lru-cache.ts';
@@ -18,7 +17,10 @@ import type { PrecomputeProgress } from './http/not-ready.ts';
 import { metricsPlugin } from './http/metrics-plugin.ts';
 import { requestLogPlugin } from './http/request-log-plugin.ts';
 import { FixedWindowRateLimiter, type RateLimiter } from './http/rate-limiter.ts';
-import { localizedValidatorCompiler } from './http/request-validation.ts';
+import { parseQueryString } from './http/query-string.ts';
+import { responseCachePlugin } from './http/response-cache-plugin.ts';
+import { localizedValidationError, requestValidatorCompiler } from './http/request-validation.ts';
+import { snapshotScopePlugin } from './http/snapshot-scope-plugin.ts';
 import { ServeMetrics } from './serve-metrics.ts';
 import type { LoadedSnapshot } from './snapshot/snapshot-holder.ts';
 
@@ -54,9 +56,20 @@ export const RESPONSE_CACHE_MAX_ENTRIES = 10_000;
 
 /**
  * The HTTP server, composed of encapsulated plugins registered where they apply: CORS, the error shape,
- * the API reference, the county map and the health check on the root (public), and one API scope holding every API module
- * behind the auth plugin (key, rate limit) and the data-scope plugin (snapshot pinning, response cache,
- * ETag). A route registered in the API scope cannot leave it, and nothing outside it asks for a key.
+ * the API reference, the county map and the health check on the root (public), and one API scope holding
+ * every API module behind the auth, snapshot-scope and response-cache plugins. A route registered in the
+ * API scope cannot leave it, and nothing outside it asks for a key.
+ *
+ * What a data request meets, in order (Fastify's lifecycle; each hook in the plugin named):
+ *   the query string parsed with the reference's rules (parseQueryString, once, for every route)
+ *   onRequest   CORS preflight (cors) → key and rate limit (auth) → pinned to the snapshot served
+ *               (snapshot scope) → a kept answer, or 304, for its URL (response cache)
+ *   validation  the route's zod schemas (requestValidatorCompiler; a 400 worded by localizedValidationError)
+ *   preHandler  the route's own hooks: its answer named (nameAnswer, then a kept answer or 304 under the
+ *               name), or not to be kept (keepAnswerIf)
+ *   handler
+ *   onSend      X-Snapshot-Id (snapshot scope) → ETag, coding, kept (response cache)
+ *   onResponse  metrics, the request's log line
  */
 export async function buildApp(deps: AppDeps): Promise<ZodApp> {
   const { config, snapshots } = deps;
@@ -69,8 +82,10 @@ export async function buildApp(deps: AppDeps): Promise<ZodApp> {
     // Fastify's two lines per request off: the request-log plugin writes one.
     logController: new LogController({ disableRequestLogging: true }),
     frameworkErrors: sendFrameworkError,
+    routerOptions: { querystringParser: parseQueryString },
+    schemaErrorFormatter: localizedValidationError(),
   }).withTypeProvider<ZodTypeProvider>() as unknown as ZodApp;
-  app.setValidatorCompiler(localizedValidatorCompiler);
+  app.setValidatorCompiler(requestValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
   // First, so a preflight is answered before any other hook (the auth plugin's) asks for a key.
@@ -92,9 +107,11 @@ export async function buildApp(deps: AppDeps): Promise<ZodApp> {
       limiter: deps.rateLimiter ?? new FixedWindowRateLimiter(config.RATE_LIMIT_PER_MINUTE, 60_000),
       metrics,
     });
-    await api.register(dataScopePlugin, {
+    await api.register(snapshotScopePlugin, {
       snapshots,
       today: asOfDateClock(config.AS_OF_DATE, deps.now ?? (() => new Date())),
+    });
+    await api.register(responseCachePlugin, {
       responseCache: deps.responseCache ?? {
         maxBytes: config.RESPONSE_CACHE_MB * 1024 * 1024,
         maxEntries: RESPONSE_CACHE_MAX_ENTRIES,

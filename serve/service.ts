@@ -7,6 +7,7 @@ import { keyAnnouncement } from './auth/key-announcement.ts';
 import { keyFilePath } from './auth/key-file.ts';
 import { KeyStore } from './auth/key-store.ts';
 import type { PrecomputeProgress } from './http/not-ready.ts';
+import type { RedisRateLimiter } from './http/redis-rate-limiter.ts';
 import { startMetricsListener, type MetricsListener } from '../lib/metrics/metrics-listener.ts';
 import { ServeMetrics } from './serve-metrics.ts';
 import { SnapshotHolder, type SnapshotSource } from './snapshot/snapshot-holder.ts';
@@ -52,6 +53,87 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
+/** A primary's lake before serving: a first snapshot if none is published, and a key if none is configured. */
+async function preparePrimary(deps: ServiceDeps, keyFile: string): Promise<void> {
+  const { config, logger, source } = deps;
+  if ((await source.currentId()) === null) {
+    logger.info('no snapshot is published yet: running the pipeline once before serving');
+    try {
+      await deps.publishFirstSnapshot();
+    } catch (err) {
+      logger.error({ err }, 'first pipeline run failed; serving without data until a snapshot is published');
+    }
+  }
+  const created = await ensureKey(keyFile, config.API_KEYS);
+  if (created) deps.print(keyAnnouncement(created.id, created.key));
+}
+
+/** The deployment's shared rate limit (RATE_LIMIT_REDIS_URL), or undefined for this process's own count. */
+async function sharedRateLimiter(config: Config, logger: Logger): Promise<RedisRateLimiter | undefined> {
+  if (config.RATE_LIMIT_REDIS_URL === undefined) return undefined;
+  // Imported only when asked for: a single process has no use for ioredis (2 MB of heap in a bare node).
+  const { RedisRateLimiter } = await import('./http/redis-rate-limiter.ts');
+  const limiter = new RedisRateLimiter({
+    url: config.RATE_LIMIT_REDIS_URL,
+    limit: config.RATE_LIMIT_PER_MINUTE,
+    windowMs: 60_000,
+    logger,
+  });
+  await limiter.ready().catch((err: unknown) => {
+    logger.warn({ err }, 'rate limit: Redis unavailable at start; counting in this process until it answers');
+  });
+  return limiter;
+}
+
+/** The Prometheus listener on METRICS_PORT, if set; a port it cannot take is an error naming the settings. */
+async function metricsListenerFor(
+  config: Config,
+  metrics: ServeMetrics,
+  logger: Logger,
+): Promise<MetricsListener | null> {
+  if (config.METRICS_PORT === undefined) return null;
+  const listener = await startMetricsListener(metrics.registry, {
+    host: config.METRICS_HOST,
+    port: config.METRICS_PORT,
+  }).catch((error: unknown) => {
+    const { code, message } = error as NodeJS.ErrnoException;
+    throw new Error(
+      `metrics: cannot listen on ${config.METRICS_HOST}:${config.METRICS_PORT} (${code ?? message}); ` +
+        'set METRICS_PORT or METRICS_HOST',
+    );
+  });
+  logger.info({ url: listener.url }, `metrics on ${listener.url}`);
+  return listener;
+}
+
+/**
+ * Runs the precompute, then serves what it published; `over` is called once it stopped, whether it
+ * published or failed (which is logged, and what is served stays as it was).
+ */
+async function precomputeInBackground(
+  precompute: NonNullable<ServiceDeps['precompute']>,
+  snapshots: SnapshotHolder,
+  logger: Logger,
+  over: () => void,
+): Promise<void> {
+  try {
+    await precompute.run();
+    // Swapped before the routes stop saying a precompute runs, so none answers "not in the data yet".
+    await snapshots.refresh();
+  } catch (err) {
+    logger.error({ err }, 'precompute failed; still serving the published snapshot');
+  } finally {
+    over();
+  }
+}
+
+/** The URL the app listens on, as a client would write it. */
+function listeningUrl(app: ZodApp, config: Config): string {
+  const address = app.server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : config.PORT;
+  return `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`;
+}
+
 /**
  * `npm start` after configuration. A primary makes a first snapshot if there is none and a key if none
  * is configured; a replica (SERVE_ROLE=replica) writes nothing, as the pipeline and `npm run keys` own the
@@ -63,20 +145,8 @@ export interface RunningService {
 export async function startService(deps: ServiceDeps): Promise<RunningService> {
   const { config, logger, source } = deps;
   const primary = config.SERVE_ROLE === 'primary';
-  if (primary && (await source.currentId()) === null) {
-    logger.info('no snapshot is published yet: running the pipeline once before serving');
-    try {
-      await deps.publishFirstSnapshot();
-    } catch (err) {
-      logger.error({ err }, 'first pipeline run failed; serving without data until a snapshot is published');
-    }
-  }
-
   const keyFile = keyFilePath(config.LAKE_DIR);
-  const created = primary ? await ensureKey(keyFile, config.API_KEYS) : null;
-  if (created) {
-    deps.print(keyAnnouncement(created.id, created.key));
-  }
+  if (primary) await preparePrimary(deps, keyFile);
 
   const keyStore = await KeyStore.open({
     file: keyFile,
@@ -92,19 +162,7 @@ export async function startService(deps: ServiceDeps): Promise<RunningService> {
     logger,
     events: metrics,
   });
-  // Imported only when asked for: a single process has no use for ioredis (2 MB of heap in a bare node).
-  const rateLimiter =
-    config.RATE_LIMIT_REDIS_URL === undefined
-      ? undefined
-      : new (await import('./http/redis-rate-limiter.ts')).RedisRateLimiter({
-          url: config.RATE_LIMIT_REDIS_URL,
-          limit: config.RATE_LIMIT_PER_MINUTE,
-          windowMs: 60_000,
-          logger,
-        });
-  await rateLimiter?.ready().catch((err: unknown) => {
-    logger.warn({ err }, 'rate limit: Redis unavailable at start; counting in this process until it answers');
-  });
+  const rateLimiter = await sharedRateLimiter(config, logger);
   await snapshots.start();
   // A replica never runs the pipeline: the precompute is the primary's (or a scheduled pipeline's).
   const precompute = primary ? deps.precompute : undefined;
@@ -129,43 +187,21 @@ export async function startService(deps: ServiceDeps): Promise<RunningService> {
   let metricsListener: MetricsListener | null = null;
   try {
     await app.listen({ port: config.PORT, host: config.HOST });
-    if (config.METRICS_PORT !== undefined) {
-      metricsListener = await startMetricsListener(metrics.registry, {
-        host: config.METRICS_HOST,
-        port: config.METRICS_PORT,
-      }).catch((error: unknown) => {
-        const { code, message } = error as NodeJS.ErrnoException;
-        throw new Error(
-          `metrics: cannot listen on ${config.METRICS_HOST}:${config.METRICS_PORT} (${code ?? message}); ` +
-            'set METRICS_PORT or METRICS_HOST',
-        );
-      });
-      logger.info({ url: metricsListener.url }, `metrics on ${metricsListener.url}`);
-    }
+    metricsListener = await metricsListenerFor(config, metrics, logger);
   } catch (err) {
     closeSources();
-    await Promise.all([app.close(), metricsListener?.close()]);
+    await app.close();
     throw err;
   }
-  const address = app.server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : config.PORT;
-  const url = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`;
+  const url = listeningUrl(app, config);
   logger.info(
     { url, role: config.SERVE_ROLE, snapshot: snapshots.current()?.id ?? null },
     `serving on ${url}`,
   );
-  const precomputed = (async () => {
-    if (precompute === undefined) return;
-    try {
-      await precompute.run();
-      // Swapped before the routes stop saying a precompute runs, so none answers "not in the data yet".
-      await snapshots.refresh();
-    } catch (err) {
-      logger.error({ err }, 'precompute failed; still serving the published snapshot');
-    } finally {
-      precomputing = false;
-    }
-  })();
+  const precomputed =
+    precompute === undefined
+      ? Promise.resolve()
+      : precomputeInBackground(precompute, snapshots, logger, () => (precomputing = false));
   return {
     app,
     url,

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -38,6 +39,86 @@ function layerViolation(file: string, specifier: string): string | null {
   const allowed = MAY_IMPORT[from];
   if (allowed === undefined || to === from || allowed.includes(to)) return null;
   return `${path.relative(repoRoot, file)} imports ${specifier} (${from} → ${to})`;
+}
+
+/** The repository's files (relative, `/`-separated) that `file` imports, from its relative imports. */
+function importedFiles(file: string, source: string): string[] {
+  return relativeImports(source).map((specifier) =>
+    path
+      .relative(repoRoot, path.resolve(path.dirname(path.join(repoRoot, file)), specifier))
+      .split(path.sep)
+      .join('/'),
+  );
+}
+
+/** The groups of nodes that reach each other through `edges` (Tarjan's strongly connected components, 2+ nodes), sorted. */
+function cyclesOf(edges: ReadonlyMap<string, ReadonlySet<string>>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const visit = (node: string) => {
+    index.set(node, next);
+    low.set(node, next++);
+    stack.push(node);
+    onStack.add(node);
+    for (const to of edges.get(node) ?? []) {
+      if (!index.has(to)) {
+        visit(to);
+        low.set(node, Math.min(low.get(node)!, low.get(to)!));
+      } else if (onStack.has(to)) low.set(node, Math.min(low.get(node)!, index.get(to)!));
+    }
+    if (low.get(node) !== index.get(node)) return;
+    const component: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop()!;
+      onStack.delete(member);
+      component.push(member);
+    } while (member !== node);
+    if (component.length > 1) cycles.push(component.sort());
+  };
+  for (const node of [...edges.keys()].sort()) if (!index.has(node)) visit(node);
+  return cycles.sort((a, b) => a[0]!.localeCompare(b[0]!));
+}
+
+const addEdge = (edges: Map<string, Set<string>>, from: string, to: string) => {
+  if (!edges.has(from)) edges.set(from, new Set());
+  edges.get(from)!.add(to);
+};
+
+/** Whether one folder holds the other (or is it): a folder's own files importing its subfolders' is not a cycle. */
+const nested = (a: string, b: string) => a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
+
+/**
+ * The cycles of an import graph (file → the files it imports): of files, and of folders at every depth,
+ * a file standing at depth d for the folder holding it cut to d levels (serve/incentives/eligibility/x.ts
+ * is serve, serve/incentives, then serve/incentives/eligibility). Imports between a folder and one inside
+ * it are left out: only folders side by side can import each other in a circle.
+ */
+function importCycles(imports: ReadonlyMap<string, readonly string[]>): {
+  files: string[][];
+  folders: string[][];
+} {
+  const fileEdges = new Map<string, Set<string>>();
+  const folderEdges = new Map<string, Set<string>>();
+  const folderAt = (file: string, depth: number) =>
+    path.posix.dirname(file).split('/').slice(0, depth).join('/');
+  const depth = Math.max(0, ...[...imports.keys()].map((file) => file.split('/').length - 1));
+  for (const [file, imported] of imports) {
+    for (const target of imported) {
+      addEdge(fileEdges, file, target);
+      for (let d = 1; d <= depth; d++) {
+        const [from, to] = [folderAt(file, d), folderAt(target, d)];
+        if (!nested(from, to)) addEdge(folderEdges, from, to);
+      }
+    }
+  }
+  // A circle of folders shows at every depth below theirs: reported once.
+  const folders = new Map(cyclesOf(folderEdges).map((cycle) => [cycle.join('\n'), cycle]));
+  return { files: cyclesOf(fileEdges), folders: [...folders.values()] };
 }
 
 function sourceFiles(dir: string): string[] {
@@ -94,6 +175,40 @@ describe('import layers', () => {
     expect(layerViolation(path.join(repoRoot, 'start/main.ts'), '../transform/catalog.ts')).toBeNull();
   });
 
+  it('no files and no folders of the source tree import each other in a circle', () => {
+    const imports = new Map(
+      Object.keys(MAY_IMPORT).flatMap((folder) =>
+        sourceFiles(path.join(repoRoot, folder)).map((file) => {
+          const relative = path.relative(repoRoot, file).split(path.sep).join('/');
+          return [relative, importedFiles(relative, readFileSync(file, 'utf8'))] as const;
+        }),
+      ),
+    );
+    expect(importCycles(imports)).toEqual({ files: [], folders: [] });
+  });
+
+  it('reports a circle of files, and of folders side by side at any depth, but not a folder and its own subfolder', () => {
+    const imports = new Map<string, string[]>([
+      ['transform/tables/incentives/catalog-audits.ts', ['transform/tables/incentives/serving-states.ts']],
+      ['transform/tables/incentives/serving-states.ts', ['transform/tables/incentives/catalog-audits.ts']],
+      ['simulate/savings/evaluate-homes.ts', ['simulate/health/bin-deltas.ts']],
+      ['simulate/health/bin-deltas.ts', ['simulate/savings/fuel-prices.ts']],
+      ['serve/incentives/eligibility/tax.ts', ['serve/http/json-bytes.ts']],
+      ['serve/http/query-validation.ts', ['serve/incentives/messages.ts']],
+      ['serve/app.ts', ['serve/http/etag.ts']],
+      ['serve/http/etag.ts', ['serve/errors.ts']],
+    ]);
+    expect(importCycles(imports)).toEqual({
+      files: [
+        ['transform/tables/incentives/catalog-audits.ts', 'transform/tables/incentives/serving-states.ts'],
+      ],
+      folders: [
+        ['serve/http', 'serve/incentives'],
+        ['simulate/health', 'simulate/savings'],
+      ],
+    });
+  });
+
   it('finds static, type-only, re-export and dynamic imports', () => {
     const source = [
       "import { a } from '../schemas/a.ts';",
@@ -109,6 +224,56 @@ describe('import layers', () => {
       '../lib/c.ts',
       './d.ts',
       './side-effect.ts',
+    ]);
+  });
+});
+
+/** A function body longer than this is a function doing several things: serve/'s functions say one each. */
+const MAX_FUNCTION_LINES = 80;
+
+/** Every function of a source whose body runs over `max` lines: `file:line name (n lines)`. */
+function longFunctions(file: string, source: string, max: number): string[] {
+  const tree = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true);
+  const long: string[] = [];
+  const lineOf = (position: number) => tree.getLineAndCharacterOfPosition(position).line + 1;
+  const visit = (node: ts.Node) => {
+    const body = ts.isFunctionLike(node) ? (node as ts.FunctionLikeDeclaration).body : undefined;
+    if (body !== undefined) {
+      const lines = lineOf(body.getEnd()) - lineOf(body.getStart(tree)) + 1;
+      const named =
+        (node as ts.FunctionLikeDeclaration).name ??
+        (ts.isVariableDeclaration(node.parent) ? node.parent.name : undefined);
+      const name = named?.getText(tree) ?? '(anonymous)';
+      if (lines > max) long.push(`${file}:${lineOf(node.getStart(tree))} ${name} (${lines} lines)`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(tree);
+  return long;
+}
+
+describe('function length', () => {
+  it(`no function in serve/ has a body over ${MAX_FUNCTION_LINES} lines`, () => {
+    const long = sourceFiles(path.join(repoRoot, 'serve')).flatMap((file) =>
+      longFunctions(path.relative(repoRoot, file), readFileSync(file, 'utf8'), MAX_FUNCTION_LINES),
+    );
+    expect(long).toEqual([]);
+  });
+
+  it('measures every kind of function by its body, nested ones on their own', () => {
+    const body = (lines: number) =>
+      Array.from({ length: lines - 2 }, (_, i) => `  const v${i} = ${i};`).join('\n');
+    const source = [
+      `function declared() {\n${body(4)}\n}`,
+      `const arrow = () => {\n${body(5)}\n};`,
+      `class C {\n  method() {\n${body(4)}\n  }\n}`,
+      `export function outer() {\n  return (x: number) => {\n${body(3)}\n  };\n}`,
+    ].join('\n');
+    expect(longFunctions('x.ts', source, 3)).toEqual([
+      'x.ts:1 declared (4 lines)',
+      'x.ts:5 arrow (5 lines)',
+      'x.ts:11 method (4 lines)',
+      'x.ts:16 outer (5 lines)',
     ]);
   });
 });

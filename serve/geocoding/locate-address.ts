@@ -1,6 +1,6 @@
 import type { Language } from '../../schemas/incentives/enums.ts';
 import { errors } from '../errors.ts';
-import { validationMessages } from '../http/validation-messages.ts';
+import { addressMessages } from './messages.ts';
 import { GeocoderUnavailableError, type GeocodedAddress, type Geocoder } from './geocoder.ts';
 import { parseUsAddress } from './offline-address-parser.ts';
 import { zipStateConflict } from './zip-states.ts';
@@ -28,7 +28,7 @@ export async function locateAddress(
   const written = parseUsAddress(address);
   const conflict = written === null ? null : zipStateConflict(written, context.stateOfZip);
   if (conflict !== null) {
-    throw errors.validation('address', validationMessages[context.language].zipNotInState(conflict));
+    throw errors.validation('address', addressMessages[context.language].zipNotInState(conflict));
   }
   try {
     return await geocoder.locate(address);

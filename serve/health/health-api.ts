@@ -1,14 +1,25 @@
-import type { FastifyReply } from 'fastify';
-import { healthImpactsRequestSchema, healthImpactsResponseSchema } from '../../schemas/health-api.ts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import {
+  healthImpactsRequestSchema,
+  healthImpactsResponseSchema,
+  type HealthImpactsRequest,
+} from '../../schemas/health-api.ts';
 import type { ApiModule, ApiModuleContext, ZodApp } from '../api-module.ts';
 import { errorBodySchema } from '../errors.ts';
-import { validatedByHandler } from '../http/request-validation.ts';
+import { localizedValidationError } from '../http/request-validation.ts';
+import { nameAnswer } from '../http/response-cache-plugin.ts';
 import { sendJson } from '../http/send-json.ts';
 import type { ServingModule } from '../snapshot/serving-module.ts';
 import { registerHealthCountiesRoute } from './counties-route.ts';
 import { healthAnswerJson } from './health-answer.ts';
 import { loadHealthSnapshot, type HealthSnapshot } from './health-data.ts';
-import { healthAnswerKey, readyHealthData, resolveAreas, validateHealthRequest } from './health-request.ts';
+import {
+  fipsFormatMessage,
+  healthAnswerKey,
+  readyHealthData,
+  requireWildcardAlone,
+  resolveAreas,
+} from './health-request.ts';
 import { healthMessages } from './messages.ts';
 
 /** Bodies are small lists of codes: 64 KB holds every county of every state many times over. */
@@ -30,10 +41,7 @@ export function createHealthApi(): ApiModule<HealthSnapshot> {
       app.post(
         '/api/v2/etools/health-impacts',
         {
-          // Validated by the handler, after the response cache has had its chance to answer a repeated body.
-          ...validatedByHandler,
           bodyLimit: HEALTH_BODY_LIMIT_BYTES,
-          config: { bodyAnswerKey: (request) => healthAnswerKey(request.body) },
           schema: {
             summary:
               'Premature deaths, their value and pollutant emissions avoided each year by electrifying households',
@@ -58,10 +66,16 @@ export function createHealthApi(): ApiModule<HealthSnapshot> {
               ),
             },
           },
+          schemaErrorFormatter: localizedValidationError(fipsFormatMessage),
+          // A repeated body (in a canonical form) is answered from the response cache.
+          preHandler: nameAnswer((request: FastifyRequest<{ Body: HealthImpactsRequest }>) =>
+            healthAnswerKey(request.body),
+          ),
         },
         async (request, reply) => {
-          const body = validateHealthRequest(request.body);
+          const { body } = request;
           const text = healthMessages[body.language];
+          requireWildcardAlone(body, text);
           const data = readyHealthData(ctx.data(request), text, ctx.precompute())[body.grid_emissions];
           const areas = resolveAreas(data, body, text);
           // Assembled as bytes (see healthAnswerJson): sent as they are, not through the response schema,

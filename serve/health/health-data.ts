@@ -84,6 +84,11 @@ export interface HealthData {
   countyRanges: readonly (readonly [number, number])[];
   /** 5-digit county FIPS → its position. */
   countyIndex: ReadonlyMap<string, number>;
+  /**
+   * Per county position, the start of its row of the county map (`{"county_fips":…,"county_name":…,
+   * "state_abbreviation":…,"number_of_households":`), encoded once per snapshot.
+   */
+  countyMapRowStarts: readonly Buffer[];
   /** `"model":{…}`, encoded (UTF-8). */
   modelJson: Buffer;
 }
@@ -268,19 +273,6 @@ async function loadHealthData(
     for (let i = 0; i < AREA_STRIDE; i++) states[s * AREA_STRIDE + i]! += counties[c * AREA_STRIDE + i]!;
   });
 
-  const model: HealthModel = {
-    versions: Object.fromEntries(
-      Object.keys(VERSION_COLUMNS).map((name, k) => [name, versions.get(k) ?? '']),
-    ) as HealthModel['versions'],
-    sources: sourcesOf(snapshot.manifest, HEALTH_COUNTY_IMPACTS.name),
-    estimates: HEALTH_ESTIMATES,
-    valuation: {
-      usd_per_death: Math.round(VALUE_OF_STATISTICAL_LIFE.usd),
-      dollar_year: VALUE_OF_STATISTICAL_LIFE.dollarYear,
-    },
-    grid_emissions: basis,
-    statement: HEALTH_STATEMENT,
-  };
   return {
     states: {
       areas: stateFips.map((fips) => {
@@ -293,7 +285,40 @@ async function loadHealthData(
     stateIndex,
     countyRanges,
     countyIndex,
-    modelJson: encodedFragment(`"model":${JSON.stringify(model)}`),
+    countyMapRowStarts: countyAreas.map(countyMapRowStart),
+    modelJson: encodedFragment(`"model":${JSON.stringify(healthModel(snapshot, basis, versions))}`),
+  };
+}
+
+/** A county's row start of the county map (see HealthData.countyMapRowStarts). */
+function countyMapRowStart({ fips, name, state }: HealthArea): Buffer {
+  const start = JSON.stringify({
+    county_fips: fips,
+    county_name: name,
+    state_abbreviation: state,
+    number_of_households: 0,
+  });
+  return encodedFragment(start.slice(0, -2));
+}
+
+/** What produced a snapshot's health numbers: the rollup's versions and sources, the estimates and valuation. */
+function healthModel(
+  snapshot: SnapshotReader,
+  basis: GridEmissions,
+  versions: ReadonlyMap<number, string>,
+): HealthModel {
+  return {
+    versions: Object.fromEntries(
+      Object.keys(VERSION_COLUMNS).map((name, k) => [name, versions.get(k) ?? '']),
+    ) as HealthModel['versions'],
+    sources: sourcesOf(snapshot.manifest, HEALTH_COUNTY_IMPACTS.name),
+    estimates: HEALTH_ESTIMATES,
+    valuation: {
+      usd_per_death: Math.round(VALUE_OF_STATISTICAL_LIFE.usd),
+      dollar_year: VALUE_OF_STATISTICAL_LIFE.dollarYear,
+    },
+    grid_emissions: basis,
+    statement: HEALTH_STATEMENT,
   };
 }
 

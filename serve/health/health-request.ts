@@ -1,9 +1,7 @@
-import type { z } from 'zod';
-import { healthImpactsRequestSchema, type HealthImpactsRequest } from '../../schemas/health-api.ts';
+import type { HealthImpactsRequest } from '../../schemas/health-api.ts';
 import { CONTIGUOUS_STATE_FIPS, OTHER_STATE_FIPS } from '../../schemas/rem-data.ts';
 import { errors } from '../errors.ts';
-import { validateRequest } from '../http/request-validation.ts';
-import { languageOf } from '../http/validation-messages.ts';
+import type { OwnMessage } from '../http/request-validation.ts';
 import { notReadyError, type PrecomputeProgress } from '../http/not-ready.ts';
 import type { HealthData, HealthSnapshot } from './health-data.ts';
 import { healthMessages, type HealthMessages } from './messages.ts';
@@ -34,51 +32,31 @@ const CONTIGUOUS = stateOfFips(CONTIGUOUS_STATE_FIPS);
 const NOT_MODELLED = stateOfFips(OTHER_STATE_FIPS);
 
 /** A FIPS-format issue, in the route's own words (the code at fault, and what a code looks like). */
-function fipsFormatMessage(issue: z.core.$ZodIssue, body: Record<string, unknown>, text: HealthMessages) {
+export const fipsFormatMessage: OwnMessage = (issue, language, body) => {
   if (issue.code !== 'invalid_format' || issue.path.length !== 2) return undefined;
   const [field, index] = issue.path as [string, number];
-  const code = String((body[field] as unknown[])[index]);
+  const code = String(((body as Record<string, unknown>)[field] as unknown[])[index]);
+  const text = healthMessages[language];
   if (field === 'state_fips') return text.stateFipsFormat(code);
   if (field === 'county_fips') return text.countyFipsFormat(code);
   return undefined;
-}
+};
 
-/**
- * Bodies `healthAnswerKey` found valid, with what the schema made of them: the handler's validation of the
- * same body object then need not parse it again.
- */
-const parsedBodies = new WeakMap<object, HealthImpactsRequest>();
-
-/** The body as a typed request, or a 400 naming the field at fault in the body's language. */
-export function validateHealthRequest(body: unknown): HealthImpactsRequest {
-  const language = languageOf(body);
-  const request =
-    (typeof body === 'object' && body !== null ? parsedBodies.get(body) : undefined) ??
-    validateRequest(healthImpactsRequestSchema, body, {
-      whole: 'body',
-      language,
-      ownMessage: (issue) =>
-        fipsFormatMessage(issue, body as Record<string, unknown>, healthMessages[language]),
-    });
+/** `["*"]` asks for every county of the state: beside other codes, a 400 naming `county_fips`. */
+export function requireWildcardAlone(request: HealthImpactsRequest, text: HealthMessages): void {
   const counties = request.county_fips;
   if (counties !== undefined && counties.length > 1 && counties.includes('*')) {
-    throw errors.invalid(healthMessages[language].countyFipsFormat('*'), 'county_fips');
+    throw errors.invalid(text.countyFipsFormat('*'), 'county_fips');
   }
-  return request;
 }
 
 /**
  * Names a valid request so that requests with equal names have byte-equal answers: the FIPS lists and
  * the groups are sorted (rows come in FIPS order, and their group columns in one order, whatever order they
- * were asked in); metrics and upgrades keep the order given, as the rows do. Undefined for a body that is
- * not a valid request.
+ * were asked in); metrics and upgrades keep the order given, as the rows do.
  */
-export function healthAnswerKey(body: unknown): string | undefined {
-  const result = healthImpactsRequestSchema.safeParse(body);
-  if (!result.success) return undefined;
-  const request = result.data;
-  parsedBodies.set(body as object, request);
-  return JSON.stringify([
+export const healthAnswerKey = (request: HealthImpactsRequest): string =>
+  JSON.stringify([
     request.metrics,
     request.upgrade,
     request.state_fips?.toSorted() ?? null,
@@ -87,7 +65,6 @@ export function healthAnswerKey(body: unknown): string | undefined {
     request.grid_emissions,
     request.language,
   ]);
-}
 
 /** The states or counties a request asks for, each checked against the data (400 or 404 naming the field). */
 export function resolveAreas(

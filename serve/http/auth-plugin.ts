@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import fp from 'fastify-plugin';
+import type { KeyIdentity } from '../auth/api-key.ts';
 import type { KeyAuthenticator } from '../auth/key-store.ts';
 import { bearerToken } from '../auth/bearer-token.ts';
 import type { ServeMetrics } from '../serve-metrics.ts';
@@ -16,6 +17,13 @@ import type { RateLimiter, RateWindow } from './rate-limiter.ts';
 
 /** The name other plugins may declare as a dependency. */
 export const AUTH_PLUGIN = 'electrify-auth';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The key that authenticated the request (set on the API scope's routes only). */
+    apiKey: KeyIdentity | null;
+  }
+}
 
 export interface AuthOptions {
   keyStore: KeyAuthenticator;

@@ -13,6 +13,13 @@ const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'
 /** The name other plugins may declare as a dependency. */
 export const ERROR_PLUGIN = 'electrify-errors';
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The error the request was answered with (the request-log line names it). */
+    failure: { code: string; message: string } | null;
+  }
+}
+
 /** Errors any route may answer with, each shown with a body the service really sends. */
 const VALIDATION_ERROR = {
   400: documentedError(

@@ -22,7 +22,7 @@ export function canonicalUrl(url: string): string {
  * (the service answers from an immutable in-memory snapshot), so the tag is derived from those instead of
  * the body: a conditional GET is answered 304 before the handler runs, and no response body is ever
  * hashed. It is strong because, within one server process, equal inputs give byte-equal bodies.
- * `request` names the request: its `canonicalUrl`, or a route's answer key (see `answerKey`).
+ * `request` names the request: its `canonicalUrl`, or the name its route gave it (see `nameAnswer`).
  */
 export function dataEtag(snapshotId: string, asOfDate: string, request: string): string {
   // One-shot hash: no Hash object per request (it is computed for every GET that misses the cache).

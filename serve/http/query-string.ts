@@ -39,7 +39,8 @@ function parseWithQs(raw: string): Record<string, unknown> {
  * Parses a raw query string with the reference's semantics: qs arrays in every form (`a=x&a=y`, `a[]=`,
  * `a[0]=`), `+` as space, and `items`/`authority_types` values split on `,` or `%2C`, so `items=a,b`,
  * `items=a%2Cb` and repeated keys all mean the same list. `items[]=a,b` is not split (its key differs).
- * Queries without brackets, nearly all of them, take a direct path with the same result as qs.
+ * Queries without brackets, nearly all of them, take a direct path with the same result as qs. It is the
+ * server's querystringParser (serve/app.ts): every route's query is read with it, once.
  */
 export function parseQueryString(raw: string): Record<string, unknown> {
   if (raw.includes('[') || raw.includes(']') || /%5[BD]/i.test(raw)) return parseWithQs(raw);
@@ -58,9 +59,3 @@ export function parseQueryString(raw: string): Record<string, unknown> {
   }
   return query;
 }
-
-/** The raw query string of a request URL ('' when there is none). */
-export const rawQuery = (url: string): string => {
-  const at = url.indexOf('?');
-  return at === -1 ? '' : url.slice(at + 1);
-};

@@ -1,7 +1,4 @@
 import type { z } from 'zod';
-import { validateRequest, type OwnMessage } from './request-validation.ts';
-import { languageOf } from './validation-messages.ts';
-import { messages } from '../incentives/messages.ts';
 
 /** The zod type a field is at heart (optional, default and refinement wrappers removed). */
 function baseType(schema: z.core.$ZodType): string {
@@ -49,21 +46,4 @@ function fieldTypesOf(schema: z.ZodObject): readonly (readonly [string, string])
     fieldTypes.set(schema, types);
   }
   return types;
-}
-
-/** The calculator's own words for a query giving both or neither of zip and address. */
-const oneLocation: OwnMessage = (issue, language) =>
-  issue.code === 'custom' && issue.path[0] === 'zip' ? `zip: ${messages[language].oneLocation}` : undefined;
-
-/**
- * Validates a parsed query with a request schema, after coercing it with the reference's rules. Failure is
- * a 400 naming the first field at fault (in the request's language, through the one validation path);
- * success gives the typed query with defaults applied.
- */
-export function validateQuery<S extends z.ZodObject>(schema: S, query: Record<string, unknown>): z.infer<S> {
-  return validateRequest(schema, coerceQuery(query, schema), {
-    whole: 'query',
-    language: languageOf(query),
-    ownMessage: oneLocation,
-  });
 }

@@ -1,26 +1,29 @@
-import type { FastifySchemaCompiler } from 'fastify';
+import type { FastifySchemaCompiler, FastifySchemaValidationError, FastifyServerOptions } from 'fastify';
 import { z } from 'zod';
 import type { Language } from '../../schemas/incentives/enums.ts';
 import { errors, type HttpError } from '../errors.ts';
-import { languageOf, validationMessages, type ValidationMessages } from './validation-messages.ts';
+import { coerceQuery } from './query-validation.ts';
+import {
+  languageOf,
+  ruleMessage,
+  validationMessages,
+  type ValidationMessages,
+} from './validation-messages.ts';
 
 /*
- * The one way a request is validated, whoever does it: the server's validator compiler (for routes whose
- * schema Fastify applies) and the handlers that parse a part themselves (a query read with the
- * reference's rules, a body whose name is cached) both end in `validateRequest`, so every 400 names the
- * field at fault in the request's language with the same words, made by serve/errors.ts.
+ * How a request is validated, every part of every route: by Fastify, against the route's zod schema
+ * (schema.querystring, body, params), through the server's validator compiler (a query coerced first with
+ * the reference's rules, see query-validation.ts), before any preHandler hook or the handler runs. Every
+ * failure is worded by the server's schema error formatter: a 400 naming the field at fault, in the
+ * request's language, made by serve/errors.ts. A route with words of its own for some issue gives its own
+ * formatter (`localizedValidationError(ownMessage)`), which falls back on the common words.
  */
 
-/** A route's own wording for an issue (a whole message naming the field), or undefined for the common one. */
-export type OwnMessage = (issue: z.core.$ZodIssue, language: Language) => string | undefined;
-
-export interface ValidationOptions {
-  /** What an issue about the whole value (no path) names as its field: "query" or "body". */
-  whole: string;
-  /** The language of the messages (default: the value's own `language`, read leniently). */
-  language?: Language;
-  ownMessage?: OwnMessage;
-}
+/**
+ * A route's own wording for an issue (a whole message naming the field), or undefined for the common one;
+ * `value` is the request part that failed.
+ */
+export type OwnMessage = (issue: z.core.$ZodIssue, language: Language, value: unknown) => string | undefined;
 
 const WRAPPERS = new Set(['optional', 'nullable', 'default', 'prefault', 'readonly', 'catch', 'nonoptional']);
 
@@ -112,7 +115,7 @@ export function describeIssue(
       if (issue.origin === 'array') return text.atMostValues(issue.maximum);
       return text.atMost(issue.maximum);
     case 'custom':
-      return issue.message === validationMessages.en.unique ? text.unique : text.invalid;
+      return ruleMessage(issue.message, text) ?? text.invalid;
     default:
       return text.invalid;
   }
@@ -120,51 +123,73 @@ export function describeIssue(
 
 /** The 400 for the first issue of a failed validation: naming the field, in the request's language. */
 function invalidRequest(
-  schema: z.core.$ZodType,
-  issue: z.core.$ZodIssue,
-  value: unknown,
-  options: ValidationOptions,
+  failure: ValidationFailure['params'],
+  whole: string,
+  ownMessage?: OwnMessage,
 ): HttpError {
-  const field = issueField(issue, options.whole);
-  const language = options.language ?? languageOf(value);
-  const own = options.ownMessage?.(issue, language);
+  const { issue, value, schema } = failure;
+  const field = issueField(issue, whole);
+  const language = languageOf(value);
+  const own = ownMessage?.(issue, language, value);
   if (own !== undefined) return errors.invalid(own, field);
   const text = validationMessages[language];
   return errors.validation(
     field,
-    describeIssue(issue, valueOf(value, field, options.whole), text, schemaAt(schema, issue.path)),
+    describeIssue(issue, valueOf(value, field, whole), text, schemaAt(schema, issue.path)),
   );
 }
 
-/** The value as its schema's output (defaults applied), or a 400 naming the first field at fault. */
-export function validateRequest<S extends z.ZodType>(
-  schema: S,
-  value: unknown,
-  options: ValidationOptions,
-): z.output<S> {
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  throw invalidRequest(schema, result.error.issues[0]!, value, options);
+/** A failed validation as the validator compiler hands it to the schema error formatter: its first issue. */
+interface ValidationFailure extends FastifySchemaValidationError {
+  params: {
+    issue: z.core.$ZodIssue;
+    /** The request part as validated (a query coerced with the reference's rules). */
+    value: unknown;
+    schema: z.ZodType;
+  };
 }
 
-const WHOLE_PART: Record<string, string> = { body: 'body', querystring: 'query', params: 'params' };
-
 /**
- * The server's validator compiler: a route whose zod schema Fastify applies gets the same localized 400
- * (a validator must return its error, not throw it: Fastify turns a thrown one into a 500).
+ * The server's validator compiler: the route's zod schema applied to a request part, a query coerced first
+ * with the reference's rules (a lone value is a one-element list, numeric text a number, …). It returns
+ * the part as the schema's output (defaults applied), or the first issue for the schema error formatter (a
+ * validator must return its failure, not throw it: Fastify turns a thrown one into a 500).
  */
-export const localizedValidatorCompiler: FastifySchemaCompiler<z.ZodType> =
+export const requestValidatorCompiler: FastifySchemaCompiler<z.ZodType> =
   ({ schema, httpPart }) =>
-  (value: unknown) => {
+  (part: unknown) => {
+    const value =
+      httpPart === 'querystring' && schema instanceof z.ZodObject
+        ? coerceQuery(part as Record<string, unknown>, schema)
+        : part;
     const result = schema.safeParse(value);
     if (result.success) return { value: result.data };
-    const whole = WHOLE_PART[httpPart ?? ''] ?? httpPart ?? 'request';
-    return { error: invalidRequest(schema, result.error.issues[0]!, value, { whole }) };
+    const issue = result.error.issues[0]!;
+    const failure: ValidationFailure = {
+      keyword: issue.code,
+      instancePath: issue.path.map((step) => `/${String(step)}`).join(''),
+      schemaPath: '#',
+      message: issue.message,
+      params: { issue, value, schema },
+    };
+    return { error: [failure] };
   };
 
+type SchemaErrorFormatter = NonNullable<FastifyServerOptions['schemaErrorFormatter']>;
+
+/** What an issue about a whole request part (no path) names as its field. */
+const WHOLE_PART: Record<Parameters<SchemaErrorFormatter>[1], string> = {
+  body: 'body',
+  querystring: 'query',
+  params: 'params',
+  headers: 'headers',
+};
+
 /**
- * Route options for a part its handler validates with `validateRequest` (a query parsed with the
- * reference's rules, a body named for the response cache before it is validated): the route's schema then
- * only documents the part, in /spec.json.
+ * The schema error formatter: a failed validation as the 400 the service answers with. The server's (no
+ * argument) uses the common words; a route with words of its own for an issue passes them.
  */
-export const validatedByHandler = { validatorCompiler: () => (value: unknown) => ({ value }) };
+export const localizedValidationError =
+  (ownMessage?: OwnMessage): SchemaErrorFormatter =>
+  (failures, dataVar) =>
+    invalidRequest((failures[0] as ValidationFailure).params, WHOLE_PART[dataVar], ownMessage);

@@ -22,7 +22,7 @@ interface Generation {
   snapshot: object;
   asOfDate: string;
   responses: LruCache<CachedResponse>;
-  /** The name a route gave each URL it named (see `nameFor`). */
+  /** The name a route gave each URL it named (see `rememberName`). */
   names: UrlNames;
 }
 
@@ -67,23 +67,20 @@ export class SnapshotResponseCache {
   }
 
   /**
-   * The name `name` gives this URL, computed once per snapshot and date: a route's name for a URL is a
-   * function of those three (see `answerKey`), so a repeated URL skips parsing its query and working out
-   * its name. A URL's name is kept from its second request on, for at most 512 URLs at once (none with
-   * a cache of 0 bytes); a URL the route does not name (undefined) is asked again each time.
+   * The name a route gave this URL under this snapshot and date (see `rememberName`), if it is kept: a
+   * repeated URL is then answered under its name without its query being validated and named again.
    */
-  nameFor(
-    snapshot: object,
-    asOfDate: string,
-    url: string,
-    name: () => string | undefined,
-  ): string | undefined {
-    const names = this.generationFor(snapshot, asOfDate).names;
-    const known = names.get(url);
-    if (known !== undefined) return known;
-    const named = name();
-    if (named !== undefined) names.set(url, named);
-    return named;
+  knownName(snapshot: object, asOfDate: string, url: string): string | undefined {
+    return this.generationFor(snapshot, asOfDate).names.get(url);
+  }
+
+  /**
+   * Keeps the name a route gave this URL: a route's name for a URL is a function of the snapshot, the date
+   * and the URL (see `nameAnswer`). Kept from a URL's second request on, for at most 512 URLs at once (none
+   * with a cache of 0 bytes).
+   */
+  rememberName(snapshot: object, asOfDate: string, url: string, name: string): void {
+    this.generationFor(snapshot, asOfDate).names.set(url, name);
   }
 
   /** The generation of this snapshot and date; the first call for new ones drops the old. */

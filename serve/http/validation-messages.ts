@@ -1,5 +1,4 @@
 import type { Language } from '../../schemas/incentives/enums.ts';
-import type { ZipStateConflict } from '../geocoding/zip-states.ts';
 
 /**
  * What a request field's validation failure says, in English and Spanish: the same words on every route,
@@ -18,14 +17,13 @@ export const validationMessages = {
     length: (n: number | bigint) => `must be exactly ${n} characters long`,
     notEmpty: 'must not be empty',
     unique: 'must not repeat a value',
+    oneLocation: 'give exactly one of zip and address',
     integer: 'an integer',
     number: 'a number',
     boolean: 'true or false',
     text: 'a single text value',
     list: 'a list',
     invalid: 'is invalid',
-    zipNotInState: ({ zip, zipState, state }: ZipStateConflict) =>
-      `ZIP code ${zip} is in ${zipState}, not in ${state}, the state the address names; correct one of the two`,
   },
   es: {
     required: 'es obligatorio',
@@ -39,18 +37,29 @@ export const validationMessages = {
     length: (n: number | bigint) => `debe tener exactamente ${n} caracteres`,
     notEmpty: 'no puede estar vacío',
     unique: 'no puede repetir valores',
+    oneLocation: 'indique exactamente uno de zip y address',
     integer: 'un número entero',
     number: 'un número',
     boolean: 'true o false',
     text: 'un único valor de texto',
     list: 'una lista',
     invalid: 'no es válido',
-    zipNotInState: ({ zip, zipState, state }: ZipStateConflict) =>
-      `el código postal ${zip} está en ${zipState}, no en ${state}, el estado que indica la dirección; corrija uno de los dos`,
   },
 } satisfies Record<Language, unknown>;
 
 export type ValidationMessages = (typeof validationMessages)['en'];
+
+/**
+ * The messages a schema's own rules (refinements) are written with, in English, in schemas/: a request in
+ * another language gets the same message in its own.
+ */
+const RULE_MESSAGES = ['unique', 'oneLocation'] as const;
+
+/** A schema rule's message in the language of `text`, or undefined for a message of no known rule. */
+export const ruleMessage = (english: string, text: ValidationMessages): string | undefined => {
+  const rule = RULE_MESSAGES.find((name) => validationMessages.en[name] === english);
+  return rule === undefined ? undefined : text[rule];
+};
 
 /**
  * The language a query or body asked for, read leniently (anything but "es" is English), so that even a

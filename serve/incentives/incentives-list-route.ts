@@ -1,9 +1,6 @@
 import { incentivesListQuerySchema, incentivesListResponseSchema } from '../../schemas/incentives/api.ts';
 import type { ApiModuleContext, ZodApp } from '../api-module.ts';
 import { documentedError, errors } from '../errors.ts';
-import { parseQueryString, rawQuery } from '../http/query-string.ts';
-import { validateQuery } from '../http/query-validation.ts';
-import { validatedByHandler } from '../http/request-validation.ts';
 import { sendJson } from '../http/send-json.ts';
 import { cataloguePage } from './incentive-catalogue.ts';
 import type { IncentivesData } from './incentives-data.ts';
@@ -42,7 +39,6 @@ export function registerIncentivesListRoute(app: ZodApp, ctx: ApiModuleContext<I
   app.get(
     '/api/v1/incentives',
     {
-      ...validatedByHandler,
       schema: {
         summary: 'The incentive catalogue, filtered and paginated',
         description:
@@ -59,7 +55,7 @@ export function registerIncentivesListRoute(app: ZodApp, ctx: ApiModuleContext<I
     async (request, reply) => {
       const { catalogue } = ctx.data(request);
       const snapshot = ctx.snapshotId(request);
-      const query = validateQuery(incentivesListQuerySchema, parseQueryString(rawQuery(request.url)));
+      const { query } = request;
       const after = startAfter(query.page_token, snapshot, catalogue.length, messages[query.language]);
       const page = cataloguePage(
         catalogue,

@@ -3,7 +3,6 @@ import type { Language } from '../../schemas/incentives/enums.ts';
 /** Every message the incentives routes answer with (beyond the common validation ones), in English and Spanish. */
 export const messages = {
   en: {
-    oneLocation: 'give exactly one of zip and address',
     unknownUtility: (id: string, state: string) => `Unknown utility "${id}": it does not serve ${state}.`,
     unknownGasUtility: (id: string, state: string) =>
       `Unknown gas utility "${id}": it does not serve ${state}.`,
@@ -25,7 +24,6 @@ export const messages = {
       'page_token: the incentive data has changed since this token was given; start again without page_token.',
   },
   es: {
-    oneLocation: 'indique exactamente uno de zip y address',
     unknownUtility: (id: string, state: string) =>
       `Empresa eléctrica desconocida "${id}": no da servicio en ${state}.`,
     unknownGasUtility: (id: string, state: string) =>

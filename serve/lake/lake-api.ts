@@ -43,7 +43,7 @@ export function createLakeApi(): ApiModule<LakeFiles> {
           method,
           url: '/api/v1/lake/:table.parquet',
           // Listed in /spec.json as an operation of its own, `getLakeTableFile-head`.
-          config: { servesFile: true, swagger: { exposeHeadRoute: true } },
+          config: { swagger: { exposeHeadRoute: true } },
           schema: {
             summary: 'A table of the published snapshot, as its Parquet file',
             description: FILE_DESCRIPTION,

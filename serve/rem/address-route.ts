@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import { remAddressQuerySchema, savingsSchema } from '../../schemas/rem-api.ts';
 import type { ClusterKey } from '../../schemas/rem-data.ts';
 import type { ApiModuleContext, ZodApp } from '../api-module.ts';
@@ -6,10 +5,8 @@ import { errorBodySchema, errors } from '../errors.ts';
 import type { Geocoder } from '../geocoding/geocoder.ts';
 import { offlineGeocoder } from '../geocoding/open-geocoder.ts';
 import { RecentKeys } from '../http/recent-keys.ts';
-import { validatedByHandler } from '../http/request-validation.ts';
+import { keepAnswerIf } from '../http/response-cache-plugin.ts';
 import { sendJson } from '../http/send-json.ts';
-import { parseQueryString, rawQuery } from '../http/query-string.ts';
-import { validateQuery } from '../http/query-validation.ts';
 import { clusterAnswer } from './cluster-answer.ts';
 import { remMessages } from './messages.ts';
 import { placeKey, type RemSnapshot } from './rem-data.ts';
@@ -41,17 +38,6 @@ export function registerAddressRoute(
   app.get(
     '/api/v1/rem/address',
     {
-      // The query is parsed with the reference's rules and validated by the handler (validateQuery).
-      ...validatedByHandler,
-      // An external geocoder's answer can change while the snapshot does not: never kept. Else an
-      // answer is kept from its URL's second request on: most addresses are asked once, and keeping
-      // each of those would only churn the cache (an encoded copy per request, evicted unread).
-      config: {
-        cacheResponse:
-          geocoder === offlineGeocoder
-            ? (request: FastifyRequest) => askedBefore.seenBefore(request.url)
-            : () => false,
-      },
       schema: {
         summary: "Energy, emissions and bill change of an upgrade for homes like an address's",
         description:
@@ -65,9 +51,15 @@ export function registerAddressRoute(
         querystring: remAddressQuerySchema,
         response: { 200: savingsSchema, 404: notFoundSchema, 503: unavailableSchema },
       },
+      // An external geocoder's answer can change while the snapshot does not: never kept. Else an
+      // answer is kept from its URL's second request on: most addresses are asked once, and keeping
+      // each of those would only churn the cache (an encoded copy per request, evicted unread).
+      preHandler: keepAnswerIf(
+        (request) => geocoder === offlineGeocoder && askedBefore.seenBefore(request.url),
+      ),
     },
     async (request, reply) => {
-      const query = validateQuery(remAddressQuerySchema, parseQueryString(rawQuery(request.url)));
+      const { query } = request;
       const text = remMessages[query.language];
       requireWaterHeaterFuel(query, text);
       const data = readyRemData(ctx.data(request), text, ctx.precompute());

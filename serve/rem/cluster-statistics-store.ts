@@ -115,14 +115,25 @@ export interface ClusterAnswer {
   counts: SampleCounts;
 }
 
-const TOTAL_DELTA_LINE =
-  (RESULT_FUELS.indexOf('total') * SCENARIOS.length + SCENARIOS.indexOf('delta')) * LINE_VALUES;
-const MEDIAN = (measure: (typeof MEASURES)[number]) =>
-  TOTAL_DELTA_LINE + MEASURES.indexOf(measure) * STATISTICS.length + STATISTICS.indexOf('median');
+/** Per cluster (the directory's order) and upgrade: the total delta's median cost and emissions, NaN when absent. */
+const MEDIANS_SQL = `
+  WITH lines AS (${KEYED_LINES})
+  SELECT ${UPGRADES.map((_, u) =>
+    ['cost', 'emissions']
+      .map(
+        (measure) =>
+          `coalesce(max(${measure}_median) FILTER (WHERE u = ${u} AND f = ${RESULT_FUELS.indexOf('total')} AND s = ${SCENARIOS.indexOf('delta')}), 'nan'::DOUBLE)`,
+      )
+      .join(', '),
+  ).join(',\n    ')}
+  FROM lines GROUP BY county, hf, whf ORDER BY county, hf, whf`;
 
-/** The median change per home, all fuels together, of an answer: emissions (kgCO2e) and cost ($). */
-export function totalDeltaMedians(answer: ClusterAnswer): { emissions: number; cost: number } {
-  return { emissions: answer.values[MEDIAN('emissions')]!, cost: answer.values[MEDIAN('cost')]! };
+/** What the county map shows of a cluster and upgrade: the sample counts, and the total delta's medians. */
+export interface TotalDeltaMedians {
+  counts: SampleCounts;
+  /** Median change per home, all fuels together: cost ($) and emissions (kgCO2e); NaN when absent. */
+  cost: number;
+  emissions: number;
 }
 
 const fdCloser = new FinalizationRegistry<number>((fd) => close(fd, () => undefined));
@@ -132,6 +143,8 @@ export class ClusterStatisticsStore {
     /** Cluster id → its position in the directory and the slots file. */
     private readonly positions: ReadonlyMap<string, number>,
     private readonly directory: Float64Array,
+    /** Per position and upgrade, the total delta's median cost and emissions (see MEDIANS_SQL). */
+    private readonly medians: Float64Array,
     private readonly fd: number,
   ) {
     fdCloser.register(this, fd);
@@ -163,14 +176,42 @@ export class ClusterStatisticsStore {
         `${REM_CLUSTER_STATISTICS.name}: ${slotsFile.values} slot values for ${clusters} clusters`,
       );
     }
+    // The map's two numbers per slot sit in memory: a map of every county reads thousands of clusters.
+    const mediansFile = await snapshot.writeFloat64File('rem-cluster-medians', MEDIANS_SQL);
+    const medians = await readAll(mediansFile.path, mediansFile.values);
+    if (medians.length !== clusters * UPGRADES.length * 2) {
+      throw new Error(`${REM_CLUSTER_STATISTICS.name}: ${medians.length} medians for ${clusters} clusters`);
+    }
     const fd = await new Promise<number>((resolve, reject) =>
       open(slotsFile.path, 'r', (err, opened) => (err ? reject(err) : resolve(opened))),
     );
-    return new ClusterStatisticsStore(positions, directory, fd);
+    return new ClusterStatisticsStore(positions, directory, medians, fd);
   }
 
   get clusterCount(): number {
     return this.positions.size;
+  }
+
+  /** The sample counts of a cluster's position and upgrade (num_samples −1: no lines for it). */
+  private countsAt(position: number, u: number): SampleCounts {
+    return {
+      num_samples: this.directory[position * DIRECTORY_COLUMNS + 3 + 2 * u]!,
+      num_excluded_samples: this.directory[position * DIRECTORY_COLUMNS + 4 + 2 * u]!,
+    };
+  }
+
+  /**
+   * What the county map shows of a cluster's answer for an upgrade (the cluster by its id), from memory
+   * (no slot read): the numbers `answer` has at the total delta's medians. Null when `answer` is.
+   */
+  totalDeltaMedians(id: string, upgrade: Upgrade): TotalDeltaMedians | null {
+    const position = this.positions.get(id);
+    if (position === undefined) return null;
+    const u = UPGRADES.indexOf(upgrade);
+    const counts = this.countsAt(position, u);
+    if (counts.num_samples < 0) return null;
+    const at = (position * UPGRADES.length + u) * 2;
+    return { counts, cost: this.medians[at]!, emissions: this.medians[at + 1]! };
   }
 
   /** The cluster's answer for an upgrade; null when the cluster is unknown or has no lines for it. */
@@ -178,10 +219,7 @@ export class ClusterStatisticsStore {
     const position = this.positions.get(clusterId(key));
     if (position === undefined) return null;
     const u = UPGRADES.indexOf(upgrade);
-    const counts = {
-      num_samples: this.directory[position * DIRECTORY_COLUMNS + 3 + 2 * u]!,
-      num_excluded_samples: this.directory[position * DIRECTORY_COLUMNS + 4 + 2 * u]!,
-    };
+    const counts = this.countsAt(position, u);
     if (counts.num_samples < 0) return null;
     const values = new Float64Array(SLOT_VALUES);
     const slot = position * UPGRADES.length + u;

@@ -1,10 +1,10 @@
 import type { z } from 'zod';
-import { remProfileBodySchema, savingsSchema, type RemProfileBody } from '../../schemas/rem-api.ts';
+import { remProfileBodySchema, savingsSchema } from '../../schemas/rem-api.ts';
 import type { ApiModuleContext, ZodApp } from '../api-module.ts';
 import type { Language } from '../../schemas/incentives/enums.ts';
 import type { RemModel } from '../../schemas/rem-model.ts';
 import { errorBodySchema, errors } from '../errors.ts';
-import { validateRequest, validatedByHandler } from '../http/request-validation.ts';
+import { localizedValidationError } from '../http/request-validation.ts';
 import { sendJson } from '../http/send-json.ts';
 import { remMessages } from './messages.ts';
 import { countyFipsOf, profileEstimateType } from './profile-features.ts';
@@ -20,10 +20,6 @@ const countyFormat = (issue: z.core.$ZodIssue, language: Language) =>
     ? remMessages[language].countyFormat
     : undefined;
 
-/** The body as a typed profile request, or a 400 naming the field at fault in the body's language. */
-export const validateProfileBody = (body: unknown): RemProfileBody =>
-  validateRequest(remProfileBodySchema, body, { whole: 'body', ownMessage: countyFormat });
-
 /**
  * POST /api/v1/rem/profile: like /rem/address, for the homes of a county that match a building profile,
  * computed on demand (never cached: a POST) by the REM model, off the event loop.
@@ -36,8 +32,6 @@ export function registerProfileRoute(
   app.post(
     '/api/v1/rem/profile',
     {
-      // Validated by the handler, like every REM request, so its 400s are localized and name the field.
-      ...validatedByHandler,
       schema: {
         summary: 'Energy, emissions and bill change of an upgrade for homes matching a building profile',
         description:
@@ -55,9 +49,10 @@ export function registerProfileRoute(
           ),
         },
       },
+      schemaErrorFormatter: localizedValidationError(countyFormat),
     },
     async (request, reply) => {
-      const body = validateProfileBody(request.body);
+      const { body } = request;
       const text = remMessages[body.language];
       requireWaterHeaterFuel(body, text);
       const data = readyRemData(ctx.data(request), text, ctx.precompute());

@@ -75,6 +75,11 @@ export interface RemData {
   zipStates: ZipStates;
   /** County FIPS → its row (with its weather station, for drawing homes on demand). */
   counties: ReadonlyMap<string, RemCountyRow>;
+  /**
+   * Every county in FIPS order with the start of its row of the county map (`{"county_fips":…,
+   * "county_name":…,"state_abbreviation":…,"supported":`), encoded once per snapshot.
+   */
+  countyMapRows: readonly { county: RemCountyRow; start: Buffer }[];
   rates: readonly EnergyRate[];
   factors: readonly EmissionFactor[];
   /** The electricity factors of each state × grid region on each grid basis. */
@@ -162,6 +167,21 @@ export function snapshotSamples(snapshot: Pick<SnapshotReader, 'manifest'>): num
   return typeof samples === 'number' ? samples : null;
 }
 
+/** Each county's row start of the county map (see RemData.countyMapRows), in FIPS order. */
+const countyMapRows = (counties: readonly RemCountyRow[]) =>
+  counties
+    .toSorted((a, b) => a.county_fips.localeCompare(b.county_fips))
+    .map((county) => {
+      const { county_fips, name, state } = county;
+      const start = JSON.stringify({
+        county_fips,
+        county_name: name,
+        state_abbreviation: state,
+        supported: 0,
+      });
+      return { county, start: encodedFragment(start.slice(0, -2)) };
+    });
+
 async function loadRemData(snapshot: SnapshotReader, model: RemModel): Promise<RemData> {
   const counties = await readTable(snapshot, REM_COUNTIES);
   const zips = await readTable(snapshot, REM_ZIP_COUNTIES);
@@ -179,6 +199,7 @@ async function loadRemData(snapshot: SnapshotReader, model: RemModel): Promise<R
     zipCounties: new Map(zips.map((z) => [z.zip, z.county_fips])),
     zipStates: zipStatesOf(zips),
     counties: new Map(counties.map((c) => [c.county_fips, c])),
+    countyMapRows: countyMapRows(counties),
     rates,
     factors,
     gridFactors,

@@ -11,7 +11,7 @@ import type { ProfileJob, ProfileOutcome, ProfileRefusal } from '../../schemas/r
 import type { Home, SampleConditions } from '../../schemas/rem.ts';
 import { sampleHomes, type SampledHome, type SampleResult } from '../sampler/sample-homes.ts';
 import { samplingCountyOf } from '../sampler/sampling-county.ts';
-import { evaluateHomes } from '../savings/evaluate-homes.ts';
+import { evaluateHomes } from '../evaluate-homes.ts';
 import { fuelPricesFor } from '../savings/fuel-prices.ts';
 import type { Predictor } from '../surrogate/held-out.ts';
 

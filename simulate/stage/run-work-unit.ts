@@ -3,7 +3,7 @@ import type { RemClusterResult, RemWorkUnit } from '../../schemas/rem-stage.ts';
 import { assignStation } from '../climate/assign-station.ts';
 import { sampleHomes, type SampleResult } from '../sampler/sample-homes.ts';
 import { samplingCountyOf } from '../sampler/sampling-county.ts';
-import { evaluateHomes, type Evaluation } from '../savings/evaluate-homes.ts';
+import { evaluateHomes, type Evaluation } from '../evaluate-homes.ts';
 import type { Predictor } from '../surrogate/held-out.ts';
 import { encodeStatistics } from './statistics-arrow.ts';
 

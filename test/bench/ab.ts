@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm, symlink } from 'node:fs/promises';
+import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openSnapshot, readCurrent } from '../../data-lake/snapshot-reader.ts';
@@ -10,11 +10,12 @@ import {
   SLICES,
   exitOf,
   incentivesLakeEnv,
-  interleaved,
+  interleavedAll,
   loadNote,
   memoryOf,
   nationalSource,
   runPipeline,
+  startBaseline,
   startServer,
   stop,
   withServerCpu,
@@ -30,8 +31,10 @@ import { measureLoad, type LoadFigures, type LoadOptions } from './static-baseli
  * benches run on other days are not comparable on shared cores; these are. A lake dir with REM and
  * health tables (e.g. one built by `REM_STATES=all npm run pipeline`) adds their routes, and the health
  * answers once more computed for every request (a second pair of servers with RESPONSE_CACHE_MB=0, as the
- * health bench's p99 target is measured); without one, a lake of the national incentives is built. It prints
- * its figures and writes nothing into the docs.
+ * health bench's p99 target is measured); without one, a lake of the national incentives is built. Each
+ * family (calculator, REM address, health) is loaded cached and uncached, and every run is also set against
+ * a bare Fastify route serving the same bytes (the ceiling the benches' ratios are taken against, target
+ * ≥ 0.5), in the same alternating slices. It prints its figures and writes nothing into the docs.
  */
 
 const KEY = 'bench-ab-key-0123456789abcdef';
@@ -42,11 +45,17 @@ const HEALTH = '/api/v2/etools/health-impacts';
 
 interface Scenario {
   name: string;
+  /** The family whose ratios to the bare route it reports, and whether its answers come from the cache. */
+  family: 'calculator' | 'REM address' | 'health';
+  cached: boolean;
   path: string;
   options: Omit<LoadOptions, 'connections' | 'durationSeconds'>;
   /** Answered with the response cache off (RESPONSE_CACHE_MB=0), by the second pair of servers. */
   computed?: boolean;
 }
+
+/** Throughput over the bare route's, per family and cache state: what the summary reports. */
+type Ratios = Map<string, { a: number; b: number }>;
 
 /** The servers' settings besides the default configuration: none, or the response cache off. */
 const SETTINGS = { default: {}, computed: { RESPONSE_CACHE_MB: '0' } } as const;
@@ -71,17 +80,28 @@ async function removeCheckout(dir: string): Promise<void> {
 async function scenarios(lakeDir: string): Promise<Scenario[]> {
   const snapshot = await openSnapshot(lakeDir, (await readCurrent(lakeDir))!);
   let income = 20_000;
+  const newIncome = {
+    nextPath: () => {
+      income = (income + 7_919) % 250_000;
+      return CALCULATOR.replace('household_income=60000', `household_income=${income}`);
+    },
+  };
   const list: Scenario[] = [
-    { name: 'calculator MA, repeated', path: CALCULATOR, options: {} },
+    { name: 'calculator MA, repeated', family: 'calculator', cached: true, path: CALCULATOR, options: {} },
     {
-      name: 'calculator MA, a new income every request',
+      name: 'calculator MA, a new income every request (kept per income class)',
+      family: 'calculator',
+      cached: true,
       path: CALCULATOR,
-      options: {
-        nextPath: () => {
-          income = (income + 7_919) % 250_000;
-          return CALCULATOR.replace('household_income=60000', `household_income=${income}`);
-        },
-      },
+      options: newIncome,
+    },
+    {
+      name: 'calculator MA, a new income every request, computed every request (RESPONSE_CACHE_MB=0)',
+      family: 'calculator',
+      cached: false,
+      path: CALCULATOR,
+      options: newIncome,
+      computed: true,
     },
   ];
   if ((snapshot.manifest.tables.rem_cluster_statistics?.rows ?? 0) > 0) {
@@ -93,9 +113,17 @@ async function scenarios(lakeDir: string): Promise<Scenario[]> {
       '&upgrade=hvac__heat_pump_seer18_hspf10&heating_fuel=natural_gas';
     let i = 0;
     list.push(
-      { name: 'REM address, repeated', path: address(zips[0]!.zip, zips[0]!.state), options: {} },
       {
-        name: 'REM address, a new address every request',
+        name: 'REM address, repeated',
+        family: 'REM address',
+        cached: true,
+        path: address(zips[0]!.zip, zips[0]!.state),
+        options: {},
+      },
+      {
+        name: 'REM address, a new address every request (never kept)',
+        family: 'REM address',
+        cached: false,
         path: address(zips[0]!.zip, zips[0]!.state),
         options: {
           nextPath: () => {
@@ -121,10 +149,19 @@ async function scenarios(lakeDir: string): Promise<Scenario[]> {
         options: { ...post, body: body({ state_fips: ['48'], county_fips: ['*'] }) },
       },
     ];
+    const family = 'health' as const;
     list.push(
-      ...health.map(({ name, options }) => ({ name: `${name}, repeated`, path: HEALTH, options })),
+      ...health.map(({ name, options }) => ({
+        name: `${name}, repeated`,
+        family,
+        cached: true,
+        path: HEALTH,
+        options,
+      })),
       ...health.map(({ name, options }) => ({
         name: `${name}, computed every request (RESPONSE_CACHE_MB=0)`,
+        family,
+        cached: false,
         path: HEALTH,
         options,
         computed: true,
@@ -132,6 +169,77 @@ async function scenarios(lakeDir: string): Promise<Scenario[]> {
     );
   }
   return list;
+}
+
+/** A bare Fastify server answering /static/<i> with the body server A answers scenario i with. */
+async function bareRoutes(
+  base: string,
+  runs: readonly Scenario[],
+  headers: Record<string, string>,
+  dir: string,
+) {
+  const bodies: string[] = [];
+  for (const { path: route, options } of runs) {
+    const response = await fetch(`${base}${options.nextPath?.() ?? route}`, {
+      method: options.method ?? 'GET',
+      headers: { ...headers, ...options.headers },
+      body: options.body,
+    });
+    bodies.push(await response.text());
+  }
+  const file = path.join(dir, `bench-ab-bodies-${Date.now()}.json`);
+  await writeFile(file, JSON.stringify(bodies));
+  return startBaseline(file);
+}
+
+/** Loads every scenario of one setting against A, B and the bare route, in alternating slices. */
+async function loadSetting(
+  runs: readonly Scenario[],
+  servers: { a: ServerUnderTest; b: ServerUnderTest; bare: string },
+  headers: Record<string, string>,
+  ratios: Ratios,
+): Promise<void> {
+  for (const [i, { name, family, cached, path: route, options }] of runs.entries()) {
+    const load =
+      (base: string, extra: Pick<LoadOptions, 'headers'> = {}) =>
+      (seconds: number) =>
+        measureLoad(`${base}${route}`, {
+          ...options,
+          headers: { ...headers, ...options.headers, ...extra.headers },
+          connections: CONNECTIONS,
+          durationSeconds: seconds,
+        });
+    const bare = (seconds: number) =>
+      measureLoad(`${servers.bare}/static/${i}`, { connections: CONNECTIONS, durationSeconds: seconds });
+    // Both warmed alike (JIT, pages of the lake faulted in, kept answers) before the measured slices.
+    await load(servers.a.base)(2);
+    await load(servers.b.base)(2);
+    await bare(1);
+    const [cpuA, cpuB] = [
+      withServerCpu(servers.a.child.pid!, load(servers.a.base)),
+      withServerCpu(servers.b.child.pid!, load(servers.b.base)),
+    ];
+    const figures = await interleavedAll({ a: cpuA.run, b: cpuB.run, bare });
+    const side = (f: LoadFigures, cpu: typeof cpuA) =>
+      `${Math.round(f.requestsPerSecond)} req/s, p99 ${f.p99Ms} ms, ${Math.round(cpu.microsecondsPerRequest())} µs CPU`;
+    const ratio = {
+      a: figures.a.requestsPerSecond / figures.bare.requestsPerSecond,
+      b: figures.b.requestsPerSecond / figures.bare.requestsPerSecond,
+    };
+    const key = `${family}, ${cached ? 'cached' : 'uncached'}`;
+    // A family's cached figure is its repeated request's (the first of its cached scenarios).
+    if (!ratios.has(key)) ratios.set(key, ratio);
+    console.log(
+      `${name}: A ${side(figures.a, cpuA)}; B ${side(figures.b, cpuB)}; A/B ${(figures.a.requestsPerSecond / figures.b.requestsPerSecond).toFixed(3)}; ` +
+        `bare ${Math.round(figures.bare.requestsPerSecond)} req/s, A/bare ${ratio.a.toFixed(3)}, B/bare ${ratio.b.toFixed(3)}; ` +
+        `failed ${figures.a.failed + figures.b.failed}; ${loadNote()}`,
+    );
+  }
+}
+
+interface ServerUnderTest {
+  child: ChildProcess;
+  base: string;
 }
 
 const ref = process.argv[2];
@@ -151,8 +259,10 @@ try {
   other = await checkout(ref);
   const list = await scenarios(lakeDir);
   const headers = { authorization: `Bearer ${KEY}` };
+  const ratios: Ratios = new Map();
   console.log(
-    `A: this checkout; B: ${ref}; lake ${lakeDir}; autocannon -c ${CONNECTIONS}, ${DURATION_SECONDS} s each in ${SLICES} alternating slices`,
+    `A: this checkout; B: ${ref}; lake ${lakeDir}; autocannon -c ${CONNECTIONS}, ${DURATION_SECONDS} s each in ${SLICES} alternating slices, ` +
+      'beside a bare Fastify route serving the same bytes',
   );
   for (const [setting, extra] of Object.entries(SETTINGS)) {
     const runs = list.filter(({ computed }) => (computed === true) === (setting === 'computed'));
@@ -163,35 +273,19 @@ try {
     servers.push(a.child);
     const b = await startServer(env, ready, other);
     servers.push(b.child);
-    for (const { name, path: route, options } of runs) {
-      const load = (base: string) => (seconds: number) =>
-        measureLoad(`${base}${route}`, {
-          ...options,
-          headers: { ...headers, ...options.headers },
-          connections: CONNECTIONS,
-          durationSeconds: seconds,
-        });
-      // Both warmed alike (JIT, pages of the lake faulted in, kept answers) before the measured slices.
-      await load(a.base)(2);
-      await load(b.base)(2);
-      const [cpuA, cpuB] = [
-        withServerCpu(a.child.pid!, load(a.base)),
-        withServerCpu(b.child.pid!, load(b.base)),
-      ];
-      const { a: figA, b: figB } = await interleaved(cpuA.run, cpuB.run);
-      const side = (figures: LoadFigures, cpu: typeof cpuA) =>
-        `${Math.round(figures.requestsPerSecond)} req/s, p99 ${figures.p99Ms} ms, ${Math.round(cpu.microsecondsPerRequest())} µs CPU`;
-      console.log(
-        `${name}: A ${side(figA, cpuA)}; B ${side(figB, cpuB)}; A/B ${(figA.requestsPerSecond / figB.requestsPerSecond).toFixed(3)}; ` +
-          `failed ${figA.failed + figB.failed}; ${loadNote()}`,
-      );
-    }
+    const bare = await bareRoutes(a.base, runs, headers, lakeDir);
+    servers.push(bare.child);
+    await loadSetting(runs, { a, b, bare: bare.url }, headers, ratios);
     const [memA, memB] = [await memoryOf(a.child.pid!), await memoryOf(b.child.pid!)];
     console.log(
       `RSS (${setting}): A ${Math.round(memA.rssMb)} MB (peak ${Math.round(memA.peakMb)}); ` +
         `B ${Math.round(memB.rssMb)} MB (peak ${Math.round(memB.peakMb)})`,
     );
     for (const server of servers.splice(0)) await stop(server);
+  }
+  console.log('\nthroughput / bare route (target ≥ 0.5 each):');
+  for (const [key, { a, b }] of ratios) {
+    console.log(`  ${key}: A ${a.toFixed(3)}${a >= 0.5 ? '' : ' (missed)'}; B ${b.toFixed(3)}`);
   }
 } finally {
   for (const server of servers) await stop(server);

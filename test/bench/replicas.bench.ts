@@ -42,6 +42,20 @@ export const bench: Bench = {
       },
       { name: 'latency p50 during the operations', value: result.p50Ms, unit: 'ms' },
       {
+        name: 'worst client latency (a replica hung with SIGSTOP included)',
+        value: result.maxMs,
+        unit: 'ms',
+        target: { op: '<=', value: 3000 },
+        note: `slowest: ${result.slowest.join('; ')}`,
+      },
+      {
+        name: 'lake downloads through HAProxy, each outlasting timeout server: failed or cut',
+        value: result.downloads.failed,
+        unit: 'downloads',
+        target: { op: '<=', value: 0 },
+        note: `${result.downloads.completed} completed of ${result.downloads.table}.parquet (${result.downloads.bytes} B), the longest ${result.downloads.longestSeconds.toFixed(1)} s; ${result.downloads.failures.join(' | ')}`,
+      },
+      {
         name: 'latency p99 during the operations',
         value: result.p99Ms,
         unit: 'ms',

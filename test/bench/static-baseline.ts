@@ -24,6 +24,8 @@ export interface LoadOptions {
   nextPath?: () => string;
   /** The body of each request in turn (a POST's `nextPath`). */
   nextBody?: () => string;
+  /** Requests a second over all connections (a paced client, not a saturating one); default: unpaced. */
+  ratePerSecond?: number;
 }
 
 /** Runs autocannon against a URL (same process as the server, so compare ratios, not absolute figures). */
@@ -36,6 +38,7 @@ export async function measureLoad(url: string, options: LoadOptions = {}): Promi
     connections: options.connections ?? 50,
     duration: options.durationSeconds ?? 5,
     successStatusCodes: [200, ...(options.alsoOk ?? [])],
+    ...(options.ratePerSecond === undefined ? {} : { overallRate: options.ratePerSecond }),
     ...(options.nextPath || options.nextBody
       ? {
           requests: [

@@ -1,3 +1,4 @@
+import { execSync } from 'node:child_process';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { cpuByRole, libuvPoolThreadIds, readThreadCpu } from './thread-cpu.ts';
@@ -55,13 +56,13 @@ describe('cpuByRole', () => {
 describe.runIf(onLinux)('reading this process on Linux', () => {
   it('charges a busy main thread to the main thread', () => {
     const before = readThreadCpu()!;
-    const until = performance.now() + 200;
-    let spins = 0;
-    while (performance.now() < until) spins++;
+    // Spins until the kernel has charged this thread 50 ms (however long a loaded machine takes to give them).
+    const mainCpu = () => readThreadCpu()!.get(process.pid)!;
+    const start = mainCpu();
+    const deadline = performance.now() + 20_000;
+    while (mainCpu() - start < 50 && performance.now() < deadline) for (let i = 0; i < 100_000; i++);
     const spent = cpuByRole(before, readThreadCpu()!, { workers: [], libuvPool: new Set() });
-    expect(spins).toBeGreaterThan(0);
-    // 200 ms of wall time spinning: a loaded machine gives the thread less CPU than that, but not nothing.
-    expect(spent.main).toBeGreaterThanOrEqual(20);
+    expect(spent.main).toBeGreaterThanOrEqual(50);
     expect(spent.main).toBeLessThanOrEqual(spent.total);
   });
 
@@ -73,17 +74,26 @@ describe.runIf(onLinux)('reading this process on Linux', () => {
   });
 
   it('charges a busy worker thread to the id it reports from /proc/thread-self', async () => {
+    // The worker spins until the kernel has charged it 50 ms (in clock ticks of the length readThreadCpu uses).
+    const msPerTick = 1000 / Number(execSync('getconf CLK_TCK').toString());
     const worker = new Worker(
-      `const { parentPort } = require('node:worker_threads');
-       const id = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop());
-       // on, not once: a listener keeps the thread alive (and its /proc entry there) until it is terminated.
+      `const { parentPort, workerData } = require('node:worker_threads');
+       const { readFileSync, readlinkSync } = require('node:fs');
+       const id = Number(readlinkSync('/proc/thread-self').split('/').pop());
+       const cpu = () => {
+         const stat = readFileSync('/proc/thread-self/stat', 'utf8');
+         const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+         return (Number(fields[11]) + Number(fields[12])) * workerData.msPerTick;
+       };
+       // on, not once: a listener keeps the worker (and its /proc entry) alive until it is terminated.
        parentPort.on('message', () => {
-         const until = performance.now() + 200;
-         while (performance.now() < until);
+         const start = cpu();
+         const deadline = performance.now() + 20000;
+         while (cpu() - start < 50 && performance.now() < deadline) for (let i = 0; i < 100000; i++);
          parentPort.postMessage('done');
        });
        parentPort.postMessage(id);`,
-      { eval: true },
+      { eval: true, workerData: { msPerTick } },
     );
     try {
       const id = await new Promise<number>((resolve) => worker.once('message', resolve));
@@ -91,7 +101,7 @@ describe.runIf(onLinux)('reading this process on Linux', () => {
       worker.postMessage('go');
       await new Promise((resolve) => worker.once('message', resolve));
       const spent = cpuByRole(before, readThreadCpu()!, { workers: [id], libuvPool: new Set() });
-      expect(spent.workers[0]).toBeGreaterThanOrEqual(20);
+      expect(spent.workers[0]).toBeGreaterThanOrEqual(50);
       expect(spent.workers[0]).toBeGreaterThan(spent.main);
     } finally {
       await worker.terminate();

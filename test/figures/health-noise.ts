@@ -5,7 +5,7 @@ import { DEFAULT_GRID_EMISSIONS } from '../../schemas/rem-data.ts';
 import { FUELS, UPGRADES } from '../../schemas/rem.ts';
 import { healthBinDeltas } from '../../simulate/health/bin-deltas.ts';
 import { countyHealthCells, type HeatingFuelCluster } from '../../simulate/health/county-rollup.ts';
-import { predictHomes, type PredictedHomes } from '../../simulate/savings/evaluate-homes.ts';
+import { predictHomes, type PredictedHomes } from '../../simulate/evaluate-homes.ts';
 import { drawClusterHomes } from '../../simulate/stage/run-work-unit.ts';
 import { clusterRun } from '../../simulate/stage/work-units.ts';
 import { readModelFiles } from '../../simulate/surrogate/committed-model.ts';

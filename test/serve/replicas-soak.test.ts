@@ -8,7 +8,7 @@ import { runReplicasSoak } from '../support/deployment/replicas-soak.ts';
 const unavailable = haproxyUnavailable() ?? redisUnavailable();
 
 describe.skipIf(unavailable !== undefined)('three replicas behind HAProxy, operated under load', () => {
-  it('fail no client request while a snapshot is published, replicas are killed and restarted, and one rolled back', async () => {
+  it('fail no client request, and keep none over 3 s, while a snapshot is published, replicas are killed, restarted and hung, and one rolled back', async () => {
     const result = await runReplicasSoak({ loadSeconds: 15, connections: 4 });
     expect(result.failures).toEqual([]);
     expect(result.failed).toBe(0);
@@ -28,7 +28,16 @@ describe.skipIf(unavailable !== undefined)('three replicas behind HAProxy, opera
       'r2 restarted and back in the pool',
       'rolling back to <id> (npm run lake -- rollback)',
       'first snapshot served again',
+      'SIGSTOP r3 for 12 s, longer than any timeout HAProxy applies to a replica',
+      'SIGCONT r3',
+      'r3 back in the pool',
     ]);
+    // The requests a hung replica held were retried elsewhere after HAProxy's `timeout server` (2 s).
+    expect(result.maxMs, result.slowest.join('; ')).toBeLessThanOrEqual(3_000);
+    // Downloads paced to outlast `timeout server` completed, every byte checked.
+    expect(result.downloads.failures).toEqual([]);
+    expect(result.downloads.completed).toBeGreaterThan(0);
+    expect(result.downloads.longestSeconds).toBeGreaterThan(2);
     // On 2 shared cores the operations take longer than the 15 s of planned load (a pipeline run and a replica's
     // restart under load take tens of seconds): the bound is for a stuck deployment, not a speed claim.
   }, 900_000);

@@ -4,6 +4,7 @@ import { loadConfig } from '../../lib/config.ts';
 import type { Config } from '../../schemas/config.ts';
 import type { Manifest } from '../../schemas/lake.ts';
 import type { ApiModule } from '../../serve/api-module.ts';
+import { compressBody, type Compression, type Compressor } from '../../serve/http/body-encoding.ts';
 import type { SnapshotSource } from '../../serve/snapshot/snapshot-holder.ts';
 import { readTable, type SnapshotReader } from '../../data-lake/snapshot-reader.ts';
 import { tableRef, type RowOf } from '../../data-lake/tables/table-ref.ts';
@@ -167,4 +168,14 @@ export function programsModule(options: { handlerDelayMs?: number } = {}): ApiMo
       });
     },
   };
+}
+
+/** compressBody, counting its calls per coding (a spec sees whether a kept answer was compressed again). */
+export function countingCompressor(): { compress: Compressor; calls: Compression[] } {
+  const calls: Compression[] = [];
+  const compress: Compressor = (body, encoding) => {
+    calls.push(encoding);
+    return compressBody(body, encoding);
+  };
+  return { compress, calls };
 }

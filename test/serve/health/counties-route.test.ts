@@ -25,11 +25,19 @@ function cellSums(county: string, upgrade: string) {
 }
 
 describe('GET /api/v2/etools/health-impacts/counties', () => {
+  it('names its answer by the validated query: a URL with other parameters, in any order, shares it', async () => {
+    const plain = await counties(`upgrade=${HP}`);
+    const other = await counties(`utm_source=newsletter&upgrade=${HP}&language=en`);
+    expect([other.statusCode, other.headers.etag, other.body]).toEqual([200, plain.headers.etag, plain.body]);
+  });
+
   it('answers every county: households, deaths avoided by both estimates, and per 100,000 households', async () => {
     const response = await counties(`upgrade=${HP}`);
     expect(response.statusCode).toBe(200);
     const body = response.json();
     expect(healthCountiesResponseSchema.parse(body)).toEqual(body);
+    // Written as bytes, it is JSON.stringify's text of the same rows, key for key.
+    expect(response.body).toBe(JSON.stringify(body));
     expect(body.upgrade).toBe(HP);
     expect(body.metric).toBe('avoided_premature_mortality_incidence');
     expect(body.units).toEqual({

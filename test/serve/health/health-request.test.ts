@@ -1,38 +1,68 @@
 import { describe, expect, it } from 'vitest';
-import { healthAnswerKey, validateHealthRequest } from '../../../serve/health/health-request.ts';
+import { healthImpactsRequestSchema } from '../../../schemas/health-api.ts';
+import {
+  fipsFormatMessage,
+  healthAnswerKey,
+  requireWildcardAlone,
+} from '../../../serve/health/health-request.ts';
+import { healthMessages } from '../../../serve/health/messages.ts';
 
-const TEXAS_COUNTIES = {
-  metrics: ['avoided_premature_mortality_incidence'],
+const TEXAS_COUNTIES = healthImpactsRequestSchema.parse({
+  metrics: ['avoided_premature_mortality_incidence', 'fine_particulate_matter'],
   upgrade: ['hvac__heat_pump_seer18_hspf10'],
   state_fips: ['48'],
-  county_fips: ['*'],
-};
+  county_fips: ['201', '113'],
+  group_by: ['housing_type', 'house_size_square_feet_binned'],
+});
 
-describe('a health-impacts body', () => {
-  it('is parsed once when its answer key was asked for: the handler gets the request the key was made from', () => {
-    const body = structuredClone(TEXAS_COUNTIES);
-    const key = healthAnswerKey(body);
-    expect(key).toBe(
-      '[["avoided_premature_mortality_incidence"],["hvac__heat_pump_seer18_hspf10"],["48"],["*"],null,"long_run","en"]',
+describe('healthAnswerKey', () => {
+  it('names a request by its lists, the FIPS codes and groups in sorted order, metrics as given', () => {
+    expect(healthAnswerKey(TEXAS_COUNTIES)).toBe(
+      '[["avoided_premature_mortality_incidence","fine_particulate_matter"],["hvac__heat_pump_seer18_hspf10"],' +
+        '["48"],["113","201"],["house_size_square_feet_binned","housing_type"],"long_run","en"]',
     );
-    const request = validateHealthRequest(body);
-    expect(validateHealthRequest(body)).toBe(request);
-    expect(request).toEqual({ ...TEXAS_COUNTIES, grid_emissions: 'long_run', language: 'en' });
+    const reordered = {
+      ...TEXAS_COUNTIES,
+      county_fips: ['113', '201'],
+      group_by: TEXAS_COUNTIES.group_by!.toReversed(),
+    };
+    expect(healthAnswerKey(reordered)).toBe(healthAnswerKey(TEXAS_COUNTIES));
+    // The rows come in the order of the metrics asked: another order is another answer.
+    const metrics = { ...TEXAS_COUNTIES, metrics: TEXAS_COUNTIES.metrics.toReversed() };
+    expect(healthAnswerKey(metrics)).not.toBe(healthAnswerKey(TEXAS_COUNTIES));
+    expect(healthAnswerKey({ ...TEXAS_COUNTIES, language: 'es' })).not.toBe(healthAnswerKey(TEXAS_COUNTIES));
+    const today = { ...TEXAS_COUNTIES, grid_emissions: 'current_average' as const };
+    expect(healthAnswerKey(today)).not.toBe(healthAnswerKey(TEXAS_COUNTIES));
   });
+});
 
-  it('is parsed on its own when no key was asked for, to the same request', () => {
-    const keyed = structuredClone(TEXAS_COUNTIES);
-    healthAnswerKey(keyed);
-    const fresh = validateHealthRequest(structuredClone(TEXAS_COUNTIES));
-    expect(fresh).toEqual(validateHealthRequest(keyed));
-    expect(fresh).not.toBe(validateHealthRequest(keyed));
-  });
-
-  it("still refuses '*' beside other counties after its key was made (the schema alone allows it)", () => {
-    const body = { ...structuredClone(TEXAS_COUNTIES), county_fips: ['*', '001'] };
-    expect(healthAnswerKey(body)).toBeDefined();
-    expect(() => validateHealthRequest(body)).toThrow(
-      expect.objectContaining({ statusCode: 400, field: 'county_fips' }),
+describe('requireWildcardAlone', () => {
+  it("refuses '*' beside other counties (the schema alone allows it), naming county_fips in the body's language", () => {
+    expect(() =>
+      requireWildcardAlone({ ...TEXAS_COUNTIES, county_fips: ['*'] }, healthMessages.en),
+    ).not.toThrow();
+    expect(() => requireWildcardAlone(TEXAS_COUNTIES, healthMessages.en)).not.toThrow();
+    expect(() =>
+      requireWildcardAlone({ ...TEXAS_COUNTIES, county_fips: ['*', '001'] }, healthMessages.es),
+    ).toThrow(
+      expect.objectContaining({
+        statusCode: 400,
+        field: 'county_fips',
+        message: healthMessages.es.countyFipsFormat('*'),
+      }),
     );
+  });
+});
+
+describe('fipsFormatMessage', () => {
+  const issueOf = (body: unknown) => healthImpactsRequestSchema.safeParse(body).error!.issues[0]!;
+
+  it('names the code at fault in a FIPS list, and leaves other issues to the common words', () => {
+    const state = { ...TEXAS_COUNTIES, state_fips: ['48', 'TX'] };
+    expect(fipsFormatMessage(issueOf(state), 'en', state)).toBe(healthMessages.en.stateFipsFormat('TX'));
+    const county = { ...TEXAS_COUNTIES, county_fips: ['201', '1'] };
+    expect(fipsFormatMessage(issueOf(county), 'es', county)).toBe(healthMessages.es.countyFipsFormat('1'));
+    const metric = { ...TEXAS_COUNTIES, metrics: ['deaths'] };
+    expect(fipsFormatMessage(issueOf(metric), 'en', metric)).toBeUndefined();
   });
 });

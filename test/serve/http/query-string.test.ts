@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import qs from 'qs';
 import { describe, expect, it } from 'vitest';
-import { parseQueryString, rawQuery } from '../../../serve/http/query-string.ts';
+import { parseQueryString } from '../../../serve/http/query-string.ts';
 
 /** The reference's parser: qs with a decoder that splits `items`/`authority_types` values on commas. */
 function referenceParse(raw: string): unknown {
@@ -84,12 +84,5 @@ describe('parseQueryString', () => {
       }),
       { numRuns: 3000 },
     );
-  });
-});
-
-describe('rawQuery', () => {
-  it('is what follows the first question mark', () => {
-    expect(rawQuery('/api/v1/states')).toBe('');
-    expect(rawQuery('/api/v1/calculator?zip=02903&a=?')).toBe('zip=02903&a=?');
   });
 });

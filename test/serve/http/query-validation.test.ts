@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { calculatorQuerySchema, statesQuerySchema } from '../../../schemas/incentives/api.ts';
-import { HttpError } from '../../../serve/errors.ts';
-import { coerceQuery, validateQuery } from '../../../serve/http/query-validation.ts';
+import { calculatorQuerySchema } from '../../../schemas/incentives/api.ts';
+import { coerceQuery } from '../../../serve/http/query-validation.ts';
 
 describe('coerceQuery', () => {
   it('coerces like the reference: lone values become lists, one-element lists scalars, numeric text numbers', () => {
@@ -38,48 +37,5 @@ describe('coerceQuery', () => {
       include_beta_states: '1',
       zip: ['1', '2'],
     });
-  });
-});
-
-describe('validateQuery', () => {
-  it('returns the typed query with defaults', () => {
-    expect(
-      validateQuery(calculatorQuerySchema, {
-        zip: '02903',
-        owner_status: 'renter',
-        household_income: '0',
-        household_size: '8',
-      }),
-    ).toEqual({
-      zip: '02903',
-      owner_status: 'renter',
-      household_income: 0,
-      household_size: 8,
-      language: 'en',
-      include_beta_states: false,
-    });
-    expect(validateQuery(statesQuerySchema, {})).toEqual({ include_beta_states: false });
-  });
-
-  it('throws a 400 naming the first field at fault, in the requested language', () => {
-    const attempt = () =>
-      validateQuery(calculatorQuerySchema, {
-        zip: '02903',
-        owner_status: 'renter',
-        household_income: '100000001',
-        household_size: '2',
-        language: 'es',
-      });
-    expect(attempt).toThrow(HttpError);
-    try {
-      attempt();
-    } catch (error) {
-      expect((error as HttpError).body()).toEqual({
-        statusCode: 400,
-        error: 'Bad Request',
-        message: 'household_income: debe ser como máximo 100000000',
-        field: 'household_income',
-      });
-    }
   });
 });

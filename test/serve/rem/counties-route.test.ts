@@ -17,6 +17,8 @@ describe('GET /api/v1/rem/counties', () => {
     const response = await counties(`upgrade=${HP}&heating_fuel=natural_gas`);
     expect(response.statusCode).toBe(200);
     const body = response.json();
+    // Written as bytes, it is JSON.stringify's text of the same rows, key for key.
+    expect(response.body).toBe(JSON.stringify(body));
     expect(remCountiesResponseSchema.parse(body)).toEqual(body);
     expect(body).toEqual({
       upgrade: HP,
@@ -36,6 +38,16 @@ describe('GET /api/v1/rem/counties', () => {
         },
       ],
     });
+  });
+
+  it('names its answer by the validated query: a URL with other parameters, in any order, shares it', async () => {
+    const plain = await counties(`upgrade=${HP}&heating_fuel=natural_gas`);
+    const other = await counties(`heating_fuel=natural_gas&utm_source=newsletter&upgrade=${HP}&language=en`);
+    expect(other.statusCode).toBe(200);
+    expect(other.headers.etag).toBe(plain.headers.etag);
+    expect(other.body).toBe(plain.body);
+    const spanish = await counties(`upgrade=${HP}&heating_fuel=natural_gas&language=es`);
+    expect(spanish.headers.etag).not.toBe(plain.headers.etag);
   });
 
   it('gives exactly the medians and sample sizes GET /rem/address answers for an address in the county', async () => {

@@ -1,6 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { HttpError } from '../../../serve/errors.ts';
-import { validateProfileBody } from '../../../serve/rem/profile-route.ts';
 import { REM_TEST_KEY, remServerForSpecs } from '../../support/rem-lake-fixture.ts';
 
 const server = remServerForSpecs('profile-validation');
@@ -132,16 +130,5 @@ describe('POST /api/v1/rem/profile validation', () => {
       headers: { authorization: `Bearer ${REM_TEST_KEY}` },
     });
     expect(none.json()).toMatchObject({ statusCode: 400, field: 'body' });
-  });
-});
-
-describe('validateProfileBody', () => {
-  it('gives the typed body with its defaults, or the HttpError of the one validation path', () => {
-    expect(validateProfileBody(profile())).toEqual({
-      ...profile(),
-      grid_emissions: 'long_run',
-      language: 'en',
-    });
-    expect(() => validateProfileBody(profile({ language: 'fr' }))).toThrow(HttpError);
   });
 });

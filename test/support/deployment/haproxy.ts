@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import path from 'node:path';
 import { ROOT, stop } from '../../bench/server-processes.ts';
@@ -8,6 +9,24 @@ import { debianBinaryUnavailable } from './debian-binary.ts';
 export const HAPROXY = '/usr/sbin/haproxy';
 /** The checked-in configuration: the soak runs exactly what deploy/ ships. */
 export const HAPROXY_CONFIG = path.join(ROOT, 'deploy/haproxy.cfg');
+
+/** Milliseconds of an HAProxy duration (`500ms`, `2s`, `1m`; a bare number is milliseconds). */
+const durationMs = (value: string, unit: string | undefined) =>
+  Number(value) * ({ ms: 1, s: 1000, m: 60_000 } as Record<string, number>)[unit ?? 'ms']!;
+
+/**
+ * The timeouts deploy/haproxy.cfg applies to a replica (connect, server, check, queue), in milliseconds:
+ * a replica hung for longer than all of them has been given up on for every request and check.
+ */
+export async function replicaTimeoutsMs(): Promise<Record<string, number>> {
+  const config = await readFile(HAPROXY_CONFIG, 'utf8');
+  const timeouts: Record<string, number> = {};
+  for (const [, name, value, unit] of config.matchAll(
+    /^\s*timeout\s+(connect|server|check|queue)\s+(\d+)(ms|s|m)?\s*$/gm,
+  ))
+    timeouts[name!] = durationMs(value!, unit);
+  return timeouts;
+}
 
 export const haproxyUnavailable = () =>
   debianBinaryUnavailable(HAPROXY, 'haproxy', 'HAPROXY_REQUIRED', 'specs needing HAProxy');

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -15,15 +16,18 @@ import {
   runTs,
   waitFor,
 } from '../../bench/server-processes.ts';
-import { HaproxyProcess } from './haproxy.ts';
+import { HaproxyProcess, replicaTimeoutsMs } from './haproxy.ts';
 import { RedisServer } from './redis-server.ts';
 
 /*
  * The deployment of deploy/ on one machine, under load, while it is operated: HAProxy with the checked-in
  * haproxy.cfg in front of three replicas started with deploy/env/{common,replica}.env, one Redis for the
  * rate limit, one lake. During the load a second snapshot is published, one replica is killed with SIGKILL
- * and restarted, another gets SIGTERM and is restarted, and the first snapshot is rolled back to. Every
- * response is recorded. Shared by `npm run bench -- replicas` (60 s and more) and the spec in npm test.
+ * and restarted, another gets SIGTERM and is restarted, the first snapshot is rolled back to, and a third
+ * replica is stopped (SIGSTOP) for longer than any timeout HAProxy applies to a replica, then continued.
+ * Every response is recorded, with its latency; beside the load, the lake's largest file is downloaded
+ * again and again, read slowly enough that each download outlasts HAProxy's `timeout server`. Shared by
+ * `npm run bench -- replicas` (60 s and more) and the spec in npm test.
  */
 
 const AS_OF_DATE = '2025-06-01';
@@ -50,6 +54,20 @@ interface Recorded {
   ok: boolean;
   latencyMs: number;
   snapshot: string | null;
+  /** When the request was sent, in ms since the load started. */
+  atMs: number;
+  route: string;
+}
+
+/** The lake's largest file, downloaded beside the load; a download must not fail or be cut. */
+export interface DownloadsResult {
+  table: string;
+  bytes: number;
+  completed: number;
+  failed: number;
+  failures: string[];
+  /** The longest download, in seconds (each is paced to outlast `timeout server`). */
+  longestSeconds: number;
 }
 
 export interface SoakResult {
@@ -66,6 +84,10 @@ export interface SoakResult {
   bodiesMismatched: number;
   p50Ms: number;
   p99Ms: number;
+  /** The worst latency a client saw, and the slowest requests (latency, when, route). */
+  maxMs: number;
+  slowest: string[];
+  downloads: DownloadsResult;
   seconds: number;
   /** What was done to the deployment, with the second of the load it happened at. */
   events: string[];
@@ -115,6 +137,11 @@ class Replica {
     await waitFor(`http://127.0.0.1:${this.port}/healthz`, () => true, this.child);
   }
 
+  /** SIGSTOP or SIGCONT: the process hangs (its sockets still accept connections), or goes on. */
+  hang(signal: 'SIGSTOP' | 'SIGCONT'): void {
+    this.child!.kill(signal);
+  }
+
   async signal(signal: 'SIGKILL' | 'SIGTERM'): Promise<void> {
     const child = this.child!;
     if (child.exitCode !== null || child.signalCode !== null) return;
@@ -126,6 +153,76 @@ class Replica {
 
 const quantile = (sorted: number[], q: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+
+/** The route of a request URL (what the slowest requests are reported by). */
+const routeOf = (url: string) => new URL(url).pathname;
+
+/**
+ * Downloads the lake's largest file through HAProxy again and again while `running()`, each read slowly
+ * enough to take `paceMs`, checking every byte against the SHA-256 its ETag names. `pause()` waits for the
+ * download under way and holds the next until `resume()`.
+ */
+function downloadLoop(base: string, headers: Record<string, string>, paceMs: number, running: () => boolean) {
+  let paused = false;
+  let current: Promise<void> = Promise.resolve();
+  const result: DownloadsResult = {
+    table: '',
+    bytes: 0,
+    completed: 0,
+    failed: 0,
+    failures: [],
+    longestSeconds: 0,
+  };
+  const once = async (url: string) => {
+    const started = performance.now();
+    const res = await fetch(`${base}${url}`, { headers });
+    const length = Number(res.headers.get('content-length'));
+    const tag = /\.([0-9a-f]{16})"$/.exec(res.headers.get('etag') ?? '')?.[1];
+    const hash = createHash('sha256');
+    let received = 0;
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      hash.update(chunk);
+      received += chunk.length;
+      // Paced: the bytes so far take their share of paceMs.
+      const due = started + (received / length) * paceMs - performance.now();
+      if (due > 0) await delay(due);
+    }
+    const digest = hash.digest('hex').slice(0, 16);
+    if (res.status !== 200 || received !== length || digest !== tag)
+      throw new Error(`${res.status}, ${received} of ${length} bytes, sha256 ${digest} for tag ${tag}`);
+    result.longestSeconds = Math.max(result.longestSeconds, (performance.now() - started) / 1000);
+  };
+  const loop = (async () => {
+    const listing = (await (await fetch(`${base}/api/v1/lake`, { headers })).json()) as {
+      tables: { name: string; bytes: number; url: string }[];
+    };
+    const largest = listing.tables.reduce((a, b) => (b.bytes > a.bytes ? b : a));
+    Object.assign(result, { table: largest.name, bytes: largest.bytes });
+    while (running()) {
+      if (paused) {
+        await delay(50);
+        continue;
+      }
+      current = once(largest.url).then(
+        () => void result.completed++,
+        (err: unknown) => {
+          result.failed++;
+          if (result.failures.length < 5) result.failures.push(String((err as Error).cause ?? err));
+        },
+      );
+      await current;
+    }
+  })();
+  return {
+    result,
+    done: loop,
+    pause: async () => {
+      paused = true;
+      await current;
+    },
+    resume: () => void (paused = false),
+  };
+}
 
 export async function runReplicasSoak(options: SoakOptions): Promise<SoakResult> {
   const log = options.log ?? (() => {});
@@ -228,13 +325,14 @@ export async function runReplicasSoak(options: SoakOptions): Promise<SoakResult>
     let loading = true;
     const client = async (recorder: Recorded[]) => {
       while (loading) {
-        const started = performance.now();
+        const sent = performance.now();
+        const atMs = Date.now() - started;
         try {
           const res = await request();
           const text = await res.text();
           const snapshot = res.headers.get('x-snapshot-id');
           const ok = res.status === 200;
-          recorder.push({ ok, latencyMs: performance.now() - started, snapshot });
+          recorder.push({ ok, latencyMs: performance.now() - sent, snapshot, atMs, route: routeOf(res.url) });
           if (!ok) {
             failed++;
             if (failures.length < 20) failures.push(`${res.status} ${text.slice(0, 200)}`);
@@ -249,7 +347,7 @@ export async function runReplicasSoak(options: SoakOptions): Promise<SoakResult>
           }
         } catch (err) {
           failed++;
-          recorder.push({ ok: false, latencyMs: performance.now() - started, snapshot: null });
+          recorder.push({ ok: false, latencyMs: performance.now() - sent, snapshot: null, atMs, route: '?' });
           if (failures.length < 20) failures.push(String((err as Error).cause ?? err));
         }
       }
@@ -271,6 +369,8 @@ export async function runReplicasSoak(options: SoakOptions): Promise<SoakResult>
       while ((served.get(id) ?? 0) < target) await delay(20);
     };
     const clients = Array.from({ length: options.connections }, () => client(records));
+    const timeouts = await replicaTimeoutsMs();
+    const downloads = downloadLoop(haproxy.url, headers, 1.5 * timeouts.server!, () => loading);
 
     await at(0.1);
     event('publishing a second snapshot (the pipeline, one incentive cap changed in its source)');
@@ -305,11 +405,29 @@ export async function runReplicasSoak(options: SoakOptions): Promise<SoakResult>
     await answeredFrom(first, 50);
     event('first snapshot served again');
 
+    await at(0.85);
+    const stopMs = Math.max(...Object.values(timeouts)) + 2_000;
+    // A download under way from r3 would stop with it: one that hangs mid-file is cut after `timeout server`
+    // and resumed by the client with a Range request. The downloads here are about long ones completing.
+    await downloads.pause();
+    event(`SIGSTOP r3 for ${stopMs / 1000} s, longer than any timeout HAProxy applies to a replica`);
+    replicas[2]!.hang('SIGSTOP');
+    await delay(stopMs);
+    replicas[2]!.hang('SIGCONT');
+    event('SIGCONT r3');
+    await upInPool('r3');
+    event('r3 back in the pool');
+    downloads.resume();
+
     await at(1);
     loading = false;
-    await Promise.all(clients);
+    await Promise.all([...clients, downloads.done]);
     const seconds = (Date.now() - started) / 1000;
     const latencies = records.map((r) => r.latencyMs).sort((a, b) => a - b);
+    const slowest = records
+      .toSorted((a, b) => b.latencyMs - a.latencyMs)
+      .slice(0, 5)
+      .map((r) => `${Math.round(r.latencyMs)} ms at ${(r.atMs / 1000).toFixed(1)} s (${r.route})`);
     const soak = { failed, failures: [...failures], bySnapshot: Object.fromEntries(served) };
 
     let throughput: SoakResult['throughput'];
@@ -349,6 +467,9 @@ export async function runReplicasSoak(options: SoakOptions): Promise<SoakResult>
       bodiesMismatched,
       p50Ms: quantile(latencies, 0.5),
       p99Ms: quantile(latencies, 0.99),
+      maxMs: latencies.at(-1) ?? 0,
+      slowest,
+      downloads: downloads.result,
       seconds,
       events,
       throughput,

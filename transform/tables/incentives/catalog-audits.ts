@@ -8,7 +8,7 @@ import { HOUSEHOLD_SIZES } from '../../../schemas/incentives/ami.ts';
 import { LAUNCHED_STATES } from '../../../schemas/incentives/launched-states.ts';
 import { offendersFinding } from '../audit-findings.ts';
 import { FEDERAL_PROGRAMS } from './federal-programs.ts';
-import type { CatalogInputs } from './serving-states.ts';
+import type { CatalogInputs } from './catalog-inputs.ts';
 import { polygonsOfText } from '../../../lib/geojson-polygons.ts';
 
 const TABLE = 'incentives_serving_states';

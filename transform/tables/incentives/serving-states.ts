@@ -1,28 +1,10 @@
-import {
-  INCENTIVE_RECORD_SCHEMAS as S,
-  type AuthorityRecord,
-  type DataPartnerRecord,
-  type GeoGroupRecord,
-  type GeographyRecord,
-  type IncentiveRecord,
-  type ProgramRecord,
-  type RelationshipsRecord,
-} from '../../../schemas/incentives/records.ts';
+import { INCENTIVE_RECORD_SCHEMAS as S, type GeographyRecord } from '../../../schemas/incentives/records.ts';
 import { FEDERAL_SCOPE, SERVING_STATES, type ServingStateRow } from '../../../data-lake/tables/incentives.ts';
 import type { LakeTable } from '../lake-table.ts';
 import { FEDERAL_PROGRAMS } from './federal-programs.ts';
 import { auditIncentiveCatalog } from './catalog-audits.ts';
+import type { CatalogInputs } from './catalog-inputs.ts';
 import { polygonsOfText } from '../../../lib/geojson-polygons.ts';
-
-export interface CatalogInputs {
-  incentives: IncentiveRecord[];
-  programs: ProgramRecord[];
-  authorities: AuthorityRecord[];
-  relationships: RelationshipsRecord[];
-  geoGroups: GeoGroupRecord[];
-  dataPartners: DataPartnerRecord[];
-  geographies: GeographyRecord[];
-}
 
 const withoutUndefined = <T extends object>(value: T): T =>
   Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;

@@ -1,13 +1,13 @@
-import type { HealthBinDelta } from '../../schemas/health-data.ts';
-import type { ClusterStatisticRow } from '../../schemas/rem-data.ts';
-import { FUELS, type Climate, type Home, type Upgrade } from '../../schemas/rem.ts';
-import { FEATURE_NAMES, encodeFeatures } from '../features.ts';
-import { healthBinDeltas } from '../health/bin-deltas.ts';
-import type { SampledHome } from '../sampler/sample-homes.ts';
-import type { Predictor } from '../surrogate/held-out.ts';
-import { upgradeInto } from '../upgrades/apply-upgrade.ts';
-import { clusterStatistics, type ClusterIdentity, type UpgradeEnergy } from './cluster-statistics.ts';
-import type { FuelPrices } from './fuel-prices.ts';
+import type { HealthBinDelta } from '../schemas/health-data.ts';
+import type { ClusterStatisticRow } from '../schemas/rem-data.ts';
+import { FUELS, type Climate, type Home, type Upgrade } from '../schemas/rem.ts';
+import { FEATURE_NAMES, encodeFeatures } from './features.ts';
+import { healthBinDeltas } from './health/bin-deltas.ts';
+import type { SampledHome } from './sampler/sample-homes.ts';
+import type { Predictor } from './surrogate/held-out.ts';
+import { upgradeInto } from './upgrades/apply-upgrade.ts';
+import { clusterStatistics, type ClusterIdentity, type UpgradeEnergy } from './savings/cluster-statistics.ts';
+import type { FuelPrices } from './savings/fuel-prices.ts';
 
 export interface EvaluateOptions {
   /** The cluster (or request) every line is labelled with. */

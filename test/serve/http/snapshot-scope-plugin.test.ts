@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../serve/app.ts';
 import type { ZodApp } from '../../../serve/api-module.ts';
 import { authPlugin } from '../../../serve/http/auth-plugin.ts';
-import { dataScopePlugin } from '../../../serve/http/data-scope-plugin.ts';
+import { snapshotScopePlugin } from '../../../serve/http/snapshot-scope-plugin.ts';
 import { FixedWindowRateLimiter } from '../../../serve/http/rate-limiter.ts';
 import { loadSnapshot, type LoadedSnapshot } from '../../../serve/snapshot/snapshot-holder.ts';
 import { memoryReader, programsModule, silentLogger, testConfig } from '../../support/serve-fixtures.ts';
@@ -14,7 +14,6 @@ const keyStore = {
   authenticate: (given: string) => (given === KEY ? { id: 'test', name: 'test' } : null),
 };
 const withKey = { authorization: `Bearer ${KEY}` };
-const limits = { maxBytes: 1024 * 1024, maxEntries: 100 };
 
 let app: ZodApp | undefined;
 afterEach(async () => {
@@ -33,17 +32,13 @@ async function start(current: () => LoadedSnapshot | null) {
   return app;
 }
 
-describe('the data-scope plugin', () => {
+describe('the snapshot-scope plugin', () => {
   it('refuses to be registered in a scope without the auth plugin before it', async () => {
     const server = Fastify();
     server.setValidatorCompiler(validatorCompiler);
     server.setSerializerCompiler(serializerCompiler);
     await expect(
-      server.register(dataScopePlugin, {
-        snapshots: { current: () => null },
-        today: () => '2026-11-21',
-        responseCache: limits,
-      }),
+      server.register(snapshotScopePlugin, { snapshots: { current: () => null }, today: () => '2026-11-21' }),
     ).rejects.toThrow(/electrify-auth/);
     await server.close();
 
@@ -52,10 +47,9 @@ describe('the data-scope plugin', () => {
     inOrder.setSerializerCompiler(serializerCompiler);
     await inOrder.register(async (scope) => {
       await scope.register(authPlugin, { keyStore, limiter: new FixedWindowRateLimiter(10, 60_000) });
-      await scope.register(dataScopePlugin, {
+      await scope.register(snapshotScopePlugin, {
         snapshots: { current: () => null },
         today: () => '2026-11-21',
-        responseCache: limits,
       });
     });
     await expect(inOrder.ready()).resolves.toBeDefined();
@@ -79,25 +73,6 @@ describe('the data-scope plugin', () => {
       const response = await server.inject({ method: 'GET', url });
       expect(response.headers['x-snapshot-id'], url).toBeUndefined();
       expect(response.headers.etag, url).toBeUndefined();
-    }
-  });
-
-  it('never lets a kept answer, or a 304, reach a request without a valid key', async () => {
-    const snapshot = await loadSnapshot(memoryReader('snap-a'), [programsModule().serving]);
-    const server = await start(() => snapshot);
-    const first = await server.inject({ method: 'GET', url: '/v1/programs?minAmount=1', headers: withKey });
-    const kept = await server.inject({ method: 'GET', url: '/v1/programs?minAmount=1', headers: withKey });
-    expect(kept.body).toBe(first.body);
-    for (const headers of [{}, { authorization: 'Bearer wrong' }]) {
-      for (const conditional of [{}, { 'if-none-match': first.headers.etag as string }]) {
-        const response = await server.inject({
-          method: 'GET',
-          url: '/v1/programs?minAmount=1',
-          headers: { ...headers, ...conditional },
-        });
-        expect(response.statusCode).toBe(401);
-        expect(response.headers['x-snapshot-id']).toBeUndefined();
-      }
     }
   });
 

@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EnergyRate } from '../../../schemas/rem-data.ts';
-import { UPGRADES } from '../../../schemas/rem.ts';
-import { sampleStateHomes, type SampledHome } from '../../../simulate/sampler/sample-homes.ts';
-import { evaluateHomes, type Evaluation } from '../../../simulate/savings/evaluate-homes.ts';
-import { fuelPricesFor, kgPerKwh } from '../../../simulate/savings/fuel-prices.ts';
-import { readModelFiles } from '../../../simulate/surrogate/committed-model.ts';
-import { OnnxSurrogate } from '../../../simulate/surrogate/onnx-surrogate.ts';
-import { applyUpgrade } from '../../../simulate/upgrades/apply-upgrade.ts';
-import { KWH_PER_MMBTU, KWH_PER_THERM } from '../../../simulate/units.ts';
-import { co2eFactor } from '../../support/rem-lake-fixture.ts';
+import type { EnergyRate } from '../../schemas/rem-data.ts';
+import { UPGRADES } from '../../schemas/rem.ts';
+import { sampleStateHomes, type SampledHome } from '../../simulate/sampler/sample-homes.ts';
+import { evaluateHomes, type Evaluation } from '../../simulate/evaluate-homes.ts';
+import { fuelPricesFor, kgPerKwh } from '../../simulate/savings/fuel-prices.ts';
+import { readModelFiles } from '../../simulate/surrogate/committed-model.ts';
+import { OnnxSurrogate } from '../../simulate/surrogate/onnx-surrogate.ts';
+import { applyUpgrade } from '../../simulate/upgrades/apply-upgrade.ts';
+import { KWH_PER_MMBTU, KWH_PER_THERM } from '../../simulate/units.ts';
+import { co2eFactor } from '../support/rem-lake-fixture.ts';
 
 const rate = (fuel: EnergyRate['fuel'], volumetric_rate: number, fixed_monthly: number): EnergyRate => ({
   state: 'RI',

@@ -1,0 +1,90 @@
+import type { FastifyRequest } from 'fastify';
+import {
+  calculatorQuerySchema,
+  calculatorResponseSchema,
+  type CalculatorQuery,
+} from '../../schemas/incentives/api.ts';
+import type { ApiModuleContext, ZodApp } from '../api-module.ts';
+import type { Geocoder } from '../geocoding/geocoder.ts';
+import { nameAnswer } from '../http/response-cache-plugin.ts';
+import { sendJson } from '../http/send-json.ts';
+import { calculatorAnswerKey } from './calculator-answer-key.ts';
+import { calculateIncentives } from './eligibility/calculate-incentives.ts';
+import { incomeClass } from './eligibility/income-class.ts';
+import type { IncentivesData } from './incentives-data.ts';
+import { geocoderUnavailableResponse, locatingHooks, locationNotFoundResponse } from './location-routes.ts';
+import { messages } from './messages.ts';
+import { calculatorBody } from './response-bodies.ts';
+import {
+  locationNotFound,
+  requireRequestedUtilities,
+  resolveLocation,
+  resolveUtilities,
+} from './resolve-location.ts';
+
+/**
+ * GET /api/v1/calculator: the incentives a household is eligible for at a location. Every income of one
+ * income class at a ZIP gets the same answer, so the route names its answers by class (`nameAnswer`):
+ * one kept answer and one ETag per class.
+ */
+export function registerCalculatorRoute(
+  app: ZodApp,
+  ctx: ApiModuleContext<IncentivesData>,
+  geocoder: Geocoder,
+): void {
+  app.get(
+    '/api/v1/calculator',
+    {
+      schema: {
+        summary: 'Incentives a household is eligible for at a location',
+        description:
+          'Federal, state, utility and local incentives, filtered by the household and location, sorted by ' +
+          'payment method and amount. Arrays accept `a=x,y`, repeated keys, `a[]=` and `a[0]=`.',
+        operationId: 'getCalculatedIncentives',
+        querystring: calculatorQuerySchema,
+        response: {
+          200: calculatorResponseSchema,
+          404: locationNotFoundResponse,
+          503: geocoderUnavailableResponse,
+        },
+      },
+      preHandler: [
+        nameAnswer((request: FastifyRequest<{ Querystring: CalculatorQuery }>) =>
+          calculatorAnswerKey(ctx.data(request), request.query),
+        ),
+        ...locatingHooks(geocoder),
+      ],
+    },
+    async (request, reply) => {
+      const data = ctx.data(request);
+      const { query } = request;
+      const text = messages[query.language];
+      const location = await resolveLocation(data, query, geocoder, text);
+      const catalog = data.states.get(location.state);
+      const utilityGeographyIds = resolveUtilities(catalog, location, query, text);
+      if (location.ami80 === null || location.ami150 === null || location.evChargerEligible === null) {
+        throw locationNotFound(text.noDataForLocation);
+      }
+      requireRequestedUtilities(query, text.utilityRequired, text);
+      const household = {
+        income: query.household_income,
+        size: query.household_size,
+        taxFiling: query.tax_filing,
+      };
+      const calculation = calculateIncentives(
+        data,
+        location,
+        {
+          ownerStatus: query.owner_status,
+          income: incomeClass(data, location, household),
+          authorityTypes: query.authority_types,
+          items: query.items,
+          includeBetaStates: query.include_beta_states,
+          utilityGeographyIds,
+        },
+        ctx.asOfDate(request),
+      );
+      return sendJson(reply, calculatorBody(calculation, location, query.utility, query.language));
+    },
+  );
+}

@@ -1,0 +1,144 @@
+import type { FastifyRequest } from 'fastify';
+import {
+  loanProgramsResponseSchema,
+  locationQuerySchema,
+  programsQuerySchema,
+  programsResponseSchema,
+  utilitiesResponseSchema,
+} from '../../schemas/incentives/api.ts';
+import type { ApiModuleContext, ZodApp } from '../api-module.ts';
+import { documentedError, errors } from '../errors.ts';
+import type { Geocoder } from '../geocoding/geocoder.ts';
+import { offlineGeocoder } from '../geocoding/open-geocoder.ts';
+import { keepAnswerIf } from '../http/response-cache-plugin.ts';
+import { sendJson } from '../http/send-json.ts';
+import { programsForLocation } from './eligibility/programs-for-location.ts';
+import { utilitiesForLocation } from './eligibility/utilities-for-location.ts';
+import type { IncentivesData } from './incentives-data.ts';
+import { messages } from './messages.ts';
+import { programsBody } from './response-bodies.ts';
+import {
+  locationNotFound,
+  requireRequestedUtilities,
+  resolveLocation,
+  resolveUtilities,
+} from './resolve-location.ts';
+
+/** The reference leaves its 404s out of the spec; a ZIP or address no data covers is one. */
+export const locationNotFoundResponse = documentedError(
+  'No data covers the location (field "location")',
+  locationNotFound(messages.en.zipNotFound('10001')),
+);
+
+/** Beside the shell's "no snapshot yet", a route that locates addresses depends on the geocoder. */
+export const geocoderUnavailableResponse = documentedError(
+  'No data snapshot is published yet, or (GEOCODER=census, `address` given) the address service is down ' +
+    '(field "address"); retry after the Retry-After header\'s seconds',
+  errors.geocoderUnavailable(messages.en.geocoderUnavailable),
+);
+
+/**
+ * The preHandler hooks of a route that locates a ZIP or an address: an address read by an external
+ * geocoder (GEOCODER=census) is placed by that service's answer, which can change while the snapshot does
+ * not, so such answers are computed afresh every time (not kept).
+ */
+export const locatingHooks = (geocoder: Geocoder) =>
+  geocoder === offlineGeocoder
+    ? []
+    : [
+        keepAnswerIf(
+          (request: FastifyRequest<{ Querystring: { address?: string | undefined } }>) =>
+            request.query.address === undefined,
+        ),
+      ];
+
+/** GET /api/v1/utilities and /incentives/programs: what serves a location. */
+export function registerLocationRoutes(
+  app: ZodApp,
+  ctx: ApiModuleContext<IncentivesData>,
+  geocoder: Geocoder,
+): void {
+  const response = { 404: locationNotFoundResponse, 503: geocoderUnavailableResponse };
+  const preHandler = locatingHooks(geocoder);
+  app.get(
+    '/api/v1/utilities',
+    {
+      schema: {
+        summary: 'Electric and gas utilities serving a location',
+        operationId: 'getUtilities',
+        querystring: locationQuerySchema,
+        response: { 200: utilitiesResponseSchema, ...response },
+      },
+      preHandler,
+    },
+    async (request, reply) => {
+      const data = ctx.data(request);
+      const { query } = request;
+      const location = await resolveLocation(data, query, geocoder, messages[query.language]);
+      return sendJson(reply, JSON.stringify(utilitiesForLocation(location, data.states.get(location.state))));
+    },
+  );
+
+  app.get(
+    '/api/v1/incentives/programs',
+    {
+      schema: {
+        summary: 'Incentive programs offered at a location',
+        operationId: 'getProgramsForLocation',
+        querystring: programsQuerySchema,
+        response: { 200: programsResponseSchema, ...response },
+      },
+      preHandler,
+    },
+    async (request, reply) => {
+      const data = ctx.data(request);
+      const { query } = request;
+      const text = messages[query.language];
+      const location = await resolveLocation(data, query, geocoder, text);
+      const catalog = data.states.get(location.state);
+      const utilityGeographyIds = resolveUtilities(catalog, location, query, text);
+      requireRequestedUtilities(query, text.utilityProgramsRequired, text);
+      const geographyIds = [...utilityGeographyIds, ...location.geographyIds];
+      const { programs, authorityEntries } = catalog
+        ? programsForLocation(catalog, geographyIds, query.authority_types)
+        : { programs: [], authorityEntries: [] };
+      return sendJson(
+        reply,
+        programsBody(programs, authorityEntries, location, query.utility, query.language),
+      );
+    },
+  );
+}
+
+/** GET /api/v1/finance/loan-programs: the energy loan programs of a location's state. */
+export function registerLoanProgramsRoute(
+  app: ZodApp,
+  ctx: ApiModuleContext<IncentivesData>,
+  geocoder: Geocoder,
+): void {
+  app.get(
+    '/api/v1/finance/loan-programs',
+    {
+      schema: {
+        summary: 'Energy loan programs available in a location’s state (beta)',
+        operationId: 'getLoanProgramsForLocation',
+        querystring: locationQuerySchema,
+        response: {
+          200: loanProgramsResponseSchema,
+          404: locationNotFoundResponse,
+          503: geocoderUnavailableResponse,
+        },
+      },
+      preHandler: locatingHooks(geocoder),
+    },
+    async (request, reply) => {
+      const data = ctx.data(request);
+      const { query } = request;
+      const location = await resolveLocation(data, query, geocoder, messages[query.language]);
+      return sendJson(
+        reply,
+        data.states.get(location.state)?.loanProgramsJson ?? data.nationalLoanProgramsJson,
+      );
+    },
+  );
+}
