@@ -20,7 +20,12 @@ export const lakeTableSchema = z
     rows: z.number().int().nonnegative(),
     bytes: z.number().int().nonnegative().describe('Size of the Parquet file'),
     sha256: z.string().describe("SHA-256 of the Parquet file's bytes (hex)"),
-    url: z.string().describe('Where the Parquet file is served, relative to this server'),
+    url: z
+      .string()
+      .describe(
+        "Where this snapshot's Parquet file is served, relative to this server: pinned to the snapshot, so " +
+          'its bytes never change and a reader following it cannot mix two snapshots',
+      ),
     columns: z.array(lakeColumnSchema),
   })
   .meta({ id: 'LakeTable' });
@@ -34,7 +39,7 @@ const lakeListingExample = {
       rows: 41_483,
       bytes: 612_337,
       sha256: '9b1f0c6d2e8a4b7c5d3e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c',
-      url: '/api/v1/lake/zips.parquet',
+      url: '/api/v1/lake/snapshots/20261121T120000Z-3f9a1c/zips.parquet',
       columns: [
         { name: 'zip', type: 'VARCHAR' },
         { name: 'city', type: 'VARCHAR' },
@@ -63,3 +68,64 @@ export const parquetBytesSchema = z.string().meta({ format: 'binary' });
 export const lakeFileParamsSchema = z.object({
   table: z.string().describe('A table named in `GET /api/v1/lake`').meta({ example: 'zips' }),
 });
+
+export const lakeSnapshotFileParamsSchema = lakeFileParamsSchema.extend({
+  snapshot: z
+    .string()
+    .describe('A snapshot id, as `GET /api/v1/lake` (or, for a reviewer key, `/api/v1/lake/held`) names it')
+    .meta({ example: '20261121T120000Z-3f9a1c' }),
+});
+
+const heldTableSchema = lakeTableSchema.omit({ columns: true, description: true });
+
+const heldExample = {
+  held: [
+    {
+      id: '20261127T171904547Z-b590f499',
+      created_at: '2026-11-27T17:19:04.547Z',
+      against: '20261127T171845641Z-61aa07ed',
+      findings: [
+        {
+          table: 'incentives',
+          check: 'partition-emptied',
+          message: 'a partition that had rows has none',
+          examples: ['CA: 147 → 0 rows'],
+        },
+      ],
+      tables: [
+        {
+          name: 'incentives',
+          rows: 4_771,
+          bytes: 1_204_113,
+          sha256: '4c1f9a7e0b2d3c5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b1c2d3e4f5a6b7c8d9e',
+          url: '/api/v1/lake/snapshots/20261127T171904547Z-b590f499/incentives.parquet',
+        },
+      ],
+    },
+  ],
+};
+
+/** The snapshots the pipeline wrote but held for review, for a reviewer's key (docs/pipeline-and-lake.md). */
+export const heldListingSchema = z
+  .object({
+    held: z.array(
+      z.object({
+        id: z.string(),
+        created_at: z.iso.datetime(),
+        against: z.string().describe('The published snapshot its audits compared it with'),
+        findings: z
+          .array(
+            z.object({
+              table: z.string(),
+              check: z.string(),
+              message: z.string(),
+              examples: z.array(z.string()),
+            }),
+          )
+          .describe('Why it was held'),
+        tables: z.array(heldTableSchema).describe('Its tables, each pinned to it'),
+      }),
+    ),
+  })
+  .meta({ id: 'HeldSnapshots', example: heldExample });
+export type HeldListing = z.infer<typeof heldListingSchema>;

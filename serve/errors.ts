@@ -43,6 +43,7 @@ export type ErrorCode =
   | 'VALIDATION_FAILED'
   | 'BAD_REQUEST'
   | 'UNAUTHORIZED'
+  | 'FORBIDDEN'
   | 'NOT_FOUND'
   | 'METHOD_NOT_ALLOWED'
   | 'RATE_LIMITED'
@@ -99,6 +100,7 @@ export const errors = {
     new HttpError(401, 'UNAUTHORIZED', 'Invalid or revoked API key', undefined, {
       'www-authenticate': 'Bearer error="invalid_token"',
     }),
+  forbidden: (message: string, field?: string) => new HttpError(403, 'FORBIDDEN', message, field),
   notFound: (method: string, path: string) =>
     new HttpError(404, 'NOT_FOUND', `Route ${method} ${path} not found`),
   /** What a request field names (a ZIP, an address, a county, a state) is not in the data being served. */

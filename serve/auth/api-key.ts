@@ -9,6 +9,8 @@ export const storedKeySchema = z.object({
   hash: z.string().regex(/^[0-9a-f]{64}$/),
   createdAt: z.iso.datetime(),
   revokedAt: z.iso.datetime().nullable(),
+  /** May read snapshots held for review over HTTP (`npm run keys -- create --reviewer`); absent: no. */
+  reviewer: z.boolean().optional(),
 });
 export type StoredKey = z.infer<typeof storedKeySchema>;
 
@@ -19,10 +21,12 @@ export const keyFileSchema = z.object({
 });
 export type KeyFile = z.infer<typeof keyFileSchema>;
 
-/** Who made a request: the key's id (the rate-limit bucket) and its name (for logs). */
+/** Who made a request: the key's id (the rate-limit bucket), its name (for logs), and what it may read. */
 export interface KeyIdentity {
   id: string;
   name: string;
+  /** May read snapshots held for review (GET /api/v1/lake/held and their files). */
+  reviewer: boolean;
 }
 
 const KEY_PREFIX = 'esk_';

@@ -7,8 +7,8 @@ export const LOCAL_KEY_NAME = 'local';
 
 /**
  * A first start with no key configured (no API_KEYS, no active stored key) would leave the API unusable,
- * so one local key is created; only its hash is stored. Returns the new key (to print once), or null when
- * a key was already configured.
+ * so one local key is created; only its hash is stored. It is the operator's own, so it may read held
+ * snapshots too. Returns the new key (to print once), or null when a key was already configured.
  */
 export async function ensureKey(
   file: string,
@@ -19,7 +19,7 @@ export async function ensureKey(
   return withKeyFileLock(file, async () => {
     const current = await readKeyFile(file);
     if (current.keys.some(isActive)) return null;
-    const { file: next, key, stored } = addKey(current, LOCAL_KEY_NAME, now);
+    const { file: next, key, stored } = addKey(current, LOCAL_KEY_NAME, now, { reviewer: true });
     await writeKeyFile(file, next);
     return { id: stored.id, key };
   });

@@ -17,6 +17,7 @@ export function addKey(
   file: KeyFile,
   name: string,
   now: Date,
+  { reviewer = false }: { reviewer?: boolean } = {},
 ): { file: KeyFile; key: string; stored: StoredKey } {
   const trimmed = name.trim();
   if (trimmed.length === 0) throw new KeyCommandError('a key needs a non-empty --name');
@@ -30,6 +31,7 @@ export function addKey(
     hash: hashApiKey(key),
     createdAt: now.toISOString(),
     revokedAt: null,
+    ...(reviewer ? { reviewer } : {}),
   };
   return { file: { ...file, keys: [...file.keys, stored] }, key, stored };
 }

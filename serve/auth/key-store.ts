@@ -25,7 +25,7 @@ export interface KeyStoreOptions {
 function indexKeys(file: KeyFile, staticHashes: ReadonlyMap<string, KeyIdentity>): Map<string, KeyIdentity> {
   const index = new Map(staticHashes);
   for (const key of file.keys) {
-    if (isActive(key)) index.set(key.hash, { id: key.id, name: key.name });
+    if (isActive(key)) index.set(key.hash, { id: key.id, name: key.name, reviewer: key.reviewer === true });
   }
   return index;
 }
@@ -64,7 +64,7 @@ export class KeyStore implements KeyAuthenticator {
     const staticHashes = new Map<string, KeyIdentity>();
     for (const [i, key] of options.staticKeys.entries()) {
       const hash = hashApiKey(key);
-      staticHashes.set(hash, { id: staticKeyId(hash), name: `API_KEYS[${i}]` });
+      staticHashes.set(hash, { id: staticKeyId(hash), name: `API_KEYS[${i}]`, reviewer: false });
     }
     const store = new KeyStore(options, staticHashes);
     store.fileSignature = await store.signature();

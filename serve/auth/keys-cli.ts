@@ -3,7 +3,7 @@ import { addKey, KeyCommandError, revokeKey } from './key-commands.ts';
 import { readKeyFile, writeKeyFile } from './key-file.ts';
 import { withKeyFileLock } from './key-file-lock.ts';
 
-const USAGE = `usage: npm run keys -- create --name <name>
+const USAGE = `usage: npm run keys -- create --name <name> [--reviewer]   (--reviewer: may read held snapshots)
        npm run keys -- list
        npm run keys -- revoke <id|name>`;
 
@@ -18,7 +18,11 @@ export async function runKeysCli(argv: string[], file: string, io: KeysCliIo): P
   const now = io.now ?? (() => new Date());
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: { name: { type: 'string' } }, allowPositionals: true });
+    parsed = parseArgs({
+      args: argv,
+      options: { name: { type: 'string' }, reviewer: { type: 'boolean' } },
+      allowPositionals: true,
+    });
   } catch (err) {
     io.err(`${(err as Error).message}\n${USAGE}`);
     return 2;
@@ -29,24 +33,29 @@ export async function runKeysCli(argv: string[], file: string, io: KeysCliIo): P
       case 'create': {
         if (parsed.values.name === undefined || rest.length > 0) break;
         const name = parsed.values.name;
+        const reviewer = parsed.values.reviewer === true;
         const { key, stored } = await withKeyFileLock(file, async () => {
-          const added = addKey(await readKeyFile(file), name, now());
+          const added = addKey(await readKeyFile(file), name, now(), { reviewer });
           await writeKeyFile(file, added.file);
           return added;
         });
-        io.out(`Created API key ${stored.id} (name "${stored.name}"). It is shown only this once:`);
+        io.out(
+          `Created API key ${stored.id} (name "${stored.name}"${reviewer ? ', may read held snapshots' : ''}). ` +
+            'It is shown only this once:',
+        );
         io.out(key);
         return 0;
       }
       case 'list': {
-        if (rest.length > 0 || parsed.values.name !== undefined) break;
+        if (rest.length > 0 || parsed.values.name !== undefined || parsed.values.reviewer) break;
         const { keys } = await readKeyFile(file);
-        io.out(['id', 'name', 'created', 'revoked'].join('\t'));
-        for (const k of keys) io.out([k.id, k.name, k.createdAt, k.revokedAt ?? '-'].join('\t'));
+        io.out(['id', 'name', 'created', 'revoked', 'reviewer'].join('\t'));
+        for (const k of keys)
+          io.out([k.id, k.name, k.createdAt, k.revokedAt ?? '-', k.reviewer ? 'yes' : 'no'].join('\t'));
         return 0;
       }
       case 'revoke': {
-        if (rest.length !== 1 || parsed.values.name !== undefined) break;
+        if (rest.length !== 1 || parsed.values.name !== undefined || parsed.values.reviewer) break;
         const target = rest[0]!;
         const { revoked } = await withKeyFileLock(file, async () => {
           const result = revokeKey(await readKeyFile(file), target, now());

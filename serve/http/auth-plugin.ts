@@ -23,6 +23,13 @@ declare module 'fastify' {
     /** The key that authenticated the request (set on the API scope's routes only). */
     apiKey: KeyIdentity | null;
   }
+  interface FastifyContextConfig {
+    /**
+     * A route whose requests for one URL count once per key and rate window: a Parquet file that a remote
+     * reader fetches in many range requests (footer, then row groups) is one read against the limit.
+     */
+    rateLimitOncePerUrl?: boolean;
+  }
 }
 
 export interface AuthOptions {
@@ -71,7 +78,8 @@ export const authPlugin = fp<AuthOptions>(
         request.apiKey = key;
         // One window per key, so clients behind one address do not share a limit.
         const nowMs = Date.now();
-        const window = limiter.take(key.id, nowMs);
+        const once = request.routeOptions.config.rateLimitOncePerUrl === true ? request.url : undefined;
+        const window = limiter.take(key.id, nowMs, once);
         if (window instanceof Promise) {
           window.then((shared) => apply(reply, shared, nowMs, done), done);
         } else {

@@ -8,13 +8,19 @@ export interface RateWindow {
 /** Counts each client's requests in a window; `limit` is how many a window allows. */
 export interface RateLimiter {
   readonly limit: number;
-  /** Counts one request of `client` at `nowMs` and returns its window (over the limit when count > limit). */
-  take(client: string, nowMs: number): RateWindow | Promise<RateWindow>;
+  /**
+   * Counts one request of `client` at `nowMs` and returns its window (over the limit when count > limit).
+   * With `once`, a request for the same resource counts only the first time in a window (a Parquet file's
+   * many range requests are one read of it).
+   */
+  take(client: string, nowMs: number, once?: string): RateWindow | Promise<RateWindow>;
 }
 
 interface MutableWindow {
   count: number;
   resetsAt: number;
+  /** The resources counted once in this window. */
+  counted: Set<string> | undefined;
 }
 
 /**
@@ -31,20 +37,22 @@ export class FixedWindowRateLimiter implements RateLimiter {
     readonly windowMs: number,
   ) {}
 
-  /** Counts one request of `client` at `nowMs` and returns its window (over the limit when count > limit). */
-  take(client: string, nowMs: number): RateWindow {
-    const window = this.windows.get(client);
+  take(client: string, nowMs: number, once?: string): RateWindow {
+    let window = this.windows.get(client);
     if (window === undefined) {
-      const opened = { count: 1, resetsAt: nowMs + this.windowMs };
-      this.windows.set(client, opened);
-      return opened;
-    }
-    if (nowMs >= window.resetsAt) {
-      window.count = 1;
+      window = { count: 0, resetsAt: nowMs + this.windowMs, counted: undefined };
+      this.windows.set(client, window);
+    } else if (nowMs >= window.resetsAt) {
+      window.count = 0;
       window.resetsAt = nowMs + this.windowMs;
-    } else {
-      window.count++;
+      window.counted = undefined;
     }
+    if (once !== undefined) {
+      // A window counts each resource once, so it never holds more of them than the limit allows requests.
+      if (window.counted?.has(once)) return window;
+      (window.counted ??= new Set()).add(once);
+    }
+    window.count++;
     return window;
   }
 }

@@ -21,6 +21,28 @@ return {count, ttl}
 `;
 
 /**
+ * Counts a request for a resource only the first time in the window (KEYS[2]: the window's set of counted
+ * resources, expiring with it), and returns [count, milliseconds left], in one round trip.
+ */
+const TAKE_ONCE_SCRIPT = `
+local count = tonumber(redis.call('GET', KEYS[1]) or '0')
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then
+  count = 0
+  redis.call('DEL', KEYS[2])
+end
+if redis.call('SADD', KEYS[2], ARGV[2]) == 1 then
+  count = redis.call('INCR', KEYS[1])
+  if ttl < 0 then
+    redis.call('PEXPIRE', KEYS[1], ARGV[1])
+    ttl = tonumber(ARGV[1])
+  end
+  redis.call('PEXPIRE', KEYS[2], ttl)
+end
+return {count, ttl}
+`;
+
+/**
  * How long a request waits for Redis before its process counts it alone: far above a healthy round trip
  * (well under a millisecond on a local network), short enough that an outage adds little latency.
  */
@@ -37,6 +59,7 @@ export interface RedisRateLimiterOptions {
 
 type RedisWithTake = Redis & {
   takeRateWindow(key: string, windowMs: number): Promise<[number, number]>;
+  takeRateWindowOnce(key: string, counted: string, windowMs: number, once: string): Promise<[number, number]>;
 };
 
 /**
@@ -65,6 +88,7 @@ export class RedisRateLimiter implements RateLimiter {
       retryStrategy: (attempt) => Math.min(attempt * 100, 2000),
     }) as RedisWithTake;
     this.redis.defineCommand('takeRateWindow', { numberOfKeys: 1, lua: TAKE_SCRIPT });
+    this.redis.defineCommand('takeRateWindowOnce', { numberOfKeys: 2, lua: TAKE_ONCE_SCRIPT });
     // Connection errors surface through the commands that fail; the event only needs a listener.
     this.redis.on('error', () => {});
   }
@@ -85,9 +109,13 @@ export class RedisRateLimiter implements RateLimiter {
     });
   }
 
-  async take(client: string, nowMs: number): Promise<RateWindow> {
+  async take(client: string, nowMs: number, once?: string): Promise<RateWindow> {
     try {
-      const [count, ttl] = await this.redis.takeRateWindow(this.prefix + client, this.options.windowMs);
+      const key = this.prefix + client;
+      const [count, ttl] =
+        once === undefined
+          ? await this.redis.takeRateWindow(key, this.options.windowMs)
+          : await this.redis.takeRateWindowOnce(key, `${key}:once`, this.options.windowMs, once);
       if (this.outage) {
         this.outage = false;
         this.options.logger.info('rate limit: Redis answers again; counting across replicas');
@@ -101,7 +129,7 @@ export class RedisRateLimiter implements RateLimiter {
           'rate limit: Redis unavailable; counting in this process alone until it answers',
         );
       }
-      return this.fallback.take(client, nowMs);
+      return this.fallback.take(client, nowMs, once);
     }
   }
 

@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { PARQUET_TYPE, type LakeListing } from '../../schemas/lake-api.ts';
 import type { SnapshotReader } from '../../data-lake/snapshot-reader.ts';
+import type { Manifest } from '../../schemas/lake.ts';
 import type { ServedFile } from '../http/send-file.ts';
 import type { ServingModule } from '../snapshot/serving-module.ts';
 
@@ -12,8 +13,9 @@ export interface LakeFiles {
   files: ReadonlyMap<string, ServedFile>;
 }
 
-/** Where a table's Parquet file is served. */
-export const lakeFileUrl = (table: string) => `/api/v1/lake/${encodeURIComponent(table)}.parquet`;
+/** Where a snapshot's table file is served, pinned to the snapshot: its bytes never change. */
+export const pinnedLakeFileUrl = (snapshotId: string, table: string) =>
+  `/api/v1/lake/snapshots/${encodeURIComponent(snapshotId)}/${encodeURIComponent(table)}.parquet`;
 
 /**
  * A table file's ETag: the snapshot's id (which snapshot's bytes a client holds) and the start of the
@@ -27,37 +29,45 @@ export const lakeFileEtag = (snapshotId: string, sha256: string) => `"${snapshot
  */
 export async function loadLakeFiles(snapshot: SnapshotReader): Promise<LakeFiles> {
   const { manifest } = snapshot;
-  const lastModified = new Date(manifest.createdAt).toUTCString();
   const files = new Map<string, ServedFile>();
   const tables: LakeListing['tables'] = [];
   for (const [name, entry] of Object.entries(manifest.tables).sort(([a], [b]) => a.localeCompare(b))) {
-    // The writer names files after their tables; anything else in a manifest is not ours to serve.
-    if (path.basename(entry.file) !== entry.file) {
-      throw new Error(
-        `snapshot ${snapshot.id}: table ${name}'s file "${entry.file}" is not in its directory`,
-      );
-    }
-    const file = path.join(snapshot.dir, entry.file);
-    const { size } = await stat(file);
-    files.set(name, {
-      path: file,
-      size,
-      etag: lakeFileEtag(snapshot.id, entry.sha256),
-      lastModified,
-      type: PARQUET_TYPE,
-      downloadName: entry.file,
-    });
+    const file = await servedTableFile(snapshot.id, snapshot.dir, manifest, name);
+    files.set(name, file);
     tables.push({
       name,
       description: entry.description,
       rows: entry.rows,
-      bytes: size,
+      bytes: file.size,
       sha256: entry.sha256,
-      url: lakeFileUrl(name),
+      url: pinnedLakeFileUrl(snapshot.id, name),
       columns: await snapshot.columns(name),
     });
   }
   return { listing: { snapshot: { id: snapshot.id, created_at: manifest.createdAt }, tables }, files };
+}
+
+/** A table of a snapshot as the file routes send it (its size read now: the file never changes). */
+export async function servedTableFile(
+  snapshotId: string,
+  dir: string,
+  manifest: Manifest,
+  table: string,
+): Promise<ServedFile> {
+  const entry = manifest.tables[table]!;
+  // The writer names files after their tables; anything else in a manifest is not ours to serve.
+  if (path.basename(entry.file) !== entry.file) {
+    throw new Error(`snapshot ${snapshotId}: table ${table}'s file "${entry.file}" is not in its directory`);
+  }
+  const file = path.join(dir, entry.file);
+  return {
+    path: file,
+    size: (await stat(file)).size,
+    etag: lakeFileEtag(snapshotId, entry.sha256),
+    lastModified: new Date(manifest.createdAt).toUTCString(),
+    type: PARQUET_TYPE,
+    downloadName: entry.file,
+  };
 }
 
 export const lakeServingModule: ServingModule<LakeFiles> = {

@@ -97,7 +97,9 @@ export const bench: Bench = {
       logger,
       snapshots: holder,
       apiModules: [module],
-      keyStore: { authenticate: (key) => (key === KEY ? { id: 'bench', name: 'bench' } : null) },
+      keyStore: {
+        authenticate: (key) => (key === KEY ? { id: 'bench', name: 'bench', reviewer: false } : null),
+      },
     });
     const base = await app.listen({ port: 0, host: '127.0.0.1' });
     try {

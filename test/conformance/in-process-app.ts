@@ -56,7 +56,8 @@ export async function inProcessServer(
     snapshots,
     apiModules: [api as never],
     keyStore: {
-      authenticate: (key) => (key === IN_PROCESS_KEY ? { id: 'in-process', name: 'in-process' } : null),
+      authenticate: (key) =>
+        key === IN_PROCESS_KEY ? { id: 'in-process', name: 'in-process', reviewer: false } : null,
     },
     ...(options.responseCache ? { responseCache: options.responseCache } : {}),
   });

@@ -384,7 +384,7 @@ const NOT_RUN = new Map<string, string>([
     'needs the duckdb CLI and its httpfs extension, which DuckDB downloads from the internet (not possible here)',
   ],
   [
-    "duckdb -c \"SELECT coalesce(state, 'federal') AS state, count(*) AS incentives FROM read_parquet('http://127.0.0.1:3000/api/v1/lake/incentives.parquet') GROUP BY 1 ORDER BY 1\"",
+    "duckdb -c \"SELECT coalesce(state, 'federal') AS state, count(*) AS incentives FROM read_parquet('http://127.0.0.1:3000/api/v1/lake/snapshots/20261127T171845641Z-61aa07ed/incentives.parquet') GROUP BY 1 ORDER BY 1\"",
     'reads over HTTP through the httpfs extension, which DuckDB downloads from the internet (not possible here)',
   ],
 ]);

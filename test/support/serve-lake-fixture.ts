@@ -29,7 +29,7 @@ export async function writeTablesSnapshot(
   lakeDir: string,
   id: string,
   tables: readonly FixtureTable[],
-  options: { publish: boolean; sources?: Manifest['sources'] },
+  options: { publish: boolean; sources?: Manifest['sources']; hold?: Manifest['hold'] },
 ): Promise<void> {
   const instance = await DuckDBInstance.create(':memory:');
   try {
@@ -44,7 +44,8 @@ export async function writeTablesSnapshot(
         fingerprint: `fixture-${id}`,
         codeVersion: 'fixture-code',
         sources: options.sources ?? {},
-        audit: [],
+        audit: options.hold?.findings ?? [],
+        ...(options.hold ? { hold: options.hold } : {}),
         tables: tables.map((table) => ({
           name: table.name,
           rows: table.rows.length,
@@ -92,7 +93,9 @@ export const startLakeServer = (
   key: string,
   /** Further settings of the server's configuration. */
   env: Record<string, string> = {},
-) => startServer(lakeDir, [...modules, programsModule()] as ApiModule<unknown>[], key, env);
+  /** A second key, a reviewer's (may read held snapshots). */
+  reviewerKey?: string,
+) => startServer(lakeDir, [...modules, programsModule()] as ApiModule<unknown>[], key, env, reviewerKey);
 
 /** The server over a lake with exactly these API modules (a lake the pipeline built), following CURRENT. */
 export async function startServer(
@@ -100,6 +103,7 @@ export async function startServer(
   modules: readonly ApiModule<unknown>[],
   key: string,
   env: Record<string, string> = {},
+  reviewerKey?: string,
 ) {
   const logger = silentLogger();
   const holder = new SnapshotHolder({
@@ -121,7 +125,14 @@ export async function startServer(
     logger,
     snapshots: holder,
     apiModules: modules,
-    keyStore: { authenticate: (given) => (given === key ? { id: 'test', name: 'test' } : null) },
+    keyStore: {
+      authenticate: (given) =>
+        given === key
+          ? { id: 'test', name: 'test', reviewer: false }
+          : given === reviewerKey
+            ? { id: 'reviewer', name: 'reviewer', reviewer: true }
+            : null,
+    },
   });
   await app.ready();
   return {
@@ -150,6 +161,7 @@ export function lakeServerForSpecs(
     sources?: Manifest['sources'];
     before?: (lakeDir: string) => Promise<void>;
     env?: Record<string, string>;
+    reviewerKey?: string;
   },
 ): () => LakeServer {
   let server: LakeServer | undefined;
@@ -160,7 +172,10 @@ export function lakeServerForSpecs(
       publish: true,
       sources: setup.sources,
     });
-    server = { ...(await startLakeServer(lakeDir, setup.modules(), setup.key, setup.env)), lakeDir };
+    server = {
+      ...(await startLakeServer(lakeDir, setup.modules(), setup.key, setup.env, setup.reviewerKey)),
+      lakeDir,
+    };
   }, 60_000);
   afterAll(async () => {
     await server?.close();

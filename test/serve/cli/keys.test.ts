@@ -118,7 +118,7 @@ describe('npm run keys (runKeysCli)', () => {
     const listed = await cli('list');
     expect(listed).toEqual({
       code: 0,
-      out: ['id\tname\tcreated\trevoked', `${id}\tci\t2026-11-21T09:00:00.000Z\t-`],
+      out: ['id\tname\tcreated\trevoked\treviewer', `${id}\tci\t2026-11-21T09:00:00.000Z\t-\tno`],
       err: [],
     });
 
@@ -127,7 +127,14 @@ describe('npm run keys (runKeysCli)', () => {
       out: [`Revoked API key ${id} (name "ci")`],
       err: [],
     });
-    expect((await cli('list')).out[1]).toBe(`${id}\tci\t2026-11-21T09:00:00.000Z\t2026-11-21T09:00:00.000Z`);
+    expect((await cli('list')).out[1]).toBe(
+      `${id}\tci\t2026-11-21T09:00:00.000Z\t2026-11-21T09:00:00.000Z\tno`,
+    );
+    const reviewer = await cli('create', '--name', 'data-team', '--reviewer');
+    expect(reviewer.out[0]).toMatch(
+      /^Created API key key_[0-9a-f]{12} \(name "data-team", may read held snapshots\)\./,
+    );
+    expect((await cli('list')).out[2]).toMatch(/\tdata-team\t2026-11-21T09:00:00.000Z\t-\tyes$/);
 
     const stored = await readFile(file, 'utf8');
     expect(stored).not.toContain(key!);
@@ -188,7 +195,7 @@ describe('withKeyFileLock', () => {
 });
 
 describe('ensureKey (first start)', () => {
-  it('creates one local key when none is configured, storing only its hash', async () => {
+  it('creates one local key when none is configured, storing only its hash; the operator’s, a reviewer', async () => {
     const created = await ensureKey(file, [], t0);
     expect(created).toEqual({ id: expect.stringMatching(/^key_/), key: expect.stringMatching(/^esk_/) });
     const stored = await readKeyFile(file);
@@ -199,6 +206,7 @@ describe('ensureKey (first start)', () => {
         hash: hashApiKey(created!.key),
         createdAt: t0.toISOString(),
         revokedAt: null,
+        reviewer: true,
       },
     ]);
     expect(await ensureKey(file, [], t1)).toBeNull();
@@ -224,7 +232,11 @@ describe('KeyStore', () => {
   it('accepts API_KEYS under an id derived from the hash', async () => {
     const key = 'static-key-0123456789';
     store = await KeyStore.open({ file, staticKeys: [key], pollMs: 60_000, logger: silentLogger() });
-    expect(store.authenticate(key)).toEqual({ id: staticKeyId(hashApiKey(key)), name: 'API_KEYS[0]' });
+    expect(store.authenticate(key)).toEqual({
+      id: staticKeyId(hashApiKey(key)),
+      name: 'API_KEYS[0]',
+      reviewer: false,
+    });
     expect(store.authenticate('static-key-0123456788')).toBeNull();
   });
 
@@ -234,7 +246,7 @@ describe('KeyStore', () => {
     await writeKeyFile(file, content);
     await expect
       .poll(() => store!.authenticate(key), { timeout: 5000 })
-      .toEqual({ id: stored.id, name: 'late' });
+      .toEqual({ id: stored.id, name: 'late', reviewer: false });
     await writeKeyFile(file, revokeKey(content, 'late', t1).file);
     await expect.poll(() => store!.authenticate(key), { timeout: 5000 }).toBeNull();
   });

@@ -13,7 +13,7 @@ import { specRemModel } from '../../support/rem-model.ts';
 
 const KEY = 'auth-plugin-test-key-0123456789';
 const keyStore = {
-  authenticate: (given: string) => (given === KEY ? { id: 'test', name: 'test' } : null),
+  authenticate: (given: string) => (given === KEY ? { id: 'test', name: 'test', reviewer: false } : null),
 };
 const withKey = { authorization: `Bearer ${KEY}` };
 
@@ -92,7 +92,7 @@ describe('the auth plugin', () => {
     expect(outside.headers['x-ratelimit-limit']).toBeUndefined();
     expect((await server.inject({ method: 'GET', url: '/inside' })).statusCode).toBe(401);
     const inside = await server.inject({ method: 'GET', url: '/inside', headers: withKey });
-    expect(inside.json()).toEqual({ key: { id: 'test', name: 'test' } });
+    expect(inside.json()).toEqual({ key: { id: 'test', name: 'test', reviewer: false } });
     expect(inside.headers['x-ratelimit-limit']).toBe('10');
     expect(inside.headers['x-ratelimit-remaining']).toBe('9');
   });

@@ -51,7 +51,9 @@ beforeAll(async () => {
     logger: pino({ level: 'info' }, sink),
     snapshots: { current: () => snapshot },
     apiModules: [failingModule],
-    keyStore: { authenticate: (given) => (given === KEY ? { id: 'test', name: 'test' } : null) },
+    keyStore: {
+      authenticate: (given) => (given === KEY ? { id: 'test', name: 'test', reviewer: false } : null),
+    },
   });
 });
 afterAll(() => app.close());

@@ -23,7 +23,9 @@ describe('the health-check plugin', () => {
       logger: silentLogger(),
       snapshots: { current: () => snapshot },
       apiModules: [programsModule()],
-      keyStore: { authenticate: (given) => (given === KEY ? { id: 'test', name: 'test' } : null) },
+      keyStore: {
+        authenticate: (given) => (given === KEY ? { id: 'test', name: 'test', reviewer: false } : null),
+      },
       draining: () => draining,
     });
   });

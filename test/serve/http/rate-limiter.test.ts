@@ -22,4 +22,21 @@ describe('FixedWindowRateLimiter', () => {
     expect({ ...limiter.take('key_b', T0 + 2) }).toEqual({ count: 1, resetsAt: T0 + 60_002 });
     expect(limiter.take('key_a', T0 + 3).count).toBe(3);
   });
+
+  it('counts the requests of one resource once a window (a file read in many ranges), others as usual', () => {
+    const limiter = new FixedWindowRateLimiter(3, 60_000);
+    const file = '/api/v1/lake/snapshots/s1/zips.parquet';
+    const counts = [
+      limiter.take('key_a', T0, file).count,
+      limiter.take('key_a', T0 + 1, file).count,
+      limiter.take('key_a', T0 + 2, file).count,
+      limiter.take('key_a', T0 + 3).count,
+      limiter.take('key_a', T0 + 4, '/api/v1/lake/snapshots/s1/geographies.parquet').count,
+      limiter.take('key_a', T0 + 5, file).count,
+    ];
+    expect(counts).toEqual([1, 1, 1, 2, 3, 3]);
+    // A new window counts the file again, once.
+    expect(limiter.take('key_a', T0 + 60_000, file).count).toBe(1);
+    expect(limiter.take('key_a', T0 + 60_001, file).count).toBe(1);
+  });
 });

@@ -31,6 +31,25 @@ describe.skipIf(unavailable !== undefined)('the rate limiter shared through Redi
     expect((await b.take('key_other', now)).count).toBe(1);
   });
 
+  it('counts the requests of one resource once a window, across processes, and others as usual', async () => {
+    redis = await RedisServer.start();
+    const [a, b] = [await limiterOn(redis.url, 3, 500), await limiterOn(redis.url, 3, 500)];
+    const file = '/api/v1/lake/snapshots/s1/zips.parquet';
+    const counts = [];
+    for (const [limiter, once] of [
+      [a, file],
+      [b, file],
+      [a, undefined],
+      [b, file],
+      [a, '/api/v1/lake/snapshots/s1/geographies.parquet'],
+    ] as const)
+      counts.push((await limiter.take('key_partner', 0, once)).count);
+    expect(counts).toEqual([1, 1, 2, 2, 3]);
+    // Once the window has expired, the file counts again, once.
+    await expect.poll(async () => (await a.take('key_partner', 0, file)).count, { timeout: 5000 }).toBe(1);
+    expect((await b.take('key_partner', 0, file)).count).toBe(1);
+  });
+
   it("ends the window when Redis's expiry says, the same for every process", async () => {
     redis = await RedisServer.start();
     const [a, b] = [await limiterOn(redis.url, 5, 60_000), await limiterOn(redis.url, 5, 60_000)];

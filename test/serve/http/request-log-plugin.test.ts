@@ -38,7 +38,10 @@ async function start(env: Record<string, string>, random: () => number) {
     logger,
     snapshots: { current: () => snapshot },
     apiModules: [module],
-    keyStore: { authenticate: (given) => (given === KEY ? { id: 'partner-a', name: 'Partner A' } : null) },
+    keyStore: {
+      authenticate: (given) =>
+        given === KEY ? { id: 'partner-a', name: 'Partner A', reviewer: false } : null,
+    },
     random,
   });
   return lines;

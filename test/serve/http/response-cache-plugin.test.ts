@@ -116,7 +116,9 @@ async function start(
     logger,
     snapshots: holder,
     apiModules: [module as ApiModule<unknown>],
-    keyStore: { authenticate: (key) => (key === KEY ? { id: 'key_test', name: 'test' } : null) },
+    keyStore: {
+      authenticate: (key) => (key === KEY ? { id: 'key_test', name: 'test', reviewer: false } : null),
+    },
     ...(options.responseCache ? { responseCache: options.responseCache } : {}),
     ...(options.compress ? { compress: options.compress } : {}),
   });

@@ -11,7 +11,7 @@ import { memoryReader, programsModule, silentLogger, testConfig } from '../../su
 
 const KEY = 'data-scope-test-key-0123456789';
 const keyStore = {
-  authenticate: (given: string) => (given === KEY ? { id: 'test', name: 'test' } : null),
+  authenticate: (given: string) => (given === KEY ? { id: 'test', name: 'test', reviewer: false } : null),
 };
 const withKey = { authorization: `Bearer ${KEY}` };
 

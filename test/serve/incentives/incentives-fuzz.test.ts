@@ -416,7 +416,7 @@ beforeAll(async () => {
     logger,
     snapshots: holder,
     apiModules: [api],
-    keyStore: { authenticate: (key) => (key === KEY ? { id: 'fuzz', name: 'fuzz' } : null) },
+    keyStore: { authenticate: (key) => (key === KEY ? { id: 'fuzz', name: 'fuzz', reviewer: false } : null) },
   });
   await app.ready();
 

@@ -143,7 +143,7 @@ describe('GET /api/v1/lake', () => {
           description: 'fixture households',
           rows: 3,
           ...(await file('households')),
-          url: '/api/v1/lake/households.parquet',
+          url: `/api/v1/lake/snapshots/${SNAPSHOT}/households.parquet`,
           columns: [
             { name: 'household_id', type: 'BIGINT' },
             { name: 'zip', type: 'VARCHAR' },
@@ -159,7 +159,7 @@ describe('GET /api/v1/lake', () => {
           description: 'fixture meter_readings',
           rows: 60_000,
           ...(await file('meter_readings')),
-          url: '/api/v1/lake/meter_readings.parquet',
+          url: `/api/v1/lake/snapshots/${SNAPSHOT}/meter_readings.parquet`,
           columns: [
             { name: 'reading_id', type: 'BIGINT' },
             { name: 'kwh', type: 'DOUBLE' },
@@ -171,7 +171,7 @@ describe('GET /api/v1/lake', () => {
           description: 'fixture programs',
           rows: 3,
           ...(await file('programs')),
-          url: '/api/v1/lake/programs.parquet',
+          url: `/api/v1/lake/snapshots/${SNAPSHOT}/programs.parquet`,
           columns: [
             { name: 'snapshot', type: 'VARCHAR' },
             { name: 'program', type: 'VARCHAR' },
@@ -460,3 +460,153 @@ describe('a new snapshot published during a download', () => {
     expect(finished.equals(oldBytes)).toBe(true);
   });
 });
+
+describe('a remote reader following the listing’s pinned URLs', () => {
+  const first = 'lake-pin-a';
+  const REVIEWER = 'lake-over-http-reviewer-0123456789';
+  const pinned = lakeServerForSpecs(first, {
+    tables: () => [meterReadings(100_000, 3)],
+    modules: () => [createLakeApi()],
+    key: KEY,
+    reviewerKey: REVIEWER,
+    // A small limit, to show a file's many range requests count once.
+    env: { RATE_LIMIT_PER_MINUTE: '6' },
+  });
+  let origin: string;
+  beforeAll(async () => {
+    origin = await pinned().app.listen({ port: 0, host: '127.0.0.1' });
+  });
+
+  it('reads one snapshot whole even when a publish comes between its footer and its row groups', async () => {
+    const { lakeDir, holder } = pinned();
+    const listing = (await (await fetch(`${origin}/api/v1/lake`, { headers: auth })).json()) as {
+      tables: { name: string; url: string }[];
+    };
+    const url = `${origin}${listing.tables.find((t) => t.name === 'meter_readings')!.url}`;
+    expect(url).toBe(`${origin}/api/v1/lake/snapshots/${first}/meter_readings.parquet`);
+    // The reader asks for the size and the footer first…
+    const file = await asyncBufferFromUrl({ url, requestInit: { headers: auth } });
+    await file.slice(file.byteLength - 8);
+    // …then a new snapshot is published, with other rows in the same table…
+    await writeTablesSnapshot(
+      lakeDir,
+      'lake-pin-b',
+      [programsTable('lake-pin-b'), meterReadings(100_000, 4)],
+      {
+        publish: true,
+      },
+    );
+    await holder.refresh();
+    expect(holder.current()?.id).toBe('lake-pin-b');
+    // …and its row groups still come from the snapshot its footer came from.
+    const rows = await parquetReadObjects({ file, compressors });
+    expect(rows.map(asJsonValues)).toEqual(await (await openSnapshot(lakeDir, first)).rows('meter_readings'));
+
+    const again = await fetch(url, { headers: auth, method: 'HEAD' });
+    expect(again.headers.get('cache-control')).toBe('private, max-age=31536000, immutable');
+    expect(again.headers.get('etag')).toBe(await etagOfIn(lakeDir, 'meter_readings', first));
+  });
+
+  it('serves a snapshot held for review to a reviewer key only, and lists held snapshots for it', async () => {
+    const { lakeDir } = pinned();
+    const hold = {
+      against: 'lake-pin-b',
+      findings: [
+        {
+          table: 'meter_readings',
+          check: 'table-drop',
+          severity: 'hold' as const,
+          message: 'the table lost more than 10 % of its rows: 100,000 → 50,000',
+          before: 100_000,
+          after: 50_000,
+        },
+      ],
+    };
+    await writeTablesSnapshot(
+      lakeDir,
+      'lake-pin-held',
+      [programsTable('lake-pin-held'), meterReadings(50_000, 5)],
+      {
+        publish: false,
+        hold,
+      },
+    );
+    const url = `${origin}/api/v1/lake/snapshots/lake-pin-held/meter_readings.parquet`;
+    const forbidden = await fetch(url, { headers: auth });
+    expect(forbidden.status).toBe(403);
+    expect(await forbidden.json()).toEqual({
+      statusCode: 403,
+      error: 'Forbidden',
+      message:
+        'This key may not read snapshots held for review; a reviewer key can: npm run keys -- create --name <name> --reviewer',
+      field: 'snapshot',
+    });
+    expect((await fetch(`${origin}/api/v1/lake/held`, { headers: auth })).status).toBe(403);
+    const reviewed = await fetch(url, { headers: { authorization: `Bearer ${REVIEWER}` } });
+    expect(reviewed.status).toBe(200);
+    expect(
+      Buffer.from(await reviewed.arrayBuffer()).equals(
+        await readFile(path.join(snapshotDir(lakeDir, 'lake-pin-held'), 'meter_readings.parquet')),
+      ),
+    ).toBe(true);
+    const gone = await fetch(`${origin}/api/v1/lake/snapshots/lake-pin-zzz/meter_readings.parquet`, {
+      headers: auth,
+    });
+    expect(gone.status).toBe(404);
+
+    const held = await fetch(`${origin}/api/v1/lake/held`, {
+      headers: { authorization: `Bearer ${REVIEWER}` },
+    });
+    expect(held.status).toBe(200);
+    expect(await held.json()).toEqual({
+      held: [
+        {
+          id: 'lake-pin-held',
+          created_at: '2026-11-21T12:00:00.000Z',
+          against: 'lake-pin-b',
+          findings: [
+            {
+              table: 'meter_readings',
+              check: 'table-drop',
+              message: 'the table lost more than 10 % of its rows: 100,000 → 50,000',
+              examples: [],
+            },
+          ],
+          tables: [
+            {
+              name: 'meter_readings',
+              rows: 50_000,
+              bytes: (await stat(path.join(snapshotDir(lakeDir, 'lake-pin-held'), 'meter_readings.parquet')))
+                .size,
+              sha256: (await readManifest(snapshotDir(lakeDir, 'lake-pin-held'))).tables.meter_readings!
+                .sha256,
+              url: '/api/v1/lake/snapshots/lake-pin-held/meter_readings.parquet',
+            },
+            expect.objectContaining({ name: 'programs' }),
+          ],
+        },
+      ],
+    });
+  });
+  it('counts a file’s many range requests once a window; other requests count as usual', async () => {
+    const url = `${origin}/api/v1/lake/snapshots/${first}/meter_readings.parquet`;
+    const ranges = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        fetch(url, { headers: { ...auth, range: `bytes=${i * 1000}-${i * 1000 + 999}` } }),
+      ),
+    );
+    expect(ranges.map((r) => r.status)).toEqual(ranges.map(() => 206));
+    const remaining = Number(ranges.at(-1)!.headers.get('x-ratelimit-remaining'));
+    expect(remaining).toBeGreaterThanOrEqual(1);
+    // Listings are ordinary requests: the window runs out.
+    const listings = [];
+    for (let i = 0; i <= remaining; i++)
+      listings.push((await fetch(`${origin}/api/v1/lake`, { headers: auth })).status);
+    expect(listings.at(-1)).toBe(429);
+  });
+});
+
+const etagOfIn = async (lakeDir: string, table: string, id: string) => {
+  const manifest = await readManifest(snapshotDir(lakeDir, id));
+  return `"${id}.${manifest.tables[table]!.sha256.slice(0, 16)}"`;
+};
