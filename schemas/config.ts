@@ -4,6 +4,9 @@ const isoDate = /^\d{4}-\d{2}-\d{2}$/;
 
 /** Every setting the service reads from its environment. Defaults are the embedded, single-machine set-up. */
 /** `all` (the contiguous US and DC), `none`, or comma-separated two-letter state codes. */
+/** The states the project's own sample data covers (its incentives, and the REM precomputed by default). */
+export const SAMPLE_STATES = ['RI', 'MA', 'CO'] as const;
+
 const stateSelection = z
   .string()
   .transform((v): 'all' | string[] => {
@@ -126,7 +129,7 @@ export const configSchema = z.object({
    * comma-separated two-letter codes. The default is the sample data's states, so a first start stays quick;
    * production sets `all`.
    */
-  REM_STATES: stateSelection.default(['RI', 'MA', 'CO']),
+  REM_STATES: stateSelection.default([...SAMPLE_STATES]),
   /**
    * States whose health rollup the simulate stage computes: their counties' clusters with a drawn water-heater
    * fuel (4 of a county's 20) are precomputed even outside REM_STATES. `all` by default, so the health API

@@ -169,12 +169,26 @@ function clientErrorField(err: unknown, code: unknown): string | undefined {
 }
 
 /**
+ * 5xx errors the service answers by design and a client retries (data still being prepared on a fresh lake,
+ * a full queue): the request's log line tells them, not an error line of their own, so a warming server's
+ * terminal does not look like a crash.
+ */
+const COME_BACK_LATER: ReadonlySet<ErrorCode> = new Set([
+  'SNAPSHOT_UNAVAILABLE',
+  'MODULE_NOT_READY',
+  'OVERLOADED',
+]);
+
+/**
  * Maps anything thrown while answering a request to the HttpError sent back. `expected` is false for
- * failures the client did not cause: those are logged with details and answered with a generic 500.
+ * failures the client did not cause and the service did not plan (a 500, an address service down): those
+ * are logged with details, and a 500 is answered generically.
  */
 export function toHttpError(err: unknown): { error: HttpError; expected: boolean } {
   // Request validation (serve/http/request-validation.ts) throws HttpErrors too, so it lands here.
-  if (err instanceof HttpError) return { error: err, expected: err.statusCode < 500 };
+  if (err instanceof HttpError) {
+    return { error: err, expected: err.statusCode < 500 || COME_BACK_LATER.has(err.code) };
+  }
   // Fastify's own client errors (malformed JSON, unsupported media type, body too large) carry a 4xx status
   // and a message written for clients; anything else may hold internals and is not echoed.
   const status = (err as { statusCode?: unknown } | null)?.statusCode;

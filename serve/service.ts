@@ -30,10 +30,11 @@ export interface ServiceDeps {
   publishFirstSnapshot: () => Promise<void>;
   /**
    * Builds and publishes what the published snapshot lacks (the REM and health families after a first
-   * snapshot of the incentives alone; nothing on a complete lake), in the background once serving.
+   * snapshot of the incentives alone; nothing on a complete lake), in the background once serving. It calls
+   * `servePublished` to have a snapshot it published in between (a quick stage's) served at once.
    */
   precompute?: {
-    run(): Promise<void>;
+    run(servePublished: () => Promise<void>): Promise<void>;
     /** How far the run is, while it runs. */
     progress(): PrecomputeProgress | null;
   };
@@ -117,8 +118,8 @@ async function precomputeInBackground(
   over: () => void,
 ): Promise<void> {
   try {
-    await precompute.run();
     // Swapped before the routes stop saying a precompute runs, so none answers "not in the data yet".
+    await precompute.run(() => snapshots.refresh());
     await snapshots.refresh();
   } catch (err) {
     logger.error({ err }, 'precompute failed; still serving the published snapshot');

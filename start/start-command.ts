@@ -1,13 +1,19 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { createBatchedLogger, createLogger, terminalLogDestination } from '../lib/log.ts';
-import { ProgressBoard, timeLeftMs } from '../lib/progress-board.ts';
+import { ProgressBoard, type ProgressLine } from '../lib/progress-board.ts';
+import { runTimeLeftMs } from '../lib/run-estimate.ts';
 import { createProgress, teeProgress } from '../lib/progress.ts';
 import { createTerminalDisplay } from '../lib/terminal-display.ts';
 import type { Config } from '../schemas/config.ts';
 import { defaultCatalog, type PipelineCatalog } from '../transform/catalog.ts';
 import { holdReport } from '../data-lake/audit/hold-report.ts';
 import { runPipeline } from '../transform/pipeline/run-pipeline.ts';
-import { firstStageCatalog, unpublishedTables } from '../transform/pipeline/staged-publish.ts';
+import {
+  firstAnswersConfig,
+  firstStageCatalog,
+  lacksAll,
+  staleTables,
+} from '../transform/pipeline/staged-publish.ts';
 import { lakeTableFamilies } from '../transform/tables/index.ts';
 import { createApiModules } from '../serve/api-modules.ts';
 import { threadedRemModel } from '../simulate/on-demand/threaded-rem-model.ts';
@@ -41,18 +47,33 @@ export async function startCommand(config: Config): Promise<number | undefined> 
     : createBatchedLogger(config.LOG_LEVEL, 'serve');
   // The board also feeds the 503s and /healthz while the precompute runs, so it hears every step.
   const progress = display ? board : teeProgress(createProgress({ logger, onTerminal: false }), board);
-  const pipeline = async (stage: string, narrow: (catalog: PipelineCatalog) => PipelineCatalog) => {
-    const result = await runPipeline({
-      config,
-      logger,
-      progress,
-      catalog: narrow(await defaultCatalog(config)),
-      trigger: 'start',
-    });
+  const pipeline = async (stage: string, stageConfig: Config, catalog: PipelineCatalog) => {
+    const result = await runPipeline({ config: stageConfig, logger, progress, catalog, trigger: 'start' });
     // A held snapshot is not served: the server keeps what CURRENT names until someone reviews it.
     if (result.status === 'held') logger.warn({ snapshot: result.snapshotId }, holdReport(result.manifest));
     else logger.info({ snapshot: result.snapshotId, status: result.status }, `${stage} pipeline run done`);
     if (display) print(`${stage}: snapshot ${result.snapshotId} ${result.status}`);
+  };
+  // The timed steps of this start's quick stage: the plan the whole precompute's time left is estimated by.
+  let plan: readonly ProgressLine[] | null = null;
+  let runFrom = 0;
+  const precompute = async (servePublished: () => Promise<void>) => {
+    const catalog = await defaultCatalog(config);
+    if ((await staleTables(config.LAKE_DIR, catalog, config)).length === 0) return;
+    const stage = async (name: string, stageConfig: Config) => {
+      runFrom = board.snapshot().length;
+      await pipeline(name, stageConfig, catalog);
+      const load = progress.start('load snapshot', { total: 1, unit: 'snapshots' });
+      await servePublished();
+      load.tick();
+      load.done();
+    };
+    // A fresh lake: REM (on demand) and the sample's health answer within seconds, then the rest follows.
+    if (await lacksAll(config.LAKE_DIR, [...lakeTableFamilies.rem, ...lakeTableFamilies.health])) {
+      await stage('first answers', firstAnswersConfig(config));
+      plan = board.snapshot().slice(runFrom);
+    }
+    await stage('precompute', config);
   };
   let service;
   try {
@@ -64,24 +85,26 @@ export async function startCommand(config: Config): Promise<number | undefined> 
       }),
       source: lakeSnapshotSource(config.LAKE_DIR),
       // The incentives first (seconds): the calculator answers while the REM and health tables precompute.
-      publishFirstSnapshot: () =>
-        pipeline('incentives', (catalog) => firstStageCatalog(catalog, lakeTableFamilies.incentives)),
+      publishFirstSnapshot: async () =>
+        pipeline(
+          'incentives',
+          config,
+          firstStageCatalog(await defaultCatalog(config), lakeTableFamilies.incentives),
+        ),
       precompute: {
-        run: async () => {
-          if ((await unpublishedTables(config.LAKE_DIR, await defaultCatalog(config))).length === 0) return;
-          await pipeline('precompute', (catalog) => catalog);
-        },
+        run: precompute,
         progress: () => {
           const line = board.running();
-          return line === null
-            ? null
-            : {
-                step: line.label,
-                count: line.count,
-                total: line.total,
-                unit: line.unit,
-                leftMs: timeLeftMs(line, performance.now()),
-              };
+          if (line === null) return null;
+          const now = performance.now();
+          return {
+            step: line.label,
+            count: line.count,
+            total: line.total,
+            unit: line.unit,
+            // The whole precompute's, which only a plan tells; a step's own would mislead (see not-ready.ts).
+            leftMs: plan === null ? undefined : runTimeLeftMs(plan, board.snapshot().slice(runFrom), now),
+          };
         },
       },
       print,

@@ -62,7 +62,7 @@ export function createHealthApi(): ApiModule<HealthSnapshot> {
               ),
               413: errorBodySchema.describe('The body is over 64 KB'),
               503: errorBodySchema.describe(
-                'No snapshot, or the snapshot has no health impacts yet (with Retry-After)',
+                'No snapshot, or the snapshot has no health impacts yet, or the states asked for (all when none are named) are still being precomputed on a fresh lake (with Retry-After)',
               ),
             },
           },
@@ -76,8 +76,9 @@ export function createHealthApi(): ApiModule<HealthSnapshot> {
           const { body } = request;
           const text = healthMessages[body.language];
           requireWildcardAlone(body, text);
-          const data = readyHealthData(ctx.data(request), text, ctx.precompute())[body.grid_emissions];
-          const areas = resolveAreas(data, body, text);
+          const precompute = ctx.precompute();
+          const data = readyHealthData(ctx.data(request), text, precompute)[body.grid_emissions];
+          const areas = resolveAreas(data, body, text, precompute);
           // Assembled as bytes (see healthAnswerJson): sent as they are, not through the response schema,
           // and given back to the writer once written (an aborted response's are left to the GC).
           const answer = healthAnswerJson(data, body, areas);

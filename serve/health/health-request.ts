@@ -66,22 +66,30 @@ export const healthAnswerKey = (request: HealthImpactsRequest): string =>
     request.language,
   ]);
 
-/** The states or counties a request asks for, each checked against the data (400 or 404 naming the field). */
+/**
+ * The states or counties a request asks for, each checked against the data (400 or 404 naming the field).
+ * While a precompute runs, a state the data lacks may be on its way (a fresh lake serves the sample's states
+ * first): a 503 saying how long, for it and for a request of every state, which would otherwise lack it.
+ */
 export function resolveAreas(
   data: HealthData,
   request: HealthImpactsRequest,
   text: HealthMessages,
+  precompute: PrecomputeProgress | null = null,
 ): HealthAreas {
   const asked = request.state_fips?.toSorted();
+  if (asked === undefined && precompute !== null && data.stateIndex.size < CONTIGUOUS.size) {
+    throw notReadyError(text.statesPrecomputing(data.stateIndex.size, precompute), precompute);
+  }
   const states = asked ?? [...data.stateIndex.keys()];
   for (const code of asked ?? []) {
     const state = CONTIGUOUS.get(code);
     const other = NOT_MODELLED.get(code);
     if (other !== undefined) throw errors.invalid(text.stateNotModelled(code, other), 'state_fips');
     if (state === undefined) throw errors.invalid(text.stateUnknown(code), 'state_fips');
-    if (!data.stateIndex.has(code)) {
-      throw errors.notInData(text.stateWithoutData(code, state), 'state_fips');
-    }
+    if (data.stateIndex.has(code)) continue;
+    if (precompute !== null) throw notReadyError(text.statePrecomputing(code, state, precompute), precompute);
+    throw errors.notInData(text.stateWithoutData(code, state), 'state_fips');
   }
   const counties = request.county_fips;
   if (counties === undefined) {

@@ -22,6 +22,10 @@ export const healthMessages = {
     healthUnavailable: 'Health impacts are not in the data being served yet; retry later',
     healthPrecomputing: (progress: PrecomputeProgress) =>
       `Health impacts are being precomputed (${precomputeProgressText.en(progress)}); retry later`,
+    statePrecomputing: (code: string, state: string, progress: PrecomputeProgress) =>
+      `state_fips: ${code} (${state}) is being precomputed (${precomputeProgressText.en(progress)}); retry later, or ask for a state already served`,
+    statesPrecomputing: (served: number, progress: PrecomputeProgress) =>
+      `Health impacts of ${served} ${served === 1 ? 'state is' : 'states are'} served so far and the others are being precomputed (${precomputeProgressText.en(progress)}); name states in state_fips, or retry later for all of them`,
   },
   es: {
     stateFipsFormat: (code: string) => `state_fips: "${code}" no es un código FIPS de estado de 2 dígitos`,
@@ -44,6 +48,10 @@ export const healthMessages = {
       'Los impactos en la salud aún no están en los datos publicados; vuelva a intentarlo más tarde',
     healthPrecomputing: (progress: PrecomputeProgress) =>
       `Los impactos en la salud se están precalculando (${precomputeProgressText.es(progress)}); vuelva a intentarlo más tarde`,
+    statePrecomputing: (code: string, state: string, progress: PrecomputeProgress) =>
+      `state_fips: ${code} (${state}) se está precalculando (${precomputeProgressText.es(progress)}); vuelva a intentarlo más tarde o pida un estado ya servido`,
+    statesPrecomputing: (served: number, progress: PrecomputeProgress) =>
+      `Por ahora se sirven los impactos en la salud de ${served} ${served === 1 ? 'estado' : 'estados'} y los demás se están precalculando (${precomputeProgressText.es(progress)}); indique estados en state_fips o vuelva a intentarlo más tarde para todos`,
   },
 } satisfies Record<Language, unknown>;
 

@@ -39,6 +39,12 @@ const healthSchema = z
         total: z.number().nullable(),
         unit: z.string(),
         percent: z.number().nullable(),
+        secondsLeft: z
+          .number()
+          .nullable()
+          .describe(
+            'Seconds the whole precompute still needs (every step left), when an earlier stage timed it',
+          ),
       })
       .nullable()
       .describe('The running precompute of the families not ready yet, or null when none runs'),
@@ -83,6 +89,7 @@ export const healthzPlugin: FastifyPluginAsync<HealthzOptions> = async (scope, o
                 total: progress.total ?? null,
                 unit: progress.unit,
                 percent: precomputePercent(progress),
+                secondsLeft: progress.leftMs === undefined ? null : Math.ceil(progress.leftMs / 1000),
               },
       });
     },

@@ -37,10 +37,14 @@ describe('errors', () => {
 });
 
 describe('toHttpError', () => {
-  it('passes an HttpError through; only 5xx ones are unexpected', () => {
+  it('passes an HttpError through; 5xx ones are unexpected unless they ask to come back later by design', () => {
     const e = errors.notFound('GET', '/x');
     expect(toHttpError(e)).toEqual({ error: e, expected: true });
-    expect(toHttpError(errors.snapshotUnavailable()).expected).toBe(false);
+    expect(toHttpError(errors.snapshotUnavailable()).expected).toBe(true);
+    expect(toHttpError(errors.geocoderUnavailable('The address service is unavailable')).expected).toBe(
+      false,
+    );
+    expect(toHttpError(errors.internal()).expected).toBe(false);
   });
 
   it('keeps the status and message of a Fastify client error', () => {
@@ -80,15 +84,14 @@ describe('the errors of a service that is up but cannot answer yet', () => {
       errors.overloaded('Too many building profiles are being computed; retry in a second', 1),
       errors.geocoderUnavailable('The address service is unavailable; retry shortly.'),
     ];
-    expect(made.map((e) => [e.statusCode, e.code, e.headers, e.field])).toEqual([
-      [503, 'MODULE_NOT_READY', { 'retry-after': '60' }, undefined],
-      [503, 'OVERLOADED', { 'retry-after': '1' }, undefined],
-      [503, 'GEOCODER_UNAVAILABLE', { 'retry-after': '30' }, 'address'],
+    expect(made.map((e) => [e.statusCode, e.code, e.headers, e.field, toHttpError(e).expected])).toEqual([
+      [503, 'MODULE_NOT_READY', { 'retry-after': '60' }, undefined, true],
+      [503, 'OVERLOADED', { 'retry-after': '1' }, undefined, true],
+      [503, 'GEOCODER_UNAVAILABLE', { 'retry-after': '30' }, 'address', false],
     ]);
     for (const e of made) {
       expect(errorBodySchema.parse(e.body())).toEqual(e.body());
       expect(e.body().error).toBe('Service Unavailable');
-      expect(toHttpError(e)).toEqual({ error: e, expected: false });
     }
   });
 

@@ -111,14 +111,19 @@ describe('startService', () => {
     };
 
     /** A service whose precompute waits for `finish` (then publishes `complete`) or `fail`. */
-    function staged(precomputeOutcome: 'publish' | 'fail') {
+    function staged(precomputeOutcome: 'publish' | 'fail', quickStage?: () => Promise<void>) {
       const source = new MemorySnapshotSource();
       const events: string[] = [];
       let release!: () => void;
       const released = new Promise<void>((resolve) => (release = resolve));
       const precompute: ServiceDeps['precompute'] = {
-        run: async () => {
+        run: async (servePublished) => {
           events.push('precompute started');
+          if (quickStage) {
+            source.publish(memoryReader('first-answers'));
+            await servePublished();
+            await quickStage();
+          }
           await released;
           if (precomputeOutcome === 'fail') throw new Error('simulate stage stalled');
           source.publish(memoryReader('complete'));
@@ -178,19 +183,27 @@ describe('startService', () => {
         statusCode: 503,
         error: 'Service Unavailable',
         message:
-          'REM estimates are being precomputed (simulate clusters: 3,441 of 13,764 clusters, 25%, about 2 min left); retry later',
+          'REM estimates are being precomputed (now simulate clusters: 3,441 of 13,764 clusters, 25%; about 2 min ' +
+          'left in all); retry later',
       });
       const health = await healthImpacts(service.url, 'es');
       expect([health.status, health.headers.get('retry-after')]).toEqual([503, '90']);
       expect(((await health.json()) as { message: string }).message).toBe(
-        'Los impactos en la salud se están precalculando (simulate clusters: 3.441 de 13.764 clusters, ' +
-          '25 %, quedan unos 2 min); vuelva a intentarlo más tarde',
+        'Los impactos en la salud se están precalculando (ahora simulate clusters: 3.441 de 13.764 clusters, ' +
+          '25 %; quedan unos 2 min en total); vuelva a intentarlo más tarde',
       );
       expect(await healthz(service.url)).toEqual({
         status: 'ok',
         snapshot: { id: 'incentives-only', createdAt: '2026-11-21T12:00:00.000Z' },
         families: { programs: true, rem: false, 'health-impacts': false },
-        precompute: { step: 'simulate clusters', count: 3441, total: 13_764, unit: 'clusters', percent: 25 },
+        precompute: {
+          step: 'simulate clusters',
+          count: 3441,
+          total: 13_764,
+          unit: 'clusters',
+          percent: 25,
+          secondsLeft: 90,
+        },
       });
 
       release();
@@ -202,6 +215,21 @@ describe('startService', () => {
       // Still no REM tables in this snapshot, and no precompute running: the plain "not yet" answer.
       const rem2 = await remAddress(service.url);
       expect([rem2.status, rem2.headers.get('retry-after')]).toEqual([503, '60']);
+    });
+
+    it('serves what a stage of the precompute publishes at once, before the precompute is over', async () => {
+      let servedMidway: string | null | undefined;
+      const { running, events, release } = staged('publish', async () => {
+        servedMidway = (await fetch(`${service!.url}/v1/programs`, { headers })).headers.get('x-snapshot-id');
+        events.push('first answers served');
+      });
+      service = await running;
+      await expect.poll(() => events.includes('first answers served')).toBe(true);
+      expect(servedMidway).toBe('first-answers');
+      release();
+      await service.precomputed;
+      const after = await fetch(`${service.url}/v1/programs`, { headers });
+      expect(after.headers.get('x-snapshot-id')).toBe('complete');
     });
 
     it('keeps serving the first snapshot when the precompute fails', async () => {

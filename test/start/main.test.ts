@@ -62,12 +62,17 @@ describe('npm start (start/main.ts)', () => {
     expect(states.status).toBe(200);
     expect(states.headers.get('x-snapshot-id')).toBe(health.snapshot.id);
     expect((await fetch(`${url}/api/v1/states`)).status).toBe(401);
-    // The REM and health tables follow from the precompute, published as the next snapshot.
+    // The REM and health tables follow from the precompute: a quick stage first, then the configured one.
     await expect
-      .poll(async () => ((await (await fetch(`${url}/healthz`)).json()) as { families: unknown }).families, {
-        timeout: 60_000,
-      })
-      .toEqual({ incentives: true, rem: true, 'health-impacts': true, lake: true });
+      .poll(async () => (await (await fetch(`${url}/healthz`)).json()) as unknown, { timeout: 60_000 })
+      .toMatchObject({
+        families: { incentives: true, rem: true, 'health-impacts': true, lake: true },
+        precompute: null,
+      });
+    const stages = [...output.stdout.matchAll(/"msg":"(\w[\w ]*) pipeline run done"/g)].map((m) => m[1]);
+    expect(stages).toEqual(['incentives', 'first answers', 'precompute']);
+    // A quiet start: nothing it expects (the sample's audit findings, a warming server) is a warning or an error.
+    expect(output.stdout).not.toMatch(/"level":(40|50|60)/);
     // REM outside the precomputed states: a Texas address's cluster is computed on request.
     const texas = await fetch(
       `${url}/api/v1/rem/address?address=${encodeURIComponent('1 Broadway, Lubbock, TX 79401')}` +

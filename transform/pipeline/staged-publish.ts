@@ -2,12 +2,16 @@ import type { PipelineCatalog } from '../catalog.ts';
 import { readCurrent } from '../../data-lake/current-pointer.ts';
 import { snapshotDir } from '../../data-lake/lake-paths.ts';
 import { readManifest } from '../../data-lake/manifest-file.ts';
-import { inputNames, type AnyLakeTable } from '../tables/lake-table.ts';
+import type { Manifest } from '../../schemas/lake.ts';
+import { SAMPLE_STATES, type Config } from '../../schemas/config.ts';
+import { declaredSettings, inputNames, type AnyLakeTable } from '../tables/lake-table.ts';
 
 /*
- * A fresh lake is published in two runs so the cheap tables are served in seconds: the first run builds
- * only a few tables (and those they read), the second the whole catalog. The second run's fingerprints of
- * the first run's tables are equal, so it takes their files over and builds only the rest.
+ * A fresh lake is published in stages so every family answers in seconds: the first run builds only a few
+ * tables (and those they read), a second the whole catalog on settings that make it quick (see
+ * firstAnswersConfig), the last the whole catalog on the configured settings. A later run's fingerprints of
+ * an earlier run's tables are equal where nothing they depend on changed, so it takes their files over, and
+ * the simulate stage computes no cluster twice (its results stay on the event log).
  */
 
 /** The catalog narrowed to `first` and every table they read, in catalog order; sources stay whole. */
@@ -26,12 +30,46 @@ export function firstStageCatalog(catalog: PipelineCatalog, first: readonly AnyL
 }
 
 /**
- * The catalog's tables the published snapshot lacks (all of them when nothing is published): non-empty
- * after a first-stage publish, or when a run of newer code declared a table since.
+ * The settings of a fresh lake's quick stage: no REM state precomputed (the REM model computes any county
+ * when asked, in a fraction of a second) and the health rollup of the configured health states among the
+ * sample's alone: seconds, where the configured precompute takes minutes.
  */
-export async function unpublishedTables(lakeDir: string, catalog: PipelineCatalog): Promise<string[]> {
+export function firstAnswersConfig(config: Config): Config {
+  const inSample = (state: string) => (SAMPLE_STATES as readonly string[]).includes(state);
+  const health = config.HEALTH_STATES === 'all' ? [...SAMPLE_STATES] : config.HEALTH_STATES.filter(inSample);
+  return { ...config, REM_STATES: [], HEALTH_STATES: health };
+}
+
+async function publishedManifest(lakeDir: string): Promise<Manifest | null> {
   const current = await readCurrent(lakeDir);
-  const manifest =
-    current === null ? null : await readManifest(snapshotDir(lakeDir, current)).catch(() => null);
-  return catalog.tables.map((table) => table.name).filter((name) => !(manifest && name in manifest.tables));
+  return current === null ? null : await readManifest(snapshotDir(lakeDir, current)).catch(() => null);
+}
+
+/**
+ * The catalog's tables the published snapshot lacks or built with other values of their settings than
+ * `config`'s (all of them when nothing is published): what a start still has to precompute, after a
+ * staged publish, a run of newer code that declared a table, or a setting changed since (REM_STATES=all).
+ */
+export async function staleTables(
+  lakeDir: string,
+  catalog: PipelineCatalog,
+  config: Config,
+): Promise<string[]> {
+  const manifest = await publishedManifest(lakeDir);
+  return catalog.tables
+    .filter((table) => {
+      const published = manifest?.tables[table.name];
+      if (published === undefined) return true;
+      const settings = declaredSettings(table, config) as Record<string, unknown>;
+      return Object.entries(settings).some(
+        ([name, value]) => JSON.stringify(published.settings?.[name]) !== JSON.stringify(value),
+      );
+    })
+    .map((table) => table.name);
+}
+
+/** Whether the published snapshot has none of `tables` (a fresh lake that only served its first stage). */
+export async function lacksAll(lakeDir: string, tables: readonly AnyLakeTable[]): Promise<boolean> {
+  const manifest = await publishedManifest(lakeDir);
+  return tables.every((table) => manifest?.tables[table.name] === undefined);
 }

@@ -4,7 +4,10 @@ import {
   fipsFormatMessage,
   healthAnswerKey,
   requireWildcardAlone,
+  resolveAreas,
 } from '../../../serve/health/health-request.ts';
+import type { HealthData } from '../../../serve/health/health-data.ts';
+import { HttpError } from '../../../serve/errors.ts';
 import { healthMessages } from '../../../serve/health/messages.ts';
 
 const TEXAS_COUNTIES = healthImpactsRequestSchema.parse({
@@ -64,5 +67,65 @@ describe('fipsFormatMessage', () => {
     expect(fipsFormatMessage(issueOf(county), 'es', county)).toBe(healthMessages.es.countyFipsFormat('1'));
     const metric = { ...TEXAS_COUNTIES, metrics: ['deaths'] };
     expect(fipsFormatMessage(issueOf(metric), 'en', metric)).toBeUndefined();
+  });
+});
+
+describe('resolveAreas while a fresh lake’s precompute runs', () => {
+  // The first answers' snapshot: Rhode Island's rollup, the other states on their way.
+  const rhodeIslandOnly = { stateIndex: new Map([['44', 0]]) } as unknown as HealthData;
+  const simulating = {
+    step: 'simulate clusters',
+    count: 3441,
+    total: 13_764,
+    unit: 'clusters',
+    leftMs: 89_500,
+  };
+  const ask = (state_fips: string[] | undefined, language: 'en' | 'es' = 'en') =>
+    healthImpactsRequestSchema.parse({
+      metrics: ['ammonia'],
+      upgrade: ['hvac__heat_pump_seer18_hspf10'],
+      state_fips,
+      language,
+    });
+  const refusal = (run: () => unknown) => {
+    try {
+      run();
+    } catch (err) {
+      if (err instanceof HttpError) return [err.statusCode, err.headers, err.message, err.field];
+    }
+    throw new Error('expected an HttpError');
+  };
+
+  it('answers a state it has, and a 503 with the whole precompute’s time for one it lacks or for all', () => {
+    expect(resolveAreas(rhodeIslandOnly, ask(['44']), healthMessages.en, simulating)).toEqual({
+      level: 'state',
+      positions: [0],
+    });
+    expect(refusal(() => resolveAreas(rhodeIslandOnly, ask(['48']), healthMessages.en, simulating))).toEqual([
+      503,
+      { 'retry-after': '90' },
+      'state_fips: 48 (TX) is being precomputed (now simulate clusters: 3,441 of 13,764 clusters, 25%; about 2 min ' +
+        'left in all); retry later, or ask for a state already served',
+      undefined,
+    ]);
+    expect(
+      refusal(() => resolveAreas(rhodeIslandOnly, ask(undefined, 'es'), healthMessages.es, simulating)),
+    ).toEqual([
+      503,
+      { 'retry-after': '90' },
+      'Por ahora se sirven los impactos en la salud de 1 estado y los demás se están precalculando (ahora simulate ' +
+        'clusters: 3.441 de 13.764 clusters, 25 %; quedan unos 2 min en total); indique estados en state_fips o ' +
+        'vuelva a intentarlo más tarde para todos',
+      undefined,
+    ]);
+  });
+
+  it('answers 404 for a state the data lacks once no precompute runs', () => {
+    expect(refusal(() => resolveAreas(rhodeIslandOnly, ask(['48']), healthMessages.en, null))).toEqual([
+      404,
+      {},
+      'state_fips: 48 (TX) has no health impacts in the data being served',
+      'state_fips',
+    ]);
   });
 });

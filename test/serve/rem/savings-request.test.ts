@@ -35,7 +35,7 @@ describe('readyRemData', () => {
     });
   });
 
-  it('while a precompute runs, says how far it is and asks to come back when its step should end', () => {
+  it('while a precompute runs, says how far it is and asks to come back when all of it should be over', () => {
     const progress = {
       step: 'simulate clusters',
       count: 3441,
@@ -46,7 +46,8 @@ describe('readyRemData', () => {
     const en = thrown(() => readyRemData({ data: null, serverVersionJson: '{}' }, remMessages.en, progress));
     expect([en.statusCode, en.code, en.headers]).toEqual([503, 'MODULE_NOT_READY', { 'retry-after': '90' }]);
     expect(en.message).toBe(
-      'REM estimates are being precomputed (simulate clusters: 3,441 of 13,764 clusters, 25%, about 2 min left); retry later',
+      'REM estimates are being precomputed (now simulate clusters: 3,441 of 13,764 clusters, 25%; about 2 min left ' +
+        'in all); retry later',
     );
     const es = thrown(() =>
       readyRemData({ data: null, serverVersionJson: '{}' }, remMessages.es, {
@@ -55,8 +56,17 @@ describe('readyRemData', () => {
       }),
     );
     expect(es.headers).toEqual({ 'retry-after': '30' });
+    // Under a minute, in tens of seconds.
+    const soon = thrown(() =>
+      readyRemData({ data: null, serverVersionJson: '{}' }, remMessages.en, { ...progress, leftMs: 31_000 }),
+    );
+    expect([soon.headers, soon.message.match(/about .* left in all/)?.[0]]).toEqual([
+      { 'retry-after': '31' },
+      'about 40 s left in all',
+    ]);
     expect(es.message).toBe(
-      'Las estimaciones REM se están precalculando (simulate clusters: 3.441 de 13.764 clusters, 25 %); vuelva a intentarlo más tarde',
+      'Las estimaciones REM se están precalculando (ahora simulate clusters: 3.441 de 13.764 clusters, 25 %); ' +
+        'vuelva a intentarlo más tarde',
     );
   });
 });

@@ -1,5 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { firstStageCatalog, unpublishedTables } from '../../../transform/pipeline/staged-publish.ts';
+import { loadConfig } from '../../../lib/config.ts';
+import {
+  firstAnswersConfig,
+  firstStageCatalog,
+  lacksAll,
+  staleTables,
+} from '../../../transform/pipeline/staged-publish.ts';
+import type { AnyLakeTable } from '../../../transform/tables/lake-table.ts';
 import { demoCatalog } from '../../support/demo-source/demo-catalog.ts';
 import { createDemoLake, type DemoLake } from '../../support/demo-source/demo-lake.ts';
 import { demoPricesTable, demoRegionSummaryTable } from '../../support/demo-source/demo-tables.ts';
@@ -32,15 +39,42 @@ describe('firstStageCatalog', () => {
   });
 });
 
+describe('firstAnswersConfig', () => {
+  it('precomputes no REM state and the health of the sample states among those configured', () => {
+    const quick = firstAnswersConfig(loadConfig({}));
+    expect([quick.REM_STATES, quick.HEALTH_STATES]).toEqual([[], ['RI', 'MA', 'CO']]);
+    const some = firstAnswersConfig(loadConfig({ REM_STATES: 'all', HEALTH_STATES: 'TX,MA,CO' }));
+    expect([some.REM_STATES, some.HEALTH_STATES]).toEqual([[], ['MA', 'CO']]);
+    expect(firstAnswersConfig(loadConfig({ HEALTH_STATES: 'none' })).HEALTH_STATES).toEqual([]);
+  });
+});
+
+describe('staleTables', () => {
+  it('names a table built with other values of its settings than the configuration’s', async () => {
+    // The summary as a table that reads a setting, as the REM clusters read REM_STATES.
+    const summary = { ...demoRegionSummaryTable, settings: ['REM_SAMPLES'] } as AnyLakeTable;
+    const catalog = { ...demoCatalog(lake.sourceDir), tables: [summary, demoPricesTable as AnyLakeTable] };
+    await lake.run({ catalog });
+    expect(await staleTables(lake.lakeDir, catalog, lake.config)).toEqual([]);
+    expect(await lacksAll(lake.lakeDir, [summary])).toBe(false);
+    const more = loadConfig({ LAKE_DIR: lake.lakeDir, REM_SAMPLES: '800' });
+    expect(await staleTables(lake.lakeDir, catalog, more)).toEqual(['demo_region_summary']);
+  });
+});
+
 describe('a staged first publish', () => {
   it('publishes the first stage, then the rest reusing its files, then nothing more', async () => {
     const catalog = demoCatalog(lake.sourceDir);
-    expect(await unpublishedTables(lake.lakeDir, catalog)).toEqual(['demo_region_summary', 'demo_prices']);
+    expect(await staleTables(lake.lakeDir, catalog, lake.config)).toEqual([
+      'demo_region_summary',
+      'demo_prices',
+    ]);
 
     const first = await lake.run({ catalog: firstStageCatalog(catalog, [demoPricesTable]) });
     if (first.status !== 'published') throw new Error('expected the first stage to publish');
     expect(Object.keys(first.manifest.tables).sort()).toEqual(['demo_prices', 'quarantine']);
-    expect(await unpublishedTables(lake.lakeDir, catalog)).toEqual(['demo_region_summary']);
+    expect(await lacksAll(lake.lakeDir, [demoRegionSummaryTable as AnyLakeTable])).toBe(true);
+    expect(await staleTables(lake.lakeDir, catalog, lake.config)).toEqual(['demo_region_summary']);
 
     const second = await lake.run({ catalog });
     if (second.status !== 'published') throw new Error('expected the whole catalog to publish');
@@ -50,7 +84,7 @@ describe('a staged first publish', () => {
         'demo_prices (read by a changed table); reusing 1 table',
     );
     expect(second.manifest.tables.demo_prices!.sha256).toBe(first.manifest.tables.demo_prices!.sha256);
-    expect(await unpublishedTables(lake.lakeDir, catalog)).toEqual([]);
+    expect(await staleTables(lake.lakeDir, catalog, lake.config)).toEqual([]);
 
     // A later start finds the lake complete: the same run publishes nothing.
     expect(await lake.run({ catalog })).toEqual({ status: 'unchanged', snapshotId: second.snapshotId });
