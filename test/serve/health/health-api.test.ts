@@ -624,7 +624,23 @@ describe('POST /api/v2/etools/health-impacts', () => {
     });
     const malformed = await post('{"metrics": ["ammonia"');
     expect(malformed.statusCode).toBe(400);
-    expect(malformed.json()).toMatchObject({ statusCode: 400, error: 'Bad Request', field: 'body' });
+    expect(malformed.json()).toEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      message:
+        "body: is not valid JSON (line 1, column 23: Expected ',' or ']' after array element); " +
+        'send one JSON object with the header "Content-Type: application/json"',
+      field: 'body',
+    });
+    const spanish = await post(`{"language": "es", "metrics": ["ammonia"], "upgrade": ["${HP}"],}`);
+    expect(spanish.json()).toEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      message:
+        'body: no es JSON válido (línea 1, columna 89: Expected double-quoted property name); ' +
+        'envíe un único objeto JSON con la cabecera "Content-Type: application/json"',
+      field: 'body',
+    });
     const padded = JSON.stringify({ ...valid, state_fips: Array(14_000).fill('44') });
     expect(padded.length).toBeGreaterThan(64 * 1024);
     const tooLarge = await post(padded);
@@ -635,6 +651,33 @@ describe('POST /api/v2/etools/health-impacts', () => {
       message: 'Request body is too large',
       field: 'body',
     });
+  });
+
+  it('answers a body sent without Content-Type 415, saying to send JSON, in the language of the query', async () => {
+    for (const [query, message] of [
+      [
+        '',
+        'content-type: the body must be JSON; send one JSON object with the header "Content-Type: application/json"',
+      ],
+      [
+        '?language=es',
+        'content-type: el cuerpo debe ser JSON; envíe un único objeto JSON con la cabecera "Content-Type: application/json"',
+      ],
+    ]) {
+      const response = await server().app.inject({
+        method: 'POST',
+        url: `${URL}${query}`,
+        headers: auth,
+        payload: JSON.stringify(valid),
+      });
+      expect(response.statusCode).toBe(415);
+      expect(response.json()).toEqual({
+        statusCode: 415,
+        error: 'Unsupported Media Type',
+        message,
+        field: 'content-type',
+      });
+    }
   });
 
   it('requires a key, like every data route', async () => {
