@@ -510,10 +510,16 @@ describe('POST /api/v2/etools/health-impacts', () => {
       'upgrade: debe ser uno de: weatherization__insulation_air_duct_sealing, hvac__heat_pump_seer15_hspf9, hvac__heat_pump_seer18_hspf10, hvac__heat_pump_seer24_hspf13, water_heater__heat_pump_uef3.35, combination__hvac_seer18_hspf10__weatherization, combination__all_electric__hvac_seer24_hspf13__weatherization',
     ],
     [
-      { ...valid, state_fips: [55] },
+      { ...valid, state_fips: [44] },
       'state_fips',
-      'state_fips: must be a single text value',
-      'state_fips: debe ser un único valor de texto',
+      'state_fips: item 0 must be text, not 44: a 2-digit state FIPS code in quotes, such as "44"',
+      'state_fips: el elemento 0 debe ser texto, no 44: un código FIPS de estado de 2 dígitos entre comillas, como "44"',
+    ],
+    [
+      { ...valid, state_fips: ['44'], county_fips: ['007', 9] },
+      'county_fips',
+      'county_fips: item 1 must be text, not 9: a 3-digit county FIPS code in quotes, such as "009"',
+      'county_fips: el elemento 1 debe ser texto, no 9: un código FIPS de condado de 3 dígitos entre comillas, como "009"',
     ],
     [
       { ...valid, state_fips: ['5'] },
