@@ -12,6 +12,7 @@ import { corsPlugin } from './http/cors-plugin.ts';
 import type { Compressor } from './http/body-encoding.ts';
 import { errorPlugin, sendFrameworkError } from './http/error-plugin.ts';
 import { healthzPlugin } from './http/healthz-plugin.ts';
+import { jsonBodyParser } from './http/json-body-parser.ts';
 import type { LruLimits } from './http/lru-cache.ts';
 import type { PrecomputeProgress } from './http/not-ready.ts';
 import { metricsPlugin } from './http/metrics-plugin.ts';
@@ -62,6 +63,7 @@ export const RESPONSE_CACHE_MAX_ENTRIES = 10_000;
  *
  * What a data request meets, in order (Fastify's lifecycle; each hook in the plugin named):
  *   the query string parsed with the reference's rules (parseQueryString, once, for every route)
+ *   a JSON body parsed by Fastify's parser, its refusals worded by jsonBodyParser
  *   onRequest   CORS preflight (cors) → key and rate limit (auth) → pinned to the snapshot served
  *               (snapshot scope) → a kept answer, or 304, for its URL (response cache)
  *   validation  the route's zod schemas (requestValidatorCompiler; a 400 worded by localizedValidationError)
@@ -87,6 +89,11 @@ export async function buildApp(deps: AppDeps): Promise<ZodApp> {
   }).withTypeProvider<ZodTypeProvider>() as unknown as ZodApp;
   app.setValidatorCompiler(requestValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  app.addContentTypeParser(
+    'application/json',
+    { parseAs: 'string' },
+    jsonBodyParser(app.getDefaultJsonParser('error', 'error')),
+  );
 
   // First, so a preflight is answered before any other hook (the auth plugin's) asks for a key.
   await app.register(corsPlugin, { origins: config.CORS_ORIGINS });

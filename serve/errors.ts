@@ -1,6 +1,8 @@
 import { STATUS_CODES } from 'node:http';
 import type { RouteOptions } from 'fastify';
 import { z } from 'zod';
+import type { Language } from '../schemas/incentives/enums.ts';
+import { errorMessages, type JsonSyntaxProblem } from './error-messages.ts';
 
 /** The one body every error response carries; `error` is the HTTP reason phrase of `statusCode`. */
 export const errorBodySchema = z
@@ -86,20 +88,23 @@ export const errors = {
   invalid: (message: string, field: string) => new HttpError(400, 'VALIDATION_FAILED', message, field),
   /** A valid request the data cannot answer as asked (an unknown utility, fuels too rare to estimate). */
   badRequest: (message: string, field?: string) => new HttpError(400, 'BAD_REQUEST', message, field),
-  missingKey: () =>
-    new HttpError(
-      401,
-      'UNAUTHORIZED',
-      'Missing API key: send the header "Authorization: Bearer <key>"',
-      undefined,
-      {
-        'www-authenticate': 'Bearer',
-      },
-    ),
-  invalidKey: () =>
-    new HttpError(401, 'UNAUTHORIZED', 'Invalid or revoked API key', undefined, {
+  missingKey: (language: Language) =>
+    new HttpError(401, 'UNAUTHORIZED', errorMessages[language].missingKey, undefined, {
+      'www-authenticate': 'Bearer',
+    }),
+  invalidKey: (language: Language) =>
+    new HttpError(401, 'UNAUTHORIZED', errorMessages[language].invalidKey, undefined, {
       'www-authenticate': 'Bearer error="invalid_token"',
     }),
+  /** A body with no Content-Type, or one no parser takes (a form, XML). */
+  unsupportedMediaType: (language: Language) =>
+    new HttpError(415, 'BAD_REQUEST', errorMessages[language].unsupportedMediaType, 'content-type'),
+  /** A JSON body that is empty, does not parse (`problem` says where and why), or holds a key refused for safety. */
+  bodyNotJson: (language: Language, problem: JsonSyntaxProblem | 'emptyBody' | 'forbiddenKey') => {
+    const text = errorMessages[language];
+    const message = typeof problem === 'string' ? text[problem] : text.bodyNotJson(problem);
+    return new HttpError(400, 'BAD_REQUEST', message, 'body');
+  },
   forbidden: (message: string, field?: string) => new HttpError(403, 'FORBIDDEN', message, field),
   notFound: (method: string, path: string) =>
     new HttpError(404, 'NOT_FOUND', `Route ${method} ${path} not found`),
@@ -160,13 +165,9 @@ export const errors = {
     new HttpError(503, 'GEOCODER_UNAVAILABLE', message, 'address', { 'retry-after': '30' }),
 };
 
-/** The part of the request a Fastify client error is about: the body, or its content type. */
-function clientErrorField(err: unknown, code: unknown): string | undefined {
-  if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return 'content-type';
-  if (err instanceof SyntaxError || (typeof code === 'string' && code.startsWith('FST_ERR_CTP_')))
-    return 'body';
-  return undefined;
-}
+/** Whether a Fastify client error is about the body. */
+const isBodyError = (err: unknown, code: unknown): boolean =>
+  err instanceof SyntaxError || (typeof code === 'string' && code.startsWith('FST_ERR_CTP_'));
 
 /**
  * 5xx errors the service answers by design and a client retries (data still being prepared on a fresh lake,
@@ -180,19 +181,23 @@ const COME_BACK_LATER: ReadonlySet<ErrorCode> = new Set([
 ]);
 
 /**
- * Maps anything thrown while answering a request to the HttpError sent back. `expected` is false for
- * failures the client did not cause and the service did not plan (a 500, an address service down): those
- * are logged with details, and a 500 is answered generically.
+ * Maps anything thrown while answering a request to the HttpError sent back, worded in `language` where the
+ * service words it. `expected` is false for failures the client did not cause and the service did not plan
+ * (a 500, an address service down): those are logged with details, and a 500 is answered generically.
  */
-export function toHttpError(err: unknown): { error: HttpError; expected: boolean } {
+export function toHttpError(err: unknown, language: Language): { error: HttpError; expected: boolean } {
   // Request validation (serve/http/request-validation.ts) throws HttpErrors too, so it lands here.
   if (err instanceof HttpError) {
     return { error: err, expected: err.statusCode < 500 || COME_BACK_LATER.has(err.code) };
   }
-  // Fastify's own client errors (malformed JSON, unsupported media type, body too large) carry a 4xx status
-  // and a message written for clients; anything else may hold internals and is not echoed.
+  // A JSON body that does not parse is worded by serve/http/json-body-parser.ts (it has the body); a body of
+  // no type Fastify reads, here. Fastify's other client errors (a body too large, a malformed URL) carry a
+  // 4xx status and a message written for clients; anything else may hold internals and is not echoed.
   const status = (err as { statusCode?: unknown } | null)?.statusCode;
   const code = (err as { code?: unknown } | null)?.code;
+  if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+    return { error: errors.unsupportedMediaType(language), expected: true };
+  }
   if (
     typeof status === 'number' &&
     status >= 400 &&
@@ -200,7 +205,12 @@ export function toHttpError(err: unknown): { error: HttpError; expected: boolean
     (err instanceof SyntaxError || (typeof code === 'string' && code.startsWith('FST_')))
   ) {
     return {
-      error: new HttpError(status, 'BAD_REQUEST', (err as Error).message, clientErrorField(err, code)),
+      error: new HttpError(
+        status,
+        'BAD_REQUEST',
+        (err as Error).message,
+        isBodyError(err, code) ? 'body' : undefined,
+      ),
       expected: true,
     };
   }

@@ -26,9 +26,11 @@ const uniqueList = <T extends z.ZodType>(item: T) =>
     .refine((list) => new Set(list).size === list.length, { message: 'must not repeat a value' });
 
 const location = {
+  // The format is checked here, not left to the lookup: "ABCDE" is a mistake to correct (400 naming zip),
+  // not a ZIP that no data covers (404). The reference passes any 5 characters on and answers 404.
   zip: z
     .string()
-    .length(5)
+    .regex(/^\d{5}$/, { message: 'must be a five-digit ZIP code, such as 02116' })
     .optional()
     .describe('Five-digit ZIP code. Give either zip or address.')
     .meta({ examples: [request.zip] }),

@@ -14,7 +14,7 @@ import { registerHealthCountiesRoute } from './counties-route.ts';
 import { healthAnswerJson } from './health-answer.ts';
 import { loadHealthSnapshot, type HealthSnapshot } from './health-data.ts';
 import {
-  fipsFormatMessage,
+  fipsCodeMessage,
   healthAnswerKey,
   readyHealthData,
   requireWildcardAlone,
@@ -66,7 +66,7 @@ export function createHealthApi(): ApiModule<HealthSnapshot> {
               ),
             },
           },
-          schemaErrorFormatter: localizedValidationError(fipsFormatMessage),
+          schemaErrorFormatter: localizedValidationError(fipsCodeMessage),
           // A repeated body (in a canonical form) is answered from the response cache.
           preHandler: nameAnswer((request: FastifyRequest<{ Body: HealthImpactsRequest }>) =>
             healthAnswerKey(request.body),

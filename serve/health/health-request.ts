@@ -31,15 +31,35 @@ const stateOfFips = (table: Readonly<Record<string, string>>) =>
 const CONTIGUOUS = stateOfFips(CONTIGUOUS_STATE_FIPS);
 const NOT_MODELLED = stateOfFips(OTHER_STATE_FIPS);
 
-/** A FIPS-format issue, in the route's own words (the code at fault, and what a code looks like). */
-export const fipsFormatMessage: OwnMessage = (issue, language, body) => {
-  if (issue.code !== 'invalid_format' || issue.path.length !== 2) return undefined;
-  const [field, index] = issue.path as [string, number];
-  const code = String(((body as Record<string, unknown>)[field] as unknown[])[index]);
+/** Each FIPS list of a request: how many digits its codes have, and a code to show as an example. */
+const FIPS_LISTS = {
+  state_fips: { digits: 2, example: '44' },
+  county_fips: { digits: 3, example: '007' },
+} as const;
+type FipsList = keyof typeof FIPS_LISTS;
+
+/** A code to show for a FIPS code not given as text: the number given, as the code, when it can be one. */
+function fipsExample(given: unknown, list: FipsList): string {
+  const { digits, example } = FIPS_LISTS[list];
+  const code = typeof given === 'number' && Number.isInteger(given) && given >= 0 ? String(given) : '';
+  return code !== '' && code.length <= digits ? code.padStart(digits, '0') : example;
+}
+
+/**
+ * An issue of a code in a FIPS list, in the route's own words: the code at fault and what a code looks
+ * like, or, for a code not given as text (`[44]`), its place in the list and the code as text (`"44"`).
+ */
+export const fipsCodeMessage: OwnMessage = (issue, language, body) => {
+  const [list, index] = issue.path;
+  if (issue.path.length !== 2 || (list !== 'state_fips' && list !== 'county_fips')) return undefined;
+  const given = ((body as Record<string, unknown>)[list] as unknown[])[index as number];
   const text = healthMessages[language];
-  if (field === 'state_fips') return text.stateFipsFormat(code);
-  if (field === 'county_fips') return text.countyFipsFormat(code);
-  return undefined;
+  if (issue.code === 'invalid_format') {
+    return list === 'state_fips' ? text.stateFipsFormat(String(given)) : text.countyFipsFormat(String(given));
+  }
+  if (issue.code !== 'invalid_type') return undefined;
+  const notText = list === 'state_fips' ? text.stateFipsNotText : text.countyFipsNotText;
+  return notText(index as number, JSON.stringify(given), fipsExample(given, list));
 };
 
 /** `["*"]` asks for every county of the state: beside other codes, a 400 naming `county_fips`. */

@@ -7,6 +7,10 @@ export const healthMessages = {
     stateFipsFormat: (code: string) => `state_fips: "${code}" is not a 2-digit state FIPS code`,
     countyFipsFormat: (code: string) =>
       `county_fips: "${code}" is not a 3-digit county FIPS code; give ["*"] alone for every county`,
+    stateFipsNotText: (index: number, given: string, code: string) =>
+      `state_fips: item ${index} must be text, not ${given}: a 2-digit state FIPS code in quotes, such as "${code}"`,
+    countyFipsNotText: (index: number, given: string, code: string) =>
+      `county_fips: item ${index} must be text, not ${given}: a 3-digit county FIPS code in quotes, such as "${code}"`,
     stateNotModelled: (code: string, state: string) =>
       `state_fips: ${code} (${state}) is not modelled; health impacts cover the contiguous United States and DC only`,
     stateUnknown: (code: string) => `state_fips: no state of the United States has FIPS code ${code}`,
@@ -31,6 +35,10 @@ export const healthMessages = {
     stateFipsFormat: (code: string) => `state_fips: "${code}" no es un código FIPS de estado de 2 dígitos`,
     countyFipsFormat: (code: string) =>
       `county_fips: "${code}" no es un código FIPS de condado de 3 dígitos; indique ["*"] solo para todos los condados`,
+    stateFipsNotText: (index: number, given: string, code: string) =>
+      `state_fips: el elemento ${index} debe ser texto, no ${given}: un código FIPS de estado de 2 dígitos entre comillas, como "${code}"`,
+    countyFipsNotText: (index: number, given: string, code: string) =>
+      `county_fips: el elemento ${index} debe ser texto, no ${given}: un código FIPS de condado de 3 dígitos entre comillas, como "${code}"`,
     stateNotModelled: (code: string, state: string) =>
       `state_fips: ${code} (${state}) no está modelado; los impactos en la salud cubren solo los Estados Unidos contiguos y DC`,
     stateUnknown: (code: string) =>

@@ -6,6 +6,7 @@ import { bearerToken } from '../auth/bearer-token.ts';
 import type { ServeMetrics } from '../serve-metrics.ts';
 import { documentErrorResponses, documentedError, errors } from '../errors.ts';
 import type { RateLimiter, RateWindow } from './rate-limiter.ts';
+import { languageOf } from './validation-messages.ts';
 
 /*
  * Why a plugin: a key is what the API scope asks of every request, so it is registered on that scope and
@@ -42,7 +43,7 @@ export interface AuthOptions {
 
 /** The errors this plugin answers with, each shown with a body it really sends. */
 const AUTH_ERRORS = {
-  401: documentedError('Missing, invalid or revoked API key', errors.missingKey()),
+  401: documentedError('Missing, invalid or revoked API key', errors.missingKey('en')),
   429: documentedError(
     "Rate limit of this API key exceeded; retry after the Retry-After header's seconds",
     errors.rateLimited(42),
@@ -72,9 +73,10 @@ export const authPlugin = fp<AuthOptions>(
       'onRequest',
       (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
         const token = bearerToken(request.headers.authorization);
-        if (token === null) return done(errors.missingKey());
+        // Before the body is read: a refusal goes by the query's language.
+        if (token === null) return done(errors.missingKey(languageOf(request.query)));
         const key = keyStore.authenticate(token);
-        if (key === null) return done(errors.invalidKey());
+        if (key === null) return done(errors.invalidKey(languageOf(request.query)));
         request.apiKey = key;
         // One window per key, so clients behind one address do not share a limit.
         const nowMs = Date.now();

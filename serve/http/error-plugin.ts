@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { documentErrorResponses, documentedError, errors, toHttpError } from '../errors.ts';
+import { languageOf } from './validation-messages.ts';
 
 /*
  * Why a plugin: whatever fails, wherever (a hook of another plugin, a route's validation or handler, a
@@ -34,8 +35,8 @@ const INTERNAL_ERROR = {
 const VALIDATED_PARTS = ['querystring', 'body', 'params', 'headers'] as const;
 
 /** For Fastify's `frameworkErrors`: errors met before routing (a malformed URL) get the same body. */
-export function sendFrameworkError(err: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
-  const { error } = toHttpError(err);
+export function sendFrameworkError(err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const { error } = toHttpError(err, languageOf(request.query));
   void reply.code(error.statusCode).send(error.body());
 }
 
@@ -43,7 +44,9 @@ export const errorPlugin = fp(
   async (app) => {
     app.decorateRequest('failure', null);
     app.setErrorHandler((err, request, reply) => {
-      const { error, expected } = toHttpError(err);
+      // What toHttpError words itself (a body of no type Fastify reads) is met before the body is read:
+      // only the query can say the language.
+      const { error, expected } = toHttpError(err, languageOf(request.query));
       // An expected error is told in the request's one log line (the request-log plugin); an unexpected
       // one gets a line of its own, with the stack.
       request.failure = { code: error.code, message: error.message };

@@ -115,6 +115,7 @@ export function describeIssue(
       if (issue.origin === 'array') return text.atMostValues(issue.maximum);
       return text.atMost(issue.maximum);
     case 'custom':
+    case 'invalid_format':
       return ruleMessage(issue.message, text) ?? text.invalid;
     default:
       return text.invalid;

@@ -18,6 +18,7 @@ export const validationMessages = {
     notEmpty: 'must not be empty',
     unique: 'must not repeat a value',
     oneLocation: 'give exactly one of zip and address',
+    zipFormat: 'must be a five-digit ZIP code, such as 02116',
     integer: 'an integer',
     number: 'a number',
     boolean: 'true or false',
@@ -38,6 +39,7 @@ export const validationMessages = {
     notEmpty: 'no puede estar vacío',
     unique: 'no puede repetir valores',
     oneLocation: 'indique exactamente uno de zip y address',
+    zipFormat: 'debe ser un código postal de cinco dígitos, como 02116',
     integer: 'un número entero',
     number: 'un número',
     boolean: 'true o false',
@@ -50,10 +52,10 @@ export const validationMessages = {
 export type ValidationMessages = (typeof validationMessages)['en'];
 
 /**
- * The messages a schema's own rules (refinements) are written with, in English, in schemas/: a request in
- * another language gets the same message in its own.
+ * The messages a schema's own rules (refinements, formats) are written with, in English, in schemas/: a
+ * request in another language gets the same message in its own.
  */
-const RULE_MESSAGES = ['unique', 'oneLocation'] as const;
+const RULE_MESSAGES = ['unique', 'oneLocation', 'zipFormat'] as const;
 
 /** A schema rule's message in the language of `text`, or undefined for a message of no known rule. */
 export const ruleMessage = (english: string, text: ValidationMessages): string | undefined => {

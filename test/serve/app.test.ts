@@ -132,27 +132,49 @@ describe('GET /spec.json', () => {
   });
 });
 
+const MISSING_KEY_EN =
+  'Missing API key: send the header "Authorization: Bearer <key>", with the key the server printed on its ' +
+  'first npm start or one made with "npm run keys -- create --name <name>" where the server runs';
+const MISSING_KEY_ES =
+  'Falta la clave de API: envíe la cabecera "Authorization: Bearer <clave>", con la clave que el servidor ' +
+  'imprimió en su primer npm start o una creada con "npm run keys -- create --name <nombre>" donde corre el servidor';
+const INVALID_KEY_EN =
+  'Invalid or revoked API key: send the header "Authorization: Bearer <key>", with the key the server ' +
+  'printed on its first npm start or one made with "npm run keys -- create --name <name>" where the server runs';
+const INVALID_KEY_ES =
+  'Clave de API no válida o revocada: envíe la cabecera "Authorization: Bearer <clave>", con la clave que el ' +
+  'servidor imprimió en su primer npm start o una creada con "npm run keys -- create --name <nombre>" donde ' +
+  'corre el servidor';
+
 describe('authentication', () => {
-  it('answers 401 with the error body when the key is missing', async () => {
+  it('answers 401 with the error body when the key is missing, saying how to get one and send it', async () => {
     await start();
     source.publish(memoryReader('snap-a'));
     await holder.refresh();
     const res = await app.inject({ method: 'GET', url: '/v1/programs' });
     expect(res.statusCode).toBe(401);
     expect(res.headers['www-authenticate']).toBe('Bearer');
-    expect(res.json()).toEqual({
-      statusCode: 401,
-      error: 'Unauthorized',
-      message: 'Missing API key: send the header "Authorization: Bearer <key>"',
-    });
+    expect(res.json()).toEqual({ statusCode: 401, error: 'Unauthorized', message: MISSING_KEY_EN });
+    const spanish = await app.inject({ method: 'GET', url: '/v1/programs?language=es' });
+    expect(spanish.json()).toEqual({ statusCode: 401, error: 'Unauthorized', message: MISSING_KEY_ES });
   });
 
-  it('answers 401 for a wrong key and for a non-Bearer scheme', async () => {
+  it('answers 401 for a wrong key and for a non-Bearer scheme, in the language of the query', async () => {
     await start();
-    for (const authorization of ['Bearer not-a-key-of-this-server', `Basic ${STATIC_KEY}`]) {
-      const res = await app.inject({ method: 'GET', url: '/v1/programs', headers: { authorization } });
+    const refusals = [
+      ['Bearer not-a-key-of-this-server', '', INVALID_KEY_EN, 'Bearer error="invalid_token"'],
+      ['Bearer not-a-key-of-this-server', '?language=es', INVALID_KEY_ES, 'Bearer error="invalid_token"'],
+      [`Basic ${STATIC_KEY}`, '', MISSING_KEY_EN, 'Bearer'],
+    ] as const;
+    for (const [authorization, query, message, challenge] of refusals) {
+      const res = await app.inject({
+        method: 'GET',
+        url: `/v1/programs${query}`,
+        headers: { authorization },
+      });
       expect(res.statusCode).toBe(401);
-      expect(res.json().error).toBe('Unauthorized');
+      expect(res.headers['www-authenticate']).toBe(challenge);
+      expect(res.json()).toEqual({ statusCode: 401, error: 'Unauthorized', message });
     }
   });
 
@@ -171,7 +193,7 @@ describe('authentication', () => {
     await keyStore.reload();
     const res = await app.inject({ method: 'GET', url: '/v1/programs', headers });
     expect(res.statusCode).toBe(401);
-    expect(res.json().message).toBe('Invalid or revoked API key');
+    expect(res.json().message).toBe(INVALID_KEY_EN);
   });
 
   it('lets /healthz and /spec.json through without a key', async () => {
@@ -340,16 +362,74 @@ describe('errors', () => {
     expect(res.json().message).toMatch(/^household\.zip: /);
   });
 
-  it('malformed JSON is a 400 in the same shape, naming the body', async () => {
-    const res = await app.inject({
-      method: 'POST',
-      url: '/v1/estimate',
-      headers: { ...auth, 'content-type': 'application/json' },
-      payload: '{"household": ',
-    });
-    expect(res.statusCode).toBe(400);
-    expect(Object.keys(res.json()).sort()).toEqual(['error', 'field', 'message', 'statusCode']);
-    expect(res.json()).toMatchObject({ error: 'Bad Request', field: 'body' });
+  const SEND_JSON_EN = 'send one JSON object with the header "Content-Type: application/json"';
+  const SEND_JSON_ES = 'envíe un único objeto JSON con la cabecera "Content-Type: application/json"';
+
+  it.each([
+    [
+      '{"household": ',
+      '',
+      `body: is not valid JSON (line 1, column 15: Unexpected end of JSON input); ${SEND_JSON_EN}`,
+    ],
+    [
+      '{\n  "household": {"income": 52000 "zip": "80212"}\n}',
+      '',
+      `body: is not valid JSON (line 2, column 33: Expected ',' or '}' after property value); ${SEND_JSON_EN}`,
+    ],
+    [
+      "{'household': {}}",
+      '?language=es',
+      `body: no es JSON válido (línea 1, columna 2: Expected property name or '}'); ${SEND_JSON_ES}`,
+    ],
+    // The body's own language, though the body cannot be read.
+    [
+      '{"language": "es", "household": {"income": 52000,]}',
+      '',
+      `body: no es JSON válido (línea 1, columna 50: Expected double-quoted property name); ${SEND_JSON_ES}`,
+    ],
+    // JSON.parse names no position for an unexpected token: its words alone.
+    ['{"household": {"income": nul}}', '', `body: is not valid JSON (Unexpected token '}'); ${SEND_JSON_EN}`],
+    ['', '', `body: is empty; ${SEND_JSON_EN}`],
+    ['', '?language=es', `body: está vacío; ${SEND_JSON_ES}`],
+    [
+      '{"household": {"income": 52000, "zip": "80212", "__proto__": {"admin": true}}}',
+      '',
+      'body: a "__proto__" key, or a "constructor" key holding "prototype", is refused',
+    ],
+  ])(
+    'a JSON body %j (query "%s") is a 400 naming the body, saying where it breaks and what to send',
+    async (payload, query, message) => {
+      const res = await app.inject({
+        method: 'POST',
+        url: `/v1/estimate${query}`,
+        headers: { ...auth, 'content-type': 'application/json' },
+        payload,
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ statusCode: 400, error: 'Bad Request', message, field: 'body' });
+    },
+  );
+
+  it('a body without Content-Type is a 415 naming it, saying to send JSON, in the language of the query', async () => {
+    const body = JSON.stringify({ household: { income: 52000, zip: '80212' } });
+    for (const [query, message] of [
+      ['', `content-type: the body must be JSON; ${SEND_JSON_EN}`],
+      ['?language=es', `content-type: el cuerpo debe ser JSON; ${SEND_JSON_ES}`],
+    ]) {
+      const res = await app.inject({
+        method: 'POST',
+        url: `/v1/estimate${query}`,
+        headers: auth,
+        payload: body,
+      });
+      expect(res.statusCode).toBe(415);
+      expect(res.json()).toEqual({
+        statusCode: 415,
+        error: 'Unsupported Media Type',
+        message,
+        field: 'content-type',
+      });
+    }
   });
 
   it('a malformed URL, an unsupported media type and an oversized body keep the shape', async () => {
@@ -369,7 +449,7 @@ describe('errors', () => {
     expect(csv.json()).toEqual({
       statusCode: 415,
       error: 'Unsupported Media Type',
-      message: 'Unsupported Media Type',
+      message: `content-type: the body must be JSON; ${SEND_JSON_EN}`,
       field: 'content-type',
     });
     const huge = await app.inject({

@@ -116,7 +116,10 @@ describe('npm run sql -- --url (a served lake, downloaded)', () => {
       '--url reads the API key from LAKE_API_KEY (export LAKE_API_KEY=…): npm prints a command line, key included',
     );
     await expect(downloadServedLake({ listingUrl, key: 'a-revoked-key-0123456789', into })).rejects.toThrow(
-      `GET ${listingUrl} (the lake listing) answered 401, "Invalid or revoked API key": check LAKE_API_KEY (a key from npm run keys -- create)`,
+      `GET ${listingUrl} (the lake listing) answered 401, "Invalid or revoked API key: send the header ` +
+        `"Authorization: Bearer <key>", with the key the server printed on its first npm start or one made with ` +
+        `"npm run keys -- create --name <name>" where the server runs": check LAKE_API_KEY (a key from npm run ` +
+        `keys -- create)`,
     );
     await expect(
       sql(['--url', listingUrl, '--snapshot', SNAPSHOT], { apiKey: KEY, cwd: into }),

@@ -510,10 +510,16 @@ describe('POST /api/v2/etools/health-impacts', () => {
       'upgrade: debe ser uno de: weatherization__insulation_air_duct_sealing, hvac__heat_pump_seer15_hspf9, hvac__heat_pump_seer18_hspf10, hvac__heat_pump_seer24_hspf13, water_heater__heat_pump_uef3.35, combination__hvac_seer18_hspf10__weatherization, combination__all_electric__hvac_seer24_hspf13__weatherization',
     ],
     [
-      { ...valid, state_fips: [55] },
+      { ...valid, state_fips: [44] },
       'state_fips',
-      'state_fips: must be a single text value',
-      'state_fips: debe ser un único valor de texto',
+      'state_fips: item 0 must be text, not 44: a 2-digit state FIPS code in quotes, such as "44"',
+      'state_fips: el elemento 0 debe ser texto, no 44: un código FIPS de estado de 2 dígitos entre comillas, como "44"',
+    ],
+    [
+      { ...valid, state_fips: ['44'], county_fips: ['007', 9] },
+      'county_fips',
+      'county_fips: item 1 must be text, not 9: a 3-digit county FIPS code in quotes, such as "009"',
+      'county_fips: el elemento 1 debe ser texto, no 9: un código FIPS de condado de 3 dígitos entre comillas, como "009"',
     ],
     [
       { ...valid, state_fips: ['5'] },
@@ -624,7 +630,23 @@ describe('POST /api/v2/etools/health-impacts', () => {
     });
     const malformed = await post('{"metrics": ["ammonia"');
     expect(malformed.statusCode).toBe(400);
-    expect(malformed.json()).toMatchObject({ statusCode: 400, error: 'Bad Request', field: 'body' });
+    expect(malformed.json()).toEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      message:
+        "body: is not valid JSON (line 1, column 23: Expected ',' or ']' after array element); " +
+        'send one JSON object with the header "Content-Type: application/json"',
+      field: 'body',
+    });
+    const spanish = await post(`{"language": "es", "metrics": ["ammonia"], "upgrade": ["${HP}"],}`);
+    expect(spanish.json()).toEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      message:
+        'body: no es JSON válido (línea 1, columna 89: Expected double-quoted property name); ' +
+        'envíe un único objeto JSON con la cabecera "Content-Type: application/json"',
+      field: 'body',
+    });
     const padded = JSON.stringify({ ...valid, state_fips: Array(14_000).fill('44') });
     expect(padded.length).toBeGreaterThan(64 * 1024);
     const tooLarge = await post(padded);
@@ -635,6 +657,33 @@ describe('POST /api/v2/etools/health-impacts', () => {
       message: 'Request body is too large',
       field: 'body',
     });
+  });
+
+  it('answers a body sent without Content-Type 415, saying to send JSON, in the language of the query', async () => {
+    for (const [query, message] of [
+      [
+        '',
+        'content-type: the body must be JSON; send one JSON object with the header "Content-Type: application/json"',
+      ],
+      [
+        '?language=es',
+        'content-type: el cuerpo debe ser JSON; envíe un único objeto JSON con la cabecera "Content-Type: application/json"',
+      ],
+    ]) {
+      const response = await server().app.inject({
+        method: 'POST',
+        url: `${URL}${query}`,
+        headers: auth,
+        payload: JSON.stringify(valid),
+      });
+      expect(response.statusCode).toBe(415);
+      expect(response.json()).toEqual({
+        statusCode: 415,
+        error: 'Unsupported Media Type',
+        message,
+        field: 'content-type',
+      });
+    }
   });
 
   it('requires a key, like every data route', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { healthImpactsRequestSchema } from '../../../schemas/health-api.ts';
 import {
-  fipsFormatMessage,
+  fipsCodeMessage,
   healthAnswerKey,
   requireWildcardAlone,
   resolveAreas,
@@ -57,16 +57,56 @@ describe('requireWildcardAlone', () => {
   });
 });
 
-describe('fipsFormatMessage', () => {
+describe('fipsCodeMessage', () => {
   const issueOf = (body: unknown) => healthImpactsRequestSchema.safeParse(body).error!.issues[0]!;
 
   it('names the code at fault in a FIPS list, and leaves other issues to the common words', () => {
     const state = { ...TEXAS_COUNTIES, state_fips: ['48', 'TX'] };
-    expect(fipsFormatMessage(issueOf(state), 'en', state)).toBe(healthMessages.en.stateFipsFormat('TX'));
+    expect(fipsCodeMessage(issueOf(state), 'en', state)).toBe(healthMessages.en.stateFipsFormat('TX'));
     const county = { ...TEXAS_COUNTIES, county_fips: ['201', '1'] };
-    expect(fipsFormatMessage(issueOf(county), 'es', county)).toBe(healthMessages.es.countyFipsFormat('1'));
+    expect(fipsCodeMessage(issueOf(county), 'es', county)).toBe(healthMessages.es.countyFipsFormat('1'));
     const metric = { ...TEXAS_COUNTIES, metrics: ['deaths'] };
-    expect(fipsFormatMessage(issueOf(metric), 'en', metric)).toBeUndefined();
+    expect(fipsCodeMessage(issueOf(metric), 'en', metric)).toBeUndefined();
+    const repeated = { ...TEXAS_COUNTIES, state_fips: ['48', '48'] };
+    expect(fipsCodeMessage(issueOf(repeated), 'en', repeated)).toBeUndefined();
+  });
+
+  it('names the place in the list of a code not given as text, and shows it as text when it can be one', () => {
+    const cases: [unknown, string][] = [
+      [
+        { ...TEXAS_COUNTIES, state_fips: [48] },
+        'state_fips: item 0 must be text, not 48: a 2-digit state FIPS code in quotes, such as "48"',
+      ],
+      [
+        { ...TEXAS_COUNTIES, state_fips: ['44', 6] },
+        'state_fips: item 1 must be text, not 6: a 2-digit state FIPS code in quotes, such as "06"',
+      ],
+      [
+        { ...TEXAS_COUNTIES, state_fips: [null] },
+        'state_fips: item 0 must be text, not null: a 2-digit state FIPS code in quotes, such as "44"',
+      ],
+      [
+        { ...TEXAS_COUNTIES, state_fips: [480] },
+        'state_fips: item 0 must be text, not 480: a 2-digit state FIPS code in quotes, such as "44"',
+      ],
+      [
+        { ...TEXAS_COUNTIES, county_fips: ['201', 7.5] },
+        'county_fips: item 1 must be text, not 7.5: a 3-digit county FIPS code in quotes, such as "007"',
+      ],
+      [
+        { ...TEXAS_COUNTIES, county_fips: [[201]] },
+        'county_fips: item 0 must be text, not [201]: a 3-digit county FIPS code in quotes, such as "007"',
+      ],
+      [
+        { ...TEXAS_COUNTIES, county_fips: [113] },
+        'county_fips: item 0 must be text, not 113: a 3-digit county FIPS code in quotes, such as "113"',
+      ],
+    ];
+    for (const [body, message] of cases) expect(fipsCodeMessage(issueOf(body), 'en', body)).toBe(message);
+    const spanish = { ...TEXAS_COUNTIES, county_fips: [5] };
+    expect(fipsCodeMessage(issueOf(spanish), 'es', spanish)).toBe(
+      'county_fips: el elemento 0 debe ser texto, no 5: un código FIPS de condado de 3 dígitos entre comillas, como "005"',
+    );
   });
 });
 

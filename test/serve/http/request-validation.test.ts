@@ -147,6 +147,18 @@ describe('localizedValidationError', () => {
       field: 'items',
       message: 'items: no puede repetir valores',
     });
+    const letters = { ...both, zip: 'ABCDE', address: undefined };
+    expect(failure(letters, options)).toEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      message: 'zip: must be a five-digit ZIP code, such as 02116',
+      field: 'zip',
+    });
+    expect(failure({ ...letters, language: 'es' }, options).message).toBe(
+      'zip: debe ser un código postal de cinco dígitos, como 02116',
+    );
+    // A format of no known rule has no words of its own.
+    expect(failure({ size: 1, profile: { county: 'G44' } }).message).toBe('profile.county: is invalid');
   });
 
   it('tells an integer from any number', () => {

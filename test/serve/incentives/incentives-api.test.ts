@@ -236,7 +236,7 @@ describe('GET /api/v1/calculator', () => {
     [
       'zip=0290&owner_status=homeowner&household_income=60000&household_size=4',
       'zip',
-      'zip: must be exactly 5 characters long',
+      'zip: must be a five-digit ZIP code, such as 02116',
     ],
     [
       'zip=02903&zip=02814&owner_status=homeowner&household_income=60000&household_size=4',
@@ -450,6 +450,29 @@ describe('every route that takes a location (offline geocoder, with the postal t
       'address: el código postal 02903 está en RI, no en TX, el estado que indica la dirección; corrija uno de los dos',
     );
   });
+
+  it.each(ROUTES)(
+    '%s refuses a ZIP that is not five digits: 400 naming zip, in English and Spanish',
+    async (route) => {
+      for (const zip of ['ABCDE', '0211', '021160', '02116-1234', '']) {
+        expect(await ask(`${route}zip=${zip}`)).toEqual({
+          status: 400,
+          body: {
+            statusCode: 400,
+            error: 'Bad Request',
+            message: 'zip: must be a five-digit ZIP code, such as 02116',
+            field: 'zip',
+          },
+        });
+        expect((await ask(`${route}zip=${zip}&language=es`)).body).toEqual({
+          statusCode: 400,
+          error: 'Bad Request',
+          message: 'zip: debe ser un código postal de cinco dígitos, como 02116',
+          field: 'zip',
+        });
+      }
+    },
+  );
 
   it.each(ROUTES)('%s says the data does not cover the state of a real ZIP outside it', async (route) => {
     const expected = {

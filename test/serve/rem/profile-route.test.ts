@@ -107,7 +107,8 @@ describe('POST /api/v1/rem/profile validation', () => {
     const unsupported = {
       statusCode: 415,
       error: 'Unsupported Media Type',
-      message: 'Unsupported Media Type',
+      message:
+        'content-type: the body must be JSON; send one JSON object with the header "Content-Type: application/json"',
       field: 'content-type',
     };
     const form = 'upgrade=hvac__heat_pump_seer18_hspf10&heating_fuel=natural_gas';
