@@ -46,9 +46,11 @@ async function publishedManifest(lakeDir: string): Promise<Manifest | null> {
 }
 
 /**
- * The catalog's tables the published snapshot lacks or built with other values of their settings than
- * `config`'s (all of them when nothing is published): what a start still has to precompute, after a
- * staged publish, a run of newer code that declared a table, or a setting changed since (REM_STATES=all).
+ * The catalog's tables a start still has to build (all of them when nothing is published): those the
+ * published snapshot lacks (after the first stage, or a run of newer code that declared a table), and those
+ * it built on this configuration's quick settings (a start stopped between the quick stage and the
+ * configured precompute). A table built on any other settings is left as it is: a lake built with
+ * `REM_STATES=all npm run pipeline` must not shrink because the server started without that setting.
  */
 export async function staleTables(
   lakeDir: string,
@@ -56,14 +58,15 @@ export async function staleTables(
   config: Config,
 ): Promise<string[]> {
   const manifest = await publishedManifest(lakeDir);
+  const quick = firstAnswersConfig(config);
+  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
   return catalog.tables
     .filter((table) => {
       const published = manifest?.tables[table.name];
       if (published === undefined) return true;
-      const settings = declaredSettings(table, config) as Record<string, unknown>;
-      return Object.entries(settings).some(
-        ([name, value]) => JSON.stringify(published.settings?.[name]) !== JSON.stringify(value),
-      );
+      const configured = declaredSettings(table, config);
+      const quickStage = declaredSettings(table, quick);
+      return !same(configured, quickStage) && same(published.settings ?? {}, quickStage);
     })
     .map((table) => table.name);
 }

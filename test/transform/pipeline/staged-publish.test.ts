@@ -50,15 +50,26 @@ describe('firstAnswersConfig', () => {
 });
 
 describe('staleTables', () => {
-  it('names a table built with other values of its settings than the configuration’s', async () => {
-    // The summary as a table that reads a setting, as the REM clusters read REM_STATES.
-    const summary = { ...demoRegionSummaryTable, settings: ['REM_SAMPLES'] } as AnyLakeTable;
-    const catalog = { ...demoCatalog(lake.sourceDir), tables: [summary, demoPricesTable as AnyLakeTable] };
+  // The summary as a table that reads the settings the quick stage changes, as the REM clusters do.
+  const summary = { ...demoRegionSummaryTable, settings: ['REM_STATES', 'HEALTH_STATES'] } as AnyLakeTable;
+  const catalogOf = () => ({
+    ...demoCatalog(lake.sourceDir),
+    tables: [summary, demoPricesTable as AnyLakeTable],
+  });
+
+  it('names a table built on the quick stage’s settings, so a start stopped after that stage goes on', async () => {
+    const catalog = catalogOf();
+    await lake.run({ catalog, config: firstAnswersConfig(lake.config) });
+    expect(await staleTables(lake.lakeDir, catalog, lake.config)).toEqual(['demo_region_summary']);
     await lake.run({ catalog });
     expect(await staleTables(lake.lakeDir, catalog, lake.config)).toEqual([]);
     expect(await lacksAll(lake.lakeDir, [summary])).toBe(false);
-    const more = loadConfig({ LAKE_DIR: lake.lakeDir, REM_SAMPLES: '800' });
-    expect(await staleTables(lake.lakeDir, catalog, more)).toEqual(['demo_region_summary']);
+  });
+
+  it('leaves a table built on other settings as it is: a national lake is not shrunk by a start', async () => {
+    const catalog = catalogOf();
+    await lake.run({ catalog, config: loadConfig({ LAKE_DIR: lake.lakeDir, REM_STATES: 'all' }) });
+    expect(await staleTables(lake.lakeDir, catalog, lake.config)).toEqual([]);
   });
 });
 
