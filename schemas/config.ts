@@ -146,9 +146,9 @@ export const configSchema = z.object({
   /**
    * Worker threads of the REM model computing what requests ask and the snapshot does not hold: clusters
    * outside REM_STATES and POST /rem/profile (started on the first one). Each holds its own surrogate session
-   * and sampler tables, so each costs tens of MB of RSS. Two by default: the most the REM bench's memory
-   * budget allows (`npm run bench -- rem` prints the peak), and concurrent jobs then wait for two threads,
-   * not four.
+   * and sampler tables, so each costs tens of MB of RSS once started (`npm run bench -- rem` prints the peak,
+   * which with two is over its budget at national size). Two by default: with one, concurrent profiles miss
+   * their p99 target.
    */
   REM_MODEL_THREADS: z.coerce.number().int().min(1).max(64).default(2),
   /** Model jobs that may wait for a thread; beyond them the REM routes answer 503 with Retry-After. */
