@@ -49,6 +49,15 @@ export async function listSnapshots(lakeDir: string): Promise<SnapshotSummary[]>
   return summaries.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id));
 }
 
+/**
+ * The manifest of the snapshot CURRENT names, or null when nothing is published or its manifest cannot be
+ * read (a run then treats the lake as having nothing to compare with or reuse).
+ */
+export async function readPublishedManifest(lakeDir: string): Promise<Manifest | null> {
+  const current = await readCurrent(lakeDir);
+  return current === null ? null : await readManifest(snapshotDir(lakeDir, current)).catch(() => null);
+}
+
 export async function showSnapshot(lakeDir: string, id: string): Promise<Manifest> {
   return readSnapshotManifest(lakeDir, id);
 }

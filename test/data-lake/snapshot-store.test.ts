@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { removeRunLeftovers } from '../../data-lake/snapshot-store.ts';
+import { readPublishedManifest, removeRunLeftovers } from '../../data-lake/snapshot-store.ts';
 
 let lakeDir: string;
 beforeEach(async () => {
@@ -43,5 +43,15 @@ describe('removeRunLeftovers', () => {
       'keys.json.tmp-77-ffff0000',
       'snapshots',
     ]);
+  });
+});
+
+describe('readPublishedManifest', () => {
+  // A published snapshot's manifest is read back in test/transform/pipeline/staged-publish.test.ts.
+  it('is null with nothing published, and when CURRENT names a snapshot without a readable manifest', async () => {
+    expect(await readPublishedManifest(lakeDir)).toBeNull();
+    await mkdir(path.join(lakeDir, 'snapshots', '20261121T160000000Z-aaaaaaaa'), { recursive: true });
+    await writeFile(path.join(lakeDir, 'CURRENT'), '20261121T160000000Z-aaaaaaaa\n');
+    expect(await readPublishedManifest(lakeDir)).toBeNull();
   });
 });

@@ -1,8 +1,5 @@
 import type { PipelineCatalog } from '../catalog.ts';
-import { readCurrent } from '../../data-lake/current-pointer.ts';
-import { snapshotDir } from '../../data-lake/lake-paths.ts';
-import { readManifest } from '../../data-lake/manifest-file.ts';
-import type { Manifest } from '../../schemas/lake.ts';
+import { readPublishedManifest } from '../../data-lake/snapshot-store.ts';
 import { SAMPLE_STATES, type Config } from '../../schemas/config.ts';
 import { declaredSettings, inputNames, type AnyLakeTable } from '../tables/lake-table.ts';
 
@@ -40,11 +37,6 @@ export function firstAnswersConfig(config: Config): Config {
   return { ...config, REM_STATES: [], HEALTH_STATES: health };
 }
 
-async function publishedManifest(lakeDir: string): Promise<Manifest | null> {
-  const current = await readCurrent(lakeDir);
-  return current === null ? null : await readManifest(snapshotDir(lakeDir, current)).catch(() => null);
-}
-
 /**
  * The catalog's tables a start still has to build (all of them when nothing is published): those the
  * published snapshot lacks (after the first stage, or a run of newer code that declared a table), and those
@@ -57,7 +49,7 @@ export async function staleTables(
   catalog: PipelineCatalog,
   config: Config,
 ): Promise<string[]> {
-  const manifest = await publishedManifest(lakeDir);
+  const manifest = await readPublishedManifest(lakeDir);
   const quick = firstAnswersConfig(config);
   const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
   return catalog.tables
@@ -73,6 +65,6 @@ export async function staleTables(
 
 /** Whether the published snapshot has none of `tables` (a fresh lake that only served its first stage). */
 export async function lacksAll(lakeDir: string, tables: readonly AnyLakeTable[]): Promise<boolean> {
-  const manifest = await publishedManifest(lakeDir);
+  const manifest = await readPublishedManifest(lakeDir);
   return tables.every((table) => manifest?.tables[table.name] === undefined);
 }
