@@ -17,6 +17,7 @@ import { catalogueOrder, type CatalogueEntry } from './incentive-catalogue.ts';
 import { compileRelationships, type RelationshipRules } from './eligibility/relationships.ts';
 import { sortRanks } from './eligibility/sorting.ts';
 import { stateStatuses } from './eligibility/states.ts';
+import { federalBrackets, type FederalBrackets } from './eligibility/tax.ts';
 import { zipStatesOf, type ZipStates } from '../geocoding/zip-states.ts';
 
 export type Fragments = Readonly<Record<Language, string>>;
@@ -104,7 +105,7 @@ export interface IncentivesData {
   states: ReadonlyMap<string, StateCatalog>;
   thresholds: ReadonlyMap<string, LowIncomeThresholdRecord>;
   povertyLevels: ReadonlyMap<string, PovertyLevelRecord>;
-  taxBrackets: readonly TaxBracketRecord[];
+  taxBrackets: FederalBrackets;
   /** The states endpoint's two possible bodies: as the reference answers, and with `beta` reported. */
   statesJson: { reference: string; withBeta: string };
   /** Loan programs of states without a catalogue row: national ones only. */
@@ -357,7 +358,7 @@ export function prepareIncentivesData(tables: IncentivesTables): IncentivesData 
     states: new Map(catalogs.filter((c) => c !== federal).map((c) => [c.state, c])),
     thresholds: new Map(tables.thresholds.map((t) => [t.id, t])),
     povertyLevels: new Map(tables.povertyLevels.map((p) => [p.table, p])),
-    taxBrackets: tables.taxBrackets,
+    taxBrackets: federalBrackets(tables.taxBrackets),
     statesJson: {
       reference: json(stateStatuses(statesWithIncentives, { betaStatus: false })),
       withBeta: json(stateStatuses(statesWithIncentives, { betaStatus: true })),

@@ -1,6 +1,6 @@
 import type { OwnerStatus } from '../../../schemas/incentives/enums.ts';
 import type { Candidate } from './candidate.ts';
-import type { IncomeClass } from './income-class.ts';
+import { isWithinLimit, type IncomeClass } from './income-class.ts';
 
 /** The federal program whose credit depends on the location's 30C (EV charger) eligibility. */
 export const EV_CHARGER_CREDIT_PROGRAM = 'alternativeFuelVehicleRefuelingPropertyCredit';
@@ -50,7 +50,7 @@ export function isCandidateEligible(candidate: Candidate, ctx: RuleContext): boo
       candidate.authorityType === 'federal' ? ctx.income.owesNoFederalTax : ctx.income.owesNoStateTax;
     if (owesNone) return false;
   }
-  if (candidate.lowIncome !== null && ctx.income.withinLimit.get(candidate.lowIncome) !== true) return false;
+  if (candidate.lowIncome !== null && !isWithinLimit(ctx.income, candidate.lowIncome)) return false;
   if (candidate.lastDay !== null && ctx.today > candidate.lastDay) return false;
   return true;
 }

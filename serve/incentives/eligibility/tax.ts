@@ -11,21 +11,34 @@ const roundCents = (amount: number) => Math.round(amount * 100) / 100;
 const bracketStatus = (status: FilingStatus): FilingStatus =>
   status === 'qualifying_widower_with_dependent_child' ? 'joint' : status;
 
+/** The federal brackets of each filing status the table has, lowest first. */
+export type FederalBrackets = ReadonlyMap<FilingStatus, readonly TaxBracketRecord[]>;
+
+/** The bracket table grouped by filing status and put in order, once per snapshot rather than per request. */
+export function federalBrackets(records: readonly TaxBracketRecord[]): FederalBrackets {
+  const byStatus = new Map<FilingStatus, TaxBracketRecord[]>();
+  for (const record of records) {
+    const rows = byStatus.get(record.filing_status) ?? [];
+    rows.push(record);
+    byStatus.set(record.filing_status, rows);
+  }
+  for (const rows of byStatus.values()) rows.sort((a, b) => a.income_min - b.income_min);
+  return byStatus;
+}
+
 /**
  * Estimated federal income tax: income less the standard deduction, through the brackets (each lower
  * bracket's share rounded to cents), rounded up. Only used to tell zero liability from some: residents of
  * the territories owe none. Null if the table has no brackets for the status.
  */
 export function estimateFederalTax(
-  brackets: readonly TaxBracketRecord[],
+  brackets: FederalBrackets,
   state: string,
   status: FilingStatus,
   income: number,
 ): number | null {
   if (TERRITORIES.includes(state)) return 0;
-  const rows = brackets
-    .filter((b) => b.filing_status === bracketStatus(status))
-    .sort((a, b) => a.income_min - b.income_min);
+  const rows = brackets.get(bracketStatus(status)) ?? [];
   if (rows.length === 0) return null;
   const taxable = Math.max(0, income - rows[0]!.standard_deduction);
   let owed = 0;

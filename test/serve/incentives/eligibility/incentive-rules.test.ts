@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { IncomeClass } from '../../../../serve/incentives/eligibility/income-class.ts';
+import { incomeLimits, type IncomeClass } from '../../../../serve/incentives/eligibility/income-class.ts';
 import {
   isCandidateEligible,
   type RuleContext,
@@ -12,7 +12,8 @@ const under80Ami: IncomeClass = {
   is_under_80_ami: true,
   is_under_150_ami: true,
   is_over_150_ami: false,
-  withinLimit: new Map([['ri-hear-80ami', true]]),
+  limits: incomeLimits(['ri-hear-80ami']),
+  within: [true],
   owesNoFederalTax: false,
   owesNoStateTax: false,
 };
@@ -101,7 +102,7 @@ describe('isCandidateEligible', () => {
 
   it('applies the income limit as the income class places the household; a limit it lacks never qualifies', () => {
     expect(isCandidateEligible(candidate({ id: 'RI-6', lowIncome: 'ri-hear-80ami' }), providence)).toBe(true);
-    const richer = withIncome({ withinLimit: new Map([['ri-hear-80ami', false]]) });
+    const richer = withIncome({ within: [false] });
     expect(isCandidateEligible(candidate({ id: 'RI-6', lowIncome: 'ri-hear-80ami' }), richer)).toBe(false);
     expect(isCandidateEligible(candidate({ id: 'RI-7', lowIncome: 'no-such-limit' }), providence)).toBe(
       false,

@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { TaxBracketRecord } from '../../../../schemas/incentives/records.ts';
-import { estimateFederalTax, estimateStateTax } from '../../../../serve/incentives/eligibility/tax.ts';
+import {
+  estimateFederalTax,
+  estimateStateTax,
+  federalBrackets,
+} from '../../../../serve/incentives/eligibility/tax.ts';
 
 // 2025 federal brackets (IRS Rev. Proc. 2024-40), first three rows for single and joint.
-const brackets: TaxBracketRecord[] = [
+const records: TaxBracketRecord[] = [
   { filing_status: 'single', income_min: 0, income_max: 11925, tax_rate: 0.1, standard_deduction: 15000 },
   {
     filing_status: 'single',
@@ -22,6 +26,8 @@ const brackets: TaxBracketRecord[] = [
   { filing_status: 'joint', income_min: 0, income_max: 23850, tax_rate: 0.1, standard_deduction: 30000 },
   { filing_status: 'joint', income_min: 23851, income_max: 96950, tax_rate: 0.12, standard_deduction: 30000 },
 ];
+// In reverse: the order the table comes in does not matter.
+const brackets = federalBrackets(records.toReversed());
 
 describe('estimateFederalTax', () => {
   it('owes nothing up to the standard deduction, something above it', () => {
