@@ -25,15 +25,27 @@ export async function locateAddress(
   address: string,
   context: AddressContext,
 ): Promise<GeocodedAddress | null> {
-  const written = parseUsAddress(address);
-  const conflict = written === null ? null : zipStateConflict(written, context.stateOfZip);
-  if (conflict !== null) {
-    throw errors.validation('address', addressMessages[context.language].zipNotInState(conflict));
-  }
+  writtenAddress(address, context);
   try {
     return await geocoder.locate(address);
   } catch (error) {
     if (error instanceof GeocoderUnavailableError) throw context.unavailable();
     throw error;
   }
+}
+
+/**
+ * The ZIP and state an address is written with (what the offline geocoder locates it by), or null when
+ * it names none; a 400 naming both when its ZIP lies in another state than it names.
+ */
+export function writtenAddress(
+  address: string,
+  context: Pick<AddressContext, 'stateOfZip' | 'language'>,
+): GeocodedAddress | null {
+  const written = parseUsAddress(address);
+  const conflict = written === null ? null : zipStateConflict(written, context.stateOfZip);
+  if (conflict !== null) {
+    throw errors.validation('address', addressMessages[context.language].zipNotInState(conflict));
+  }
+  return written;
 }

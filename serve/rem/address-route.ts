@@ -1,12 +1,14 @@
-import { remAddressQuerySchema, savingsSchema } from '../../schemas/rem-api.ts';
+import type { FastifyRequest } from 'fastify';
+import { remAddressQuerySchema, savingsSchema, type RemAddressQuery } from '../../schemas/rem-api.ts';
 import type { ClusterKey } from '../../schemas/rem-data.ts';
 import type { ApiModuleContext, ZodApp } from '../api-module.ts';
 import { errorBodySchema, errors } from '../errors.ts';
 import type { Geocoder } from '../geocoding/geocoder.ts';
 import { offlineGeocoder } from '../geocoding/open-geocoder.ts';
 import { RecentKeys } from '../http/recent-keys.ts';
-import { keepAnswerIf } from '../http/response-cache-plugin.ts';
+import { keepAnswerIf, nameAnswer } from '../http/response-cache-plugin.ts';
 import { sendJson } from '../http/send-json.ts';
+import { addressAnswerName } from './address-answer-name.ts';
 import { clusterAnswer } from './cluster-answer.ts';
 import { remMessages } from './messages.ts';
 import { placeKey, type RemSnapshot } from './rem-data.ts';
@@ -14,7 +16,7 @@ import { resolveCounty } from './resolve-county.ts';
 import { buildingNotSupported, modelWork, readyRemData, requireWaterHeaterFuel } from './savings-request.ts';
 import { savingsBody } from './savings-body.ts';
 
-/** URLs remembered for cache admission: 256 KB, a few tens of thousands of recent addresses. */
+/** Answer names (or URLs) remembered for cache admission: 256 KB, a few tens of thousands of recent ones. */
 const ASKED_BEFORE_SLOTS = 65_536;
 
 const notFoundSchema = errorBodySchema.describe(
@@ -52,11 +54,17 @@ export function registerAddressRoute(
         response: { 200: savingsSchema, 404: notFoundSchema, 503: unavailableSchema },
       },
       // An external geocoder's answer can change while the snapshot does not: never kept. Else an
-      // answer is kept from its URL's second request on: most addresses are asked once, and keeping
-      // each of those would only churn the cache (an encoded copy per request, evicted unread).
-      preHandler: keepAnswerIf(
-        (request) => geocoder === offlineGeocoder && askedBefore.seenBefore(request.url),
-      ),
+      // answer is named by its county's cluster (addressAnswerName) and kept from its name's second
+      // request on: a name asked once would only churn the cache (an encoded copy, evicted unread).
+      preHandler:
+        geocoder === offlineGeocoder
+          ? [
+              nameAnswer((request: FastifyRequest<{ Querystring: RemAddressQuery }>) =>
+                addressAnswerName(ctx.data(request), request.query),
+              ),
+              keepAnswerIf((request) => askedBefore.seenBefore(request.answer?.key ?? request.url)),
+            ]
+          : keepAnswerIf(() => false),
     },
     async (request, reply) => {
       const { query } = request;

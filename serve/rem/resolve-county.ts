@@ -1,7 +1,7 @@
 import type { Language } from '../../schemas/incentives/enums.ts';
 import type { RemCountyRow } from '../../schemas/rem-data.ts';
 import { errors } from '../errors.ts';
-import type { Geocoder } from '../geocoding/geocoder.ts';
+import type { GeocodedAddress, Geocoder } from '../geocoding/geocoder.ts';
 import { locateAddress } from '../geocoding/locate-address.ts';
 import type { RemMessages } from './messages.ts';
 import { CONTIGUOUS_STATES, type RemData } from './rem-data.ts';
@@ -23,6 +23,15 @@ export async function resolveCounty(
     language: query.language,
     unavailable: () => errors.geocoderUnavailable(text.geocoderUnavailable),
   });
+  return countyOf(data, located, text);
+}
+
+/** The county of a located address (see `resolveCounty`), with the same refusals. */
+export function countyOf(
+  data: RemData,
+  located: GeocodedAddress | null,
+  text: RemMessages,
+): { fips: string; county: RemCountyRow } {
   if (located === null) throw errors.notInData(text.addressNotFound, 'address');
   if (!CONTIGUOUS_STATES.has(located.state)) {
     throw errors.badRequest(text.outsideContiguousUs(located.state), 'address');

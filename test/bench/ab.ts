@@ -112,6 +112,12 @@ async function scenarios(lakeDir: string): Promise<Scenario[]> {
       `/api/v1/rem/address?address=${encodeURIComponent(`1 Main St, Town, ${state} ${zip}`)}` +
       '&upgrade=hvac__heat_pump_seer18_hspf10&heating_fuel=natural_gas';
     let i = 0;
+    const newAddress = {
+      nextPath: () => {
+        const { zip, state } = zips[i++ % zips.length]!;
+        return address(zip, state);
+      },
+    };
     list.push(
       {
         name: 'REM address, repeated',
@@ -121,16 +127,19 @@ async function scenarios(lakeDir: string): Promise<Scenario[]> {
         options: {},
       },
       {
-        name: 'REM address, a new address every request (never kept)',
+        name: 'REM address, a new address every request (kept per county cluster)',
+        family: 'REM address',
+        cached: true,
+        path: address(zips[0]!.zip, zips[0]!.state),
+        options: newAddress,
+      },
+      {
+        name: 'REM address, a new address every request, computed every request (RESPONSE_CACHE_MB=0)',
         family: 'REM address',
         cached: false,
         path: address(zips[0]!.zip, zips[0]!.state),
-        options: {
-          nextPath: () => {
-            const { zip, state } = zips[i++ % zips.length]!;
-            return address(zip, state);
-          },
-        },
+        options: newAddress,
+        computed: true,
       },
     );
   }

@@ -289,7 +289,9 @@ export const bench: Bench = {
         failedRequests('/rem/address, repeated URL', cached.a),
       );
 
-      // Every request a URL never asked before: a new ZIP (so often a new county), fuels and upgrade.
+      // Every request a URL never asked before: a new ZIP (so often a new county), fuels and upgrade. Answers
+      // are named by county cluster, but the fuels cycle every 20 requests while a county's ZIPs come one
+      // after another, so a name is rarely asked twice (and kept only then): these are computed answers.
       let i = 0;
       const nextPath = () => {
         const n = i++;

@@ -209,21 +209,32 @@ describe('GET /api/v1/rem/address', () => {
     expect(heatPump.fuel_results.electricity.delta.energy.mean.value).toBeLessThan(0);
   });
 
-  it("keeps an answer from its URL's second request on, and sends the same bytes every time", async () => {
+  it('names an answer by its county cluster: the addresses of one county share one kept answer and one ETag', async () => {
     const locate = vi.spyOn(offlineGeocoder, 'locate');
     try {
-      const url = `address=${encodeURIComponent('2 Main St, Providence, RI 02903')}&upgrade=baseline&heating_fuel=natural_gas`;
-      const responses = [];
-      const located = [];
-      for (let i = 0; i < 3; i++) {
-        responses.push(await remAddress(url));
-        located.push(locate.mock.calls.length);
-      }
-      // Computed (the address located) for the first two requests; the third is the kept answer.
-      expect(located).toEqual([1, 2, 2]);
-      expect(responses.map((r) => r.statusCode)).toEqual([200, 200, 200]);
-      expect(new Set(responses.map((r) => r.body)).size).toBe(1);
-      expect(new Set(responses.map((r) => r.headers.etag)).size).toBe(1);
+      const ask = (address: string, waterHeaterFuel = 'natural_gas') =>
+        remAddress(
+          `address=${encodeURIComponent(address)}&upgrade=baseline&heating_fuel=natural_gas` +
+            `&water_heater_fuel=${waterHeaterFuel}`,
+        );
+      const first = await ask('2 Main St, Providence, RI 02903');
+      // Kept from its name's second request on, whichever address asked it first.
+      const second = await ask('40 Benefit Street, Providence, Rhode Island 02903');
+      const locatedBefore = locate.mock.calls.length;
+      const third = await ask('7 Elm St, Apt 2, Providence, RI 02903');
+      expect(locate.mock.calls.length).toBe(locatedBefore);
+      const answers = [first, second, third];
+      expect(answers.map((r) => r.statusCode)).toEqual([200, 200, 200]);
+      expect(new Set(answers.map((r) => r.body)).size).toBe(1);
+      expect(new Set(answers.map((r) => r.headers.etag)).size).toBe(1);
+      // Another cluster of the same county (a water heater on another fuel) is another answer.
+      const otherCluster = await ask('2 Main St, Providence, RI 02903', 'electricity');
+      expect(otherCluster.statusCode).toBe(200);
+      expect(otherCluster.headers.etag).not.toBe(first.headers.etag);
+      // A refused request is not named: its own words, whatever was kept for the county.
+      const conflict = await ask('2 Main St, Lubbock, TX 02903');
+      expect(conflict.statusCode).toBe(400);
+      expect(conflict.json().field).toBe('address');
     } finally {
       locate.mockRestore();
     }
