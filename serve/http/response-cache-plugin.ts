@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import fp from 'fastify-plugin';
+import type { OutgoingHttpHeaders } from 'node:http';
 import type { ServeMetrics } from '../serve-metrics.ts';
 import { negotiateEncoding, type ContentEncoding } from './accept-encoding.ts';
 import { compressBody, encodingFor, type Compressor } from './body-encoding.ts';
@@ -226,12 +227,7 @@ class KeptAnswers {
     const encoding = encodingFor(accepted(request, answer), body.length);
     const keep = etag !== null && request.method !== 'HEAD' && answer.keep;
     const finish = (sent: Buffer) => {
-      if (keep)
-        this.keep(request, reply, {
-          body,
-          compressed: encoding === 'identity' ? {} : { [encoding]: sent },
-          etag,
-        });
+      if (keep) this.keep(request, reply, body, encoding === 'identity' ? {} : { [encoding]: sent }, etag);
       setEncoding(reply, encoding, etag);
       done(null, sent);
     };
@@ -239,13 +235,24 @@ class KeptAnswers {
     else this.compress(body, encoding).then(finish, (err: Error) => done(err));
   };
 
-  /** Keeps a 200 answer under the request's key, with the headers that belong to the answer itself. */
-  private keep(request: FastifyRequest, reply: FastifyReply, kept: Omit<CachedResponse, 'headers'>): void {
-    const headers = Object.fromEntries(
-      Object.entries(reply.getHeaders()).filter(([name]) => !isPerRequestHeader(name)),
-    );
+  /**
+   * Keeps a 200 answer under the request's key, with the headers that belong to the answer itself; with
+   * a cache too small for it (RESPONSE_CACHE_MB=0) nothing is made to be thrown away.
+   */
+  private keep(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    body: Buffer,
+    compressed: CachedResponse['compressed'],
+    etag: string,
+  ): void {
+    if (!this.responses.couldKeep(body.length)) return;
+    const headers: OutgoingHttpHeaders = {};
+    for (const [name, value] of Object.entries(reply.getHeaders())) {
+      if (!isPerRequestHeader(name)) headers[name] = value;
+    }
     const { snapshot, asOfDate } = request.pinned!;
-    this.responses.store(snapshot, asOfDate, request.answer!.key, { ...kept, headers });
+    this.responses.store(snapshot, asOfDate, request.answer!.key, { body, compressed, headers, etag });
   }
 }
 

@@ -109,7 +109,13 @@ export class SnapshotResponseCache {
     if (!generation.responses.fits(bytes)) return;
     // A lent body is written over once its response is sent: the cache keeps a copy of its own.
     const body = isLent(response.body) ? Buffer.from(response.body) : response.body;
-    generation.responses.set(url, { ...response, body }, bytes);
+    const { compressed, headers, etag } = response;
+    generation.responses.set(url, { body, compressed, headers, etag }, bytes);
+  }
+
+  /** Whether an answer with a body of this many bytes could be kept at all (never with a cache of 0 bytes). */
+  couldKeep(bodyBytes: number): boolean {
+    return this.limits.maxEntries > 0 && bodyBytes + ENTRY_OVERHEAD_BYTES <= this.limits.maxBytes;
   }
 
   /**

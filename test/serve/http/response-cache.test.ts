@@ -14,6 +14,16 @@ describe('SnapshotResponseCache', () => {
   });
   const limits = { maxBytes: 1_000_000, maxEntries: 100 };
 
+  it('says whether an answer of a size could be kept at all, so a cache of 0 bytes costs a request nothing', () => {
+    const cache = new SnapshotResponseCache({ maxBytes: 16 * 1024, maxEntries: 10 });
+    expect(cache.couldKeep(10_000)).toBe(true);
+    // 512 bytes of bookkeeping are charged beside the body.
+    expect(cache.couldKeep(16 * 1024 - 512)).toBe(true);
+    expect(cache.couldKeep(16 * 1024 - 511)).toBe(false);
+    expect(new SnapshotResponseCache({ maxBytes: 0, maxEntries: 10 }).couldKeep(1)).toBe(false);
+    expect(new SnapshotResponseCache({ maxBytes: 1_000_000, maxEntries: 0 }).couldKeep(1)).toBe(false);
+  });
+
   it('keeps answers per snapshot and as-of date', () => {
     const cache = new SnapshotResponseCache(limits);
     const a = { id: 'a' };
