@@ -86,6 +86,11 @@ export interface ThreadPoolOptions {
   timeoutMs?: number;
   /** Each thread's heap sizes (a thread that runs out fails like one that crashes). */
   resourceLimits?: ResourceLimits;
+  /**
+   * The threads' nice value (Linux: a thread's own; 0–19, higher yields more): threads whose work may
+   * wait while the event loop answers requests on the same cores. Default: the process's.
+   */
+  niceness?: number;
 }
 
 interface Job<In, Out> {
@@ -213,7 +218,14 @@ export class ThreadPool<In, Out> {
   }
 
   private startThread(): void {
-    const worker = new Worker(this.options.bootstrap, {
+    const { niceness } = this.options;
+    // First thing in the thread, so its start (modules, model) yields too. Under NPTL a nice value is per
+    // thread, and setpriority on "this process" sets the calling thread's alone; raising it needs no
+    // privilege, and where it fails the thread keeps the process's priority (a slower event loop under
+    // load, not a failure).
+    const lowered =
+      niceness === undefined ? '' : `try { require('node:os').setPriority(${Number(niceness)}); } catch {}\n`;
+    const worker = new Worker(lowered + this.options.bootstrap, {
       eval: true,
       workerData: this.options.workerData,
       resourceLimits: this.options.resourceLimits,

@@ -23,6 +23,13 @@ const JOB_TIMEOUT_MS = 30_000;
 const THREAD_HEAP = { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 8 };
 
 /**
+ * The model threads' nice value: their jobs can wait a little, the event loop's answers cannot. On shared
+ * cores the scheduler then gives the event loop's thread about ten times their share, so a scan of
+ * never-asked counties does not put the cached answers' tail behind the model's work.
+ */
+const MODEL_THREAD_NICENESS = 10;
+
+/**
  * The REM model the server is given: the committed surrogate on a few worker threads (started on the first
  * job), so no request's model work runs on the event loop; a full queue refuses a job at once.
  */
@@ -33,6 +40,7 @@ export function threadedRemModel(options: ThreadedRemModelOptions): RemModel {
     maxQueued: options.maxQueued,
     timeoutMs: JOB_TIMEOUT_MS,
     resourceLimits: THREAD_HEAP,
+    niceness: MODEL_THREAD_NICENESS,
   });
   return {
     versions: committedModelVersions(),

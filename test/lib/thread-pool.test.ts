@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { getPriority } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ThreadPool, ThreadPoolFull, threadBootstrap } from '../../lib/thread-pool.ts';
 import type { PoolTestJob } from '../support/pool-test-thread.ts';
@@ -120,6 +122,26 @@ describe('ThreadPool', () => {
     const perThread = new Map<number, number>();
     for (const a of answers) perThread.set(a.threadId, (perThread.get(a.threadId) ?? 0) + 1);
     expect([...perThread.values()]).toEqual([2, 2]);
+  }, 20_000);
+
+  it('runs its threads at the nice value asked, and leaves the event loop’s thread at its own', async () => {
+    const threads = new ThreadPool<PoolTestJob, Answer>({
+      bootstrap: threadBootstrap(import.meta.url, '../support/pool-test-thread'),
+      threads: 2,
+      niceness: 10,
+    });
+    pools.push(threads);
+    await threads.start();
+    // Field 19 of /proc/<pid>/task/<tid>/stat is the thread's nice value (Linux, where this runs).
+    const niceOf = (tid: number | string) =>
+      Number(readFileSync(`/proc/${process.pid}/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]);
+    // A process already nicer than 10 keeps its value (lowering one needs a privilege).
+    const own = getPriority();
+    expect(threads.systemThreadIds.map((tid) => niceOf(tid!))).toEqual([
+      Math.max(10, own),
+      Math.max(10, own),
+    ]);
+    expect(niceOf(process.pid)).toBe(own);
   }, 20_000);
 
   it('fails every waiting job at once when a thread cannot start, instead of starting one per job', async () => {
