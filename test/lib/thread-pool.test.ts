@@ -1,7 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { getPriority } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ThreadPool, ThreadPoolFull, threadBootstrap } from '../../lib/thread-pool.ts';
+import {
+  ThreadPool,
+  ThreadPoolFull,
+  threadBootstrap,
+  type ThreadPoolOptions,
+} from '../../lib/thread-pool.ts';
 import type { PoolTestJob } from '../support/pool-test-thread.ts';
 
 type Answer = { value: number; threadId: number };
@@ -16,6 +21,17 @@ const pool = (threads: number, maxQueued = 8, timeoutMs = 10_000, heapMb?: numbe
     ...(heapMb ? { resourceLimits: { maxOldGenerationSizeMb: heapMb } } : {}),
   });
   pools.push(made);
+  return made;
+};
+/** Two threads started ahead, with the options given. */
+const startedPool = async (options: Pick<ThreadPoolOptions, 'jobsPerThread' | 'niceness'>) => {
+  const made = new ThreadPool<PoolTestJob, Answer>({
+    bootstrap: threadBootstrap(import.meta.url, '../support/pool-test-thread'),
+    threads: 2,
+    ...options,
+  });
+  pools.push(made);
+  await made.start();
   return made;
 };
 afterEach(async () => {
@@ -107,13 +123,7 @@ describe('ThreadPool', () => {
   }, 20_000);
 
   it('started ahead, has every thread ready with its system id, and holds several jobs per thread if asked', async () => {
-    const threads = new ThreadPool<PoolTestJob, Answer>({
-      bootstrap: threadBootstrap(import.meta.url, '../support/pool-test-thread'),
-      threads: 2,
-      jobsPerThread: 2,
-    });
-    pools.push(threads);
-    await threads.start();
+    const threads = await startedPool({ jobsPerThread: 2 });
     expect(threads.size).toBe(2);
     expect(threads.systemThreadIds.every((id) => id === null || Number.isInteger(id))).toBe(true);
     // Four slow jobs on two threads of two: each thread holds two at once, so none waits in the pool.
@@ -125,13 +135,7 @@ describe('ThreadPool', () => {
   }, 20_000);
 
   it('runs its threads at the nice value asked, and leaves the event loop’s thread at its own', async () => {
-    const threads = new ThreadPool<PoolTestJob, Answer>({
-      bootstrap: threadBootstrap(import.meta.url, '../support/pool-test-thread'),
-      threads: 2,
-      niceness: 10,
-    });
-    pools.push(threads);
-    await threads.start();
+    const threads = await startedPool({ niceness: 10 });
     // Field 19 of /proc/<pid>/task/<tid>/stat is the thread's nice value (Linux, where this runs).
     const niceOf = (tid: number | string) =>
       Number(readFileSync(`/proc/${process.pid}/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]);
