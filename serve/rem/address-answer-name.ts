@@ -1,4 +1,5 @@
 import type { RemAddressQuery } from '../../schemas/rem-api.ts';
+import type { RemCountyRow } from '../../schemas/rem-data.ts';
 import { HttpError } from '../errors.ts';
 import { writtenAddress } from '../geocoding/locate-address.ts';
 import { remMessages } from './messages.ts';
@@ -6,15 +7,23 @@ import type { RemSnapshot } from './rem-data.ts';
 import { countyOf } from './resolve-county.ts';
 import { requireWaterHeaterFuel } from './savings-request.ts';
 
+/** An address placed in its county, and the name of its answer. */
+export interface NamedAddress {
+  name: string;
+  fips: string;
+  county: RemCountyRow;
+}
+
 /**
  * What names an /rem/address answer when addresses are located offline (by the ZIP they are written
  * with): the county's cluster (county, heating fuel, water-heater fuel), the upgrade and the grid basis.
  * The answer names no address and is a function of exactly these, so every address of a county with the
  * same fuels shares one kept answer and one ETag, as every income of one class does for the calculator.
  * Undefined when the request is refused before its cluster is known (no REM data yet, an address that
- * cannot be placed, a water-heater fuel missing): the handler then answers it, named by its URL.
+ * cannot be placed, a water-heater fuel missing): the handler then answers it, named by its URL. The
+ * county comes with the name, so a request that is not answered from the cache is not placed twice.
  */
-export function addressAnswerName(snapshot: RemSnapshot, query: RemAddressQuery): string | undefined {
+export function addressAnswerName(snapshot: RemSnapshot, query: RemAddressQuery): NamedAddress | undefined {
   const data = snapshot.data;
   if (data === null) return undefined;
   // The words of a refusal do not matter here: a refused request is not named.
@@ -25,8 +34,9 @@ export function addressAnswerName(snapshot: RemSnapshot, query: RemAddressQuery)
       stateOfZip: (zip) => data.zipStates.get(zip),
       language: query.language,
     });
-    const { fips } = countyOf(data, written, text);
-    return `${fips} ${query.heating_fuel} ${query.water_heater_fuel ?? '-'} ${query.upgrade} ${query.grid_emissions}`;
+    const { fips, county } = countyOf(data, written, text);
+    const name = `${fips} ${query.heating_fuel} ${query.water_heater_fuel ?? '-'} ${query.upgrade} ${query.grid_emissions}`;
+    return { name, fips, county };
   } catch (error) {
     if (error instanceof HttpError) return undefined;
     throw error;

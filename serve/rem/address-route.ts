@@ -8,7 +8,7 @@ import { offlineGeocoder } from '../geocoding/open-geocoder.ts';
 import { RecentKeys } from '../http/recent-keys.ts';
 import { keepAnswerIf, nameAnswer } from '../http/response-cache-plugin.ts';
 import { sendJson } from '../http/send-json.ts';
-import { addressAnswerName } from './address-answer-name.ts';
+import { addressAnswerName, type NamedAddress } from './address-answer-name.ts';
 import { clusterAnswer } from './cluster-answer.ts';
 import { remMessages } from './messages.ts';
 import { placeKey, type RemSnapshot } from './rem-data.ts';
@@ -37,6 +37,8 @@ export function registerAddressRoute(
   geocoder: Geocoder,
 ): void {
   const askedBefore = new RecentKeys(ASKED_BEFORE_SLOTS);
+  // The county a request's name was made from, for its handler when no kept answer was found.
+  const placed = new WeakMap<FastifyRequest, NamedAddress>();
   app.get(
     '/api/v1/rem/address',
     {
@@ -59,9 +61,11 @@ export function registerAddressRoute(
       preHandler:
         geocoder === offlineGeocoder
           ? [
-              nameAnswer((request: FastifyRequest<{ Querystring: RemAddressQuery }>) =>
-                addressAnswerName(ctx.data(request), request.query),
-              ),
+              nameAnswer((request: FastifyRequest<{ Querystring: RemAddressQuery }>) => {
+                const named = addressAnswerName(ctx.data(request), request.query);
+                if (named !== undefined) placed.set(request, named);
+                return named?.name;
+              }),
               keepAnswerIf((request) => askedBefore.seenBefore(request.answer?.key ?? request.url)),
             ]
           : keepAnswerIf(() => false),
@@ -71,7 +75,7 @@ export function registerAddressRoute(
       const text = remMessages[query.language];
       requireWaterHeaterFuel(query, text);
       const data = readyRemData(ctx.data(request), text, ctx.precompute());
-      const { fips, county } = await resolveCounty(data, query, geocoder, text);
+      const { fips, county } = placed.get(request) ?? (await resolveCounty(data, query, geocoder, text));
       const key: ClusterKey = {
         county_fips: fips,
         heating_fuel: query.heating_fuel,

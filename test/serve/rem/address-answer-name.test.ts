@@ -25,7 +25,7 @@ const snapshot: RemSnapshot = {
   } as unknown as RemData,
 };
 
-const name = (query: Record<string, string>) =>
+const named = (query: Record<string, string>) =>
   addressAnswerName(
     snapshot,
     remAddressQuerySchema.parse({
@@ -34,11 +34,17 @@ const name = (query: Record<string, string>) =>
       ...query,
     }),
   );
+const name = (query: Record<string, string>) => named(query)?.name;
 
 describe('addressAnswerName', () => {
   it('names an answer by county, fuels, upgrade and grid basis, whatever the street or language', () => {
     const providence = name({ address: '1 Main St, Providence, RI 02903' });
     expect(providence).toBe('44007 natural_gas - hvac__heat_pump_seer18_hspf10 long_run');
+    // The county it was placed in comes with the name, for the handler of a request not answered from the cache.
+    expect(named({ address: '1 Main St, Providence, RI 02903' })).toMatchObject({
+      fips: '44007',
+      county: { name: 'Providence County', state: 'RI' },
+    });
     expect(name({ address: '9 Hope St, Providence, Rhode Island 02906', language: 'es' })).toBe(providence);
     expect(name({ address: '1 Main St, Providence, RI 02903', water_heater_fuel: 'electricity' })).toBe(
       '44007 natural_gas electricity hvac__heat_pump_seer18_hspf10 long_run',
