@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { countyFipsSchema, stateCodeSchema } from './codes.ts';
 import { recordNames, recordSchema, type RecordSchema } from './record-schema.ts';
 import { gridEmissionsSchema } from './rem-data.ts';
 import { fuelSchema, upgradeSchema } from './rem.ts';
@@ -8,9 +9,6 @@ import { fuelSchema, upgradeSchema } from './rem.ts';
  * rollup the simulate stage writes (lake table `health_county_impacts`), which the API sums. Snake_case,
  * since analysts query them as lake columns.
  */
-
-const stateCode = z.string().regex(/^[A-Z]{2}$/);
-const countyFips = z.string().regex(/^\d{5}$/);
 
 /** The REM upgrades a health answer can be asked for: every one but `baseline`. */
 export const healthUpgradeSchema = upgradeSchema.exclude(['baseline']);
@@ -107,7 +105,7 @@ export function damageFactorFor(
  */
 export const countyGeographySchema = z
   .object({
-    county_fips: countyFips,
+    county_fips: countyFipsSchema,
     population: z.number().int().nonnegative(),
     land_area_km2: z.number().positive(),
   })
@@ -172,9 +170,9 @@ export const PLACE_FACTOR_BASES = [
 export const placeDamageFactorSchema = z
   .object({
     sector: emissionSectorSchema,
-    state: stateCode,
+    state: stateCodeSchema,
     /** The county of a home-combustion factor; null for a power-sector factor (per state). */
-    county_fips: countyFips.nullable(),
+    county_fips: countyFipsSchema.nullable(),
     pollutant: healthPollutantSchema,
     deaths_per_tonne: z.number().nonnegative(),
     deaths_per_tonne_low: z.number().nonnegative(),
@@ -222,8 +220,8 @@ const kgBySectorAndPollutant = Object.fromEntries(
  */
 export const healthImpactCellSchema = z
   .object({
-    county_fips: countyFips,
-    state: stateCode,
+    county_fips: countyFipsSchema,
+    state: stateCodeSchema,
     county_name: z.string(),
     upgrade: healthUpgradeSchema,
     heating_fuel: fuelSchema,

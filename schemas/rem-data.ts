@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { countyFipsSchema, stateCodeSchema, zipCodeSchema } from './codes.ts';
 import { recordNames, recordSchema, type RecordSchema } from './record-schema.ts';
 import { climateZoneSchema, fuelSchema, upgradeSchema } from './rem.ts';
 
@@ -8,15 +9,13 @@ import { climateZoneSchema, fuelSchema, upgradeSchema } from './rem.ts';
  * columns.
  */
 
-const stateCode = z.string().regex(/^[A-Z]{2}$/);
-const countyFips = z.string().regex(/^\d{5}$/);
 const share = z.number().min(0).max(1);
 
 /** One county (or county equivalent) of the contiguous US and DC, as the sampler and the rollups see it. */
 export const countyProfileSchema = z
   .object({
-    county_fips: countyFips,
-    state: stateCode,
+    county_fips: countyFipsSchema,
+    state: stateCodeSchema,
     name: z.string().min(1),
     /** Occupied housing units (all structure types). */
     households: z.number().int().nonnegative(),
@@ -38,7 +37,7 @@ export type CountyProfile = z.infer<typeof countyProfileSchema>;
  */
 export const countyHeatingFuelSchema = z
   .object({
-    county_fips: z.string().regex(/^\d{5}$/),
+    county_fips: countyFipsSchema,
     occupied_units: z.number().int().positive(),
     natural_gas: share,
     electricity: share,
@@ -63,9 +62,9 @@ export type HeatingFuelShares = z.infer<typeof heatingFuelSharesSchema>;
 /** Where a 5-digit ZIP lies: its state and the county holding it (or most of it). */
 export const zipCountySchema = z
   .object({
-    zip: z.string().regex(/^\d{5}$/),
-    state: stateCode,
-    county_fips: countyFips,
+    zip: zipCodeSchema,
+    state: stateCodeSchema,
+    county_fips: countyFipsSchema,
     latitude: z.number(),
     longitude: z.number(),
   })
@@ -75,7 +74,7 @@ export type ZipCounty = z.infer<typeof zipCountySchema>;
 /** A state's residential price of one fuel: a volumetric rate and a fixed monthly charge. */
 export const energyRateSchema = z
   .object({
-    state: stateCode,
+    state: stateCodeSchema,
     fuel: fuelSchema,
     /** $ per unit: kWh (electricity), therm (natural gas), gallon (fuel oil, propane). */
     volumetric_rate: z.number().positive(),
@@ -141,7 +140,7 @@ export const DEFAULT_GRID_EMISSIONS: GridEmissions = 'long_run';
 /** A county's generation and emissions assessment (GEA) region of NREL's Cambium and ReEDS models. */
 export const countyGridRegionSchema = z
   .object({
-    county_fips: z.string().regex(/^\d{5}$/),
+    county_fips: countyFipsSchema,
     /** The ReEDS balancing area holding the county (`p1` … `p134`). */
     balancing_area: z.string().regex(/^p\d+$/),
     grid_region: z.string().regex(/^[A-Za-z_]+$/),
@@ -249,7 +248,7 @@ export function emissionFactorFor(
 
 /** A REM address cluster: every address of the county with these fuels gets the same sample homes. */
 export const clusterKeySchema = z.object({
-  county_fips: countyFips,
+  county_fips: countyFipsSchema,
   heating_fuel: fuelSchema,
   /** null: the caller did not give one, so the sampler draws it. */
   water_heater_fuel: fuelSchema.nullable(),
@@ -284,8 +283,8 @@ const statistics = <Prefix extends string>(prefix: Prefix) =>
 export const clusterStatisticRowSchema = z
   .object({
     cluster_id: z.string(),
-    county_fips: countyFips,
-    state: stateCode,
+    county_fips: countyFipsSchema,
+    state: stateCodeSchema,
     heating_fuel: fuelSchema,
     water_heater_fuel: fuelSchema.nullable(),
     upgrade: upgradeSchema,

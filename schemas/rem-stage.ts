@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { countyFipsSchema, stateCodeSchema } from './codes.ts';
 import { healthBinDeltaSchema } from './health-data.ts';
 import { clusterKeySchema, countyProfileSchema } from './rem-data.ts';
 import { upgradeSchema } from './rem.ts';
@@ -86,8 +87,8 @@ export type RemClusterResult = z.infer<typeof remClusterResultSchema>;
 export const remClusterRowSchema = z
   .object({
     cluster_id: z.string().min(1),
-    county_fips: z.string().regex(/^\d{5}$/),
-    state: z.string().regex(/^[A-Z]{2}$/),
+    county_fips: countyFipsSchema,
+    state: stateCodeSchema,
     county_name: z.string(),
     heating_fuel: clusterKeySchema.shape.heating_fuel,
     water_heater_fuel: clusterKeySchema.shape.water_heater_fuel,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { stateCodeSchema } from './codes.ts';
 
 /**
  * Residential electrification model (REM): the home a simulation runs on, the fuels it can use, the upgrades
@@ -215,7 +216,7 @@ export const climateStationSchema = z
   .object({
     id: z.string().regex(/^[a-z0-9-]+$/),
     city: z.string().min(1),
-    state: z.string().regex(/^[A-Z]{2}$/),
+    state: stateCodeSchema,
     climateZone: climateZoneSchema,
     hdd65: z.number().min(0).max(12_000),
     cdd65: z.number().min(0).max(6_000),

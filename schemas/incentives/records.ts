@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { stateCodeSchema, tractGeoidSchema, zipCodeSchema } from '../codes.ts';
 import { recordNames, recordSchema, type RecordSchema } from '../record-schema.ts';
 import {
   amountTypeSchema,
@@ -26,7 +27,6 @@ export const incentiveDateSchema = z
   .string()
   .regex(/^\d{4}(H[12]|Q[1-4]|-(0[1-9]|1[0-2])(-(0[1-9]|1[0-9]|2[0-9]|3[01]))?)?$/);
 
-const stateSchema = z.string().regex(/^[A-Z]{2}$/);
 const logoSchema = z.object({ src: z.string(), width: z.number(), height: z.number() });
 
 export const amountSchema = z.object({
@@ -41,7 +41,7 @@ export type Amount = z.infer<typeof amountSchema>;
 
 export const incentiveRecordSchema = z.object({
   /** Two-letter state of the file it came from; null for the federal (IRA) incentives. */
-  state: stateSchema.nullable(),
+  state: stateCodeSchema.nullable(),
   /** Index in its file: candidates are considered in file order. */
   position: z.number().int().nonnegative(),
   id: z.string().min(1),
@@ -62,7 +62,7 @@ export const incentiveRecordSchema = z.object({
 export type IncentiveRecord = z.infer<typeof incentiveRecordSchema>;
 
 export const programRecordSchema = z.object({
-  state: stateSchema,
+  state: stateCodeSchema,
   position: z.number().int().nonnegative(),
   id: z.string().min(1),
   name: localizedSchema,
@@ -75,7 +75,7 @@ export const programRecordSchema = z.object({
 export type ProgramRecord = z.infer<typeof programRecordSchema>;
 
 export const authorityRecordSchema = z.object({
-  state: stateSchema,
+  state: stateCodeSchema,
   authority_type: authorityTypeSchema,
   id: z.string().min(1),
   name: z.string().min(1),
@@ -96,7 +96,7 @@ export const prerequisiteSchema: z.ZodType<Prerequisite> = z.lazy(() =>
 );
 
 export const relationshipsRecordSchema = z.object({
-  state: stateSchema,
+  state: stateCodeSchema,
   prerequisites: z.record(z.string(), prerequisiteSchema).optional(),
   /** Superseding id → the ids it excludes while it is eligible. */
   exclusions: z
@@ -122,7 +122,7 @@ export const relationshipsRecordSchema = z.object({
 export type RelationshipsRecord = z.infer<typeof relationshipsRecordSchema>;
 
 export const geoGroupRecordSchema = z.object({
-  state: stateSchema,
+  state: stateCodeSchema,
   id: z.string().min(1),
   geographies: z.array(z.number().int()).min(1),
   description: z.string().optional(),
@@ -176,7 +176,7 @@ export const taxBracketRecordSchema = z.object({
 export type TaxBracketRecord = z.infer<typeof taxBracketRecordSchema>;
 
 export const dataPartnerRecordSchema = z.object({
-  state: stateSchema,
+  state: stateCodeSchema,
   id: z.string().min(1),
   name: z.string().min(1),
   logo: logoSchema.optional(),
@@ -207,7 +207,7 @@ export const loanProgramRecordSchema = z.object({
     updated_at: timestampSchema,
   }),
   eligible_project_types: z.array(z.object({ type: z.string() })),
-  state: stateSchema.nullable(),
+  state: stateCodeSchema.nullable(),
   is_national: z.boolean(),
   loan_program_terms: z.object({
     id: z.number().int(),
@@ -226,16 +226,14 @@ export const loanProgramRecordSchema = z.object({
 });
 export type LoanProgramRecord = z.infer<typeof loanProgramRecordSchema>;
 
-const zip5 = z.string().regex(/^\d{5}$/);
-
 export const zipRecordSchema = z.object({
-  zip: zip5,
+  zip: zipCodeSchema,
   city: z.string(),
-  state: stateSchema,
+  state: stateCodeSchema,
   state_name: z.string(),
   /** Whether the ZIP is itself a ZCTA; if not, `parent_zcta` names the ZCTA it belongs to (if any). */
   is_zcta: z.boolean(),
-  parent_zcta: zip5.nullable(),
+  parent_zcta: zipCodeSchema.nullable(),
   county_fips: z.string().nullable(),
   county_name: z.string().nullable(),
 });
@@ -247,7 +245,7 @@ export const geographyRecordSchema = z.object({
   key: z.string().nullable(),
   type: geographyTypeSchema,
   name: z.string(),
-  state: stateSchema,
+  state: stateCodeSchema,
   county_fips: z.string().nullable(),
   /** GeoJSON text, kept only for `custom` geographies (the only ones an address is tested against). */
   geometry: z.string().nullable(),
@@ -256,7 +254,7 @@ export type GeographyRecord = z.infer<typeof geographyRecordSchema>;
 
 export const zctaGeographyRecordSchema = z.object({
   position: z.number().int().nonnegative(),
-  zcta: zip5,
+  zcta: zipCodeSchema,
   geography_id: z.number().int().positive(),
   intersection_proportion: z.number().gt(0).max(1),
 });
@@ -264,7 +262,7 @@ export type ZctaGeographyRecord = z.infer<typeof zctaGeographyRecordSchema>;
 
 export const zipUtilityRecordSchema = z.object({
   position: z.number().int().nonnegative(),
-  zip: zip5,
+  zip: zipCodeSchema,
   geography_id: z.number().int().positive(),
   predominant: z.boolean(),
 });
@@ -281,23 +279,23 @@ const amiColumns = {
   ami_150: z.number().nonnegative(),
 };
 
-export const amiZctaRecordSchema = z.object({ zcta: zip5, name: z.string(), ...amiColumns });
+export const amiZctaRecordSchema = z.object({ zcta: zipCodeSchema, name: z.string(), ...amiColumns });
 export type AmiZctaRecord = z.infer<typeof amiZctaRecordSchema>;
 
 /** AMI of the territories without ZCTA data: by state (AS, GU, MP) or by ZIP (VI). */
 export const amiTerritoryRecordSchema = z.object({
-  zip: zip5.nullable(),
-  state: stateSchema,
+  zip: zipCodeSchema.nullable(),
+  state: stateCodeSchema,
   ...amiColumns,
 });
 export type AmiTerritoryRecord = z.infer<typeof amiTerritoryRecordSchema>;
 
-export const evChargerZctaRecordSchema = z.object({ zcta: zip5, is_eligible: z.boolean() });
+export const evChargerZctaRecordSchema = z.object({ zcta: zipCodeSchema, is_eligible: z.boolean() });
 export type EvChargerZctaRecord = z.infer<typeof evChargerZctaRecordSchema>;
 
 export const evChargerTractRecordSchema = z.object({
-  tract_geoid: z.string().regex(/^\d{11}$/),
-  state: stateSchema,
+  tract_geoid: tractGeoidSchema,
+  state: stateCodeSchema,
   is_nonurban: z.boolean(),
   is_low_income_community: z.boolean(),
   is_eligible: z.boolean(),

@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+import { countyFipsSchema, stateCodeSchema, tractGeoidSchema, zipCodeSchema } from '../../schemas/codes.ts';
 import { GeocoderUnavailableError, type GeocodedAddress, type Geocoder } from './geocoder.ts';
 import { censusGeocoderResponseSchema, type CensusAddressMatch } from './census-response.ts';
 
@@ -14,23 +16,22 @@ export interface CensusGeocoderOptions {
  */
 export const MAX_ADDRESS_LENGTH = 300;
 
-const ZIP = /^\d{5}$/;
-const STATE = /^[A-Z]{2}$/;
-const COUNTY_FIPS = /^\d{5}$/;
-const TRACT_GEOID = /^\d{11}$/;
+/** Whether a code from the Census answer is one the datasets join on. */
+const isCode = (code: z.ZodString, value: string | undefined): value is string =>
+  value !== undefined && code.safeParse(value).success;
 
-function firstGeoid(match: CensusAddressMatch, layer: string, pattern: RegExp): string | undefined {
+function firstGeoid(match: CensusAddressMatch, layer: string, code: z.ZodString): string | undefined {
   const geoid = match.geographies?.[layer]?.[0]?.GEOID;
-  return geoid !== undefined && pattern.test(geoid) ? geoid : undefined;
+  return isCode(code, geoid) ? geoid : undefined;
 }
 
 /** The first match as a location; null when the Census answer lacks a usable ZIP or state. */
 function toGeocodedAddress(match: CensusAddressMatch): GeocodedAddress | null {
   const zip = match.addressComponents.zip?.trim();
   const state = match.addressComponents.state?.trim().toUpperCase();
-  if (!zip || !ZIP.test(zip) || !state || !STATE.test(state)) return null;
-  const tractGeoid = firstGeoid(match, 'Census Tracts', TRACT_GEOID);
-  const countyFips = firstGeoid(match, 'Counties', COUNTY_FIPS) ?? tractGeoid?.slice(0, 5);
+  if (!isCode(zipCodeSchema, zip) || !isCode(stateCodeSchema, state)) return null;
+  const tractGeoid = firstGeoid(match, 'Census Tracts', tractGeoidSchema);
+  const countyFips = firstGeoid(match, 'Counties', countyFipsSchema) ?? tractGeoid?.slice(0, 5);
   return {
     zip,
     state,

@@ -90,6 +90,32 @@ describe('the Census Bureau geocoder adapter', () => {
     expect(stub!.requests).toHaveLength(0);
   });
 
+  it('takes the county from the tract when the county layer’s GEOID is not a county FIPS, and a lower-case state', async () => {
+    type Geographies = Record<string, { GEOID: string }[]>;
+    const odd = structuredClone(BOSTON) as {
+      json: {
+        result: {
+          addressMatches: { addressComponents: { state: string }; geographies: Geographies }[];
+        };
+      };
+    };
+    const match = odd.json.result.addressMatches[0]!;
+    match.addressComponents.state = 'ma';
+    match.geographies.Counties![0]!.GEOID = '25-025';
+    const geocoder = await geocoderAnswering(() => odd as StubAnswer);
+    expect(await geocoder.locate('77 Massachusetts Ave, Boston, MA 02116')).toMatchObject({
+      state: 'MA',
+      countyFips: '25025',
+      tractGeoid: '25025010600',
+    });
+    // A tract GEOID of the wrong length is no tract: the answer keeps what else it has.
+    match.geographies['Census Tracts']![0]!.GEOID = '2502501060';
+    match.geographies.Counties![0]!.GEOID = '25025';
+    const located = await geocoder.locate('77 Massachusetts Ave, Boston, MA 02116');
+    expect(located).toMatchObject({ zip: '02116', state: 'MA', countyFips: '25025' });
+    expect(located).not.toHaveProperty('tractGeoid');
+  });
+
   it('keeps ZIP and state when the answer carries no geographies', async () => {
     const bare = structuredClone(BOSTON) as { json: { result: { addressMatches: object[] } } };
     bare.json.result.addressMatches = [
