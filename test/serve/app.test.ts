@@ -379,13 +379,13 @@ describe('errors', () => {
     [
       "{'household': {}}",
       '?language=es',
-      `body: no es JSON válido (línea 1, columna 2: Expected property name or '}'); ${SEND_JSON_ES}`,
+      `body: no es JSON válido (línea 1, columna 2: se esperaba un nombre de propiedad o '}'); ${SEND_JSON_ES}`,
     ],
     // The body's own language, though the body cannot be read.
     [
       '{"language": "es", "household": {"income": 52000,]}',
       '',
-      `body: no es JSON válido (línea 1, columna 50: Expected double-quoted property name); ${SEND_JSON_ES}`,
+      `body: no es JSON válido (línea 1, columna 50: se esperaba un nombre de propiedad entre comillas dobles); ${SEND_JSON_ES}`,
     ],
     // JSON.parse names no position for an unexpected token: its words alone.
     ['{"household": {"income": nul}}', '', `body: is not valid JSON (Unexpected token '}'); ${SEND_JSON_EN}`],

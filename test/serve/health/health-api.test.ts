@@ -643,7 +643,7 @@ describe('POST /api/v2/etools/health-impacts', () => {
       statusCode: 400,
       error: 'Bad Request',
       message:
-        'body: no es JSON válido (línea 1, columna 89: Expected double-quoted property name); ' +
+        'body: no es JSON válido (línea 1, columna 89: se esperaba un nombre de propiedad entre comillas dobles); ' +
         'envíe un único objeto JSON con la cabecera "Content-Type: application/json"',
       field: 'body',
     });
