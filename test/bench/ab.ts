@@ -33,8 +33,8 @@ import { measureLoad, type LoadFigures, type LoadOptions } from './static-baseli
  * answers once more computed for every request (a second pair of servers with RESPONSE_CACHE_MB=0, as the
  * health bench's p99 target is measured); without one, a lake of the national incentives is built. Each
  * family (calculator, REM address, health) is loaded cached and uncached, and every run is also set against
- * a bare Fastify route serving the same bytes (the ceiling the benches' ratios are taken against, target
- * ≥ 0.5), in the same alternating slices. It prints its figures and writes nothing into the docs.
+ * a bare Fastify route serving the same bytes to the same request, a POST's body included (the ceiling the
+ * benches' ratios are taken against, target ≥ 0.5), in the same alternating slices. It prints its figures and writes nothing into the docs.
  */
 
 const KEY = 'bench-ab-key-0123456789abcdef';
@@ -218,8 +218,15 @@ async function loadSetting(
           connections: CONNECTIONS,
           durationSeconds: seconds,
         });
+    // The same request to the bare route: a POST's body is sent and parsed there too.
     const bare = (seconds: number) =>
-      measureLoad(`${servers.bare}/static/${i}`, { connections: CONNECTIONS, durationSeconds: seconds });
+      measureLoad(`${servers.bare}/static/${i}`, {
+        method: options.method,
+        headers: options.headers,
+        body: options.body,
+        connections: CONNECTIONS,
+        durationSeconds: seconds,
+      });
     // Both warmed alike (JIT, pages of the lake faulted in, kept answers) before the measured slices.
     await load(servers.a.base)(2);
     await load(servers.b.base)(2);

@@ -152,7 +152,9 @@ export function withServerCpu(
 
 /**
  * A bare Fastify server in its own process answering /static/<i> with body i, encoded once: the best
- * any route can do with the same bytes (a string body would be encoded again for every request).
+ * any route can do with the same bytes (a string body would be encoded again for every request). It
+ * answers a POST too, after reading and parsing its JSON body as every Fastify route must: the ceiling
+ * of a POST route is a POST, not a GET that sends no body.
  */
 export async function startBaseline(bodiesFile: string): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort();
@@ -161,9 +163,11 @@ export async function startBaseline(bodiesFile: string): Promise<{ child: ChildP
     import { readFileSync } from 'node:fs';
     const bodies = JSON.parse(readFileSync(${JSON.stringify(bodiesFile)}, 'utf8')).map((body) => Buffer.from(body));
     const app = Fastify({ logger: false });
-    bodies.forEach((body, i) => app.get('/static/' + i, (_req, reply) => {
-      reply.type('application/json; charset=utf-8').send(body);
-    }));
+    bodies.forEach((body, i) => {
+      const send = (_req, reply) => { reply.type('application/json; charset=utf-8').send(body); };
+      app.get('/static/' + i, send);
+      app.post('/static/' + i, send);
+    });
     await app.listen({ port: ${port}, host: '127.0.0.1' });
   `;
   const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
