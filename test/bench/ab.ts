@@ -3,21 +3,18 @@ import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openSnapshot, readCurrent } from '../../data-lake/snapshot-reader.ts';
+import { ROOT, exitOf, runPipeline, stop } from '../support/processes.ts';
 import {
   CONNECTIONS,
   DURATION_SECONDS,
-  ROOT,
   SLICES,
-  exitOf,
   incentivesLakeEnv,
   interleavedAll,
   loadNote,
   memoryOf,
   nationalSource,
-  runPipeline,
   startBaseline,
   startServer,
-  stop,
   withServerCpu,
 } from './server-processes.ts';
 import { measureLoad, type LoadFigures, type LoadOptions } from './static-baseline.ts';

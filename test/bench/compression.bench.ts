@@ -2,22 +2,20 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Bench, BenchResult } from './bench.ts';
+import type { BenchResult } from '../figures/bench-result.ts';
+import type { Bench } from './bench.ts';
 import { SNAPSHOT, publishWithHealth } from './health.bench.ts';
+import { freePort, runPipeline, stop, waitFor } from '../support/processes.ts';
 import {
   CONNECTIONS,
   DURATION_SECONDS,
   SLICES,
   failedRequests,
-  freePort,
   incentivesLakeEnv,
   interleavedAll,
   loadNote,
   nationalSource,
-  runPipeline,
   startServer,
-  stop,
-  waitFor,
 } from './server-processes.ts';
 import { measureLoad, type LoadFigures, type LoadOptions } from './static-baseline.ts';
 

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { EmbeddedEventLog } from '../../lib/eventlog/embedded-log.ts';
 import type { OutgoingRecord } from '../../lib/eventlog/event-log.ts';
-import type { Bench, BenchResult } from './bench.ts';
+import type { BenchResult } from '../figures/bench-result.ts';
+import type { Bench } from './bench.ts';
 
 const RECORDS = 200_000;
 const PUBLISH_CALL = 5_000;

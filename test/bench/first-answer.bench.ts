@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Bench } from './bench.ts';
-import { ROOT } from './server-processes.ts';
+import { ROOT } from '../support/processes.ts';
 
 /*
  * `npm run bench -- first-answer`: `npm start` (build included) on an empty lake, timed from the spawn to

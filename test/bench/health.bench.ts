@@ -19,20 +19,19 @@ import { requireWildcardAlone, resolveAreas } from '../../serve/health/health-re
 import { healthMessages } from '../../serve/health/messages.ts';
 import { openSnapshot } from '../../data-lake/snapshot-reader.ts';
 import { quoteLiteral } from '../../data-lake/sql-quote.ts';
-import type { Bench, BenchResult } from './bench.ts';
+import type { BenchResult } from '../figures/bench-result.ts';
+import type { Bench } from './bench.ts';
 import { publishBenchSnapshot } from './bench-snapshot.ts';
+import { ROOT, runPipeline, stop } from '../support/processes.ts';
 import {
   CONNECTIONS,
-  ROOT,
   failedRequests,
   interleaved,
   loadNote,
   memoryOf,
   memoryResults,
-  runPipeline,
   startBaseline,
   startServer,
-  stop,
   withServerCpu,
 } from './server-processes.ts';
 import { measureLoad } from './static-baseline.ts';

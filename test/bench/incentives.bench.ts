@@ -2,7 +2,9 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Bench, BenchResult } from './bench.ts';
+import type { BenchResult } from '../figures/bench-result.ts';
+import type { Bench } from './bench.ts';
+import { runPipeline, stop } from '../support/processes.ts';
 import {
   CONNECTIONS,
   DURATION_SECONDS,
@@ -11,10 +13,8 @@ import {
   nationalSource,
   interleaved,
   memoryOf,
-  runPipeline,
   startBaseline,
   startServer,
-  stop,
 } from './server-processes.ts';
 import { measureLoad, type LoadFigures } from './static-baseline.ts';
 

@@ -9,7 +9,8 @@ import { openSnapshot } from '../../data-lake/snapshot-reader.ts';
 import { promotePartialSnapshot, writePartialSnapshot } from '../../data-lake/snapshot-writer.ts';
 import { loadTable } from '../../data-lake/table-loader.ts';
 import { createDemoLake } from '../support/demo-source/demo-lake.ts';
-import type { Bench, BenchResult } from './bench.ts';
+import type { BenchResult } from '../figures/bench-result.ts';
+import type { Bench } from './bench.ts';
 
 // A serving-table-like row: keys, integers, doubles, a boolean, a nullable string and a JSON list.
 const row = z.object({

@@ -8,22 +8,21 @@ import { FUELS, UPGRADES } from '../../schemas/rem.ts';
 import { RESULT_FUELS, SCENARIOS } from '../../schemas/rem-data.ts';
 import { CONTIGUOUS_STATES } from '../../serve/rem/rem-data.ts';
 import { quoteLiteral } from '../../data-lake/sql-quote.ts';
-import type { Bench, BenchResult } from './bench.ts';
+import type { BenchResult } from '../figures/bench-result.ts';
+import type { Bench } from './bench.ts';
 import { publishBenchSnapshot } from './bench-snapshot.ts';
+import { freePort, runPipeline, stop } from '../support/processes.ts';
 import {
   CONNECTIONS,
   DURATION_SECONDS,
   loadNote,
   failedRequests,
-  freePort,
   interleaved,
   memoryOf,
   memoryResults,
   nationalSource,
-  runPipeline,
   startBaseline,
   startServer,
-  stop,
   withServerCpu,
 } from './server-processes.ts';
 import { measureLoad, type LoadFigures } from './static-baseline.ts';

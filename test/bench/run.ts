@@ -4,7 +4,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import path from 'node:path';
 import { writeFigures } from '../figures/figure-files.ts';
 import { benchSetName } from '../figures/figure-sets.ts';
-import { meetsTarget, type Bench, type BenchResult } from './bench.ts';
+import { meetsTarget, type BenchResult } from '../figures/bench-result.ts';
+import { type Bench } from './bench.ts';
 
 // Runs every test/bench/*.bench.ts (or those named on the command line) and prints their figures, then one
 // JSON line with all of them so a CI job or a closing note can quote them exactly. Each bench's figures are

@@ -10,7 +10,8 @@ import {
   silentLogger,
   testConfig,
 } from '../support/serve-fixtures.ts';
-import type { Bench, BenchResult } from './bench.ts';
+import type { BenchResult } from '../figures/bench-result.ts';
+import type { Bench } from './bench.ts';
 import { measureLoad, measureStaticBaseline, type LoadFigures } from './static-baseline.ts';
 
 const KEY = 'bench-key-0123456789abcdef';

@@ -2,18 +2,17 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, openSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
-import { createServer } from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { BenchResult } from './bench.ts';
+import type { BenchResult } from '../figures/bench-result.ts';
+import { ROOT, buildServer, freePort, stop, waitFor } from '../support/processes.ts';
 import type { LoadFigures } from './static-baseline.ts';
 
 /*
- * What the benches that run the real server share: the child processes (pipeline, server, a bare
- * Fastify baseline), their memory, and load measured in slices alternating with the baseline.
+ * What the benches that run the real server share: the server and a bare Fastify baseline as child
+ * processes (started with test/support/processes.ts), their memory and CPU, and load measured in slices
+ * alternating with the baseline.
  */
 
-export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SAMPLE = path.join(ROOT, 'ingest/sample-data/incentives');
 export const CONNECTIONS = 50;
 export const DURATION_SECONDS = 8;
@@ -41,71 +40,6 @@ export const incentivesLakeEnv = (lakeDir: string, source: string): Record<strin
   REM_STATES: 'none',
   HEALTH_STATES: 'none',
 });
-
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-/** Runs a TypeScript entry point with tsx in a child process (node itself, so the pid is the program's). */
-export function runTs(
-  entry: string,
-  env: Record<string, string>,
-  stdio: 'ignore' | 'pipe' = 'pipe',
-  args: readonly string[] = [],
-): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, entry), ...args], {
-    cwd: ROOT,
-    env: { ...process.env, ONNXRUNTIME_NODE_INSTALL: 'skip', ...env },
-    stdio: ['ignore', stdio, stdio],
-  });
-}
-
-/** Runs the pipeline (transform/cli/pipeline.ts) to a published snapshot; its output is the error if it fails. */
-export async function runPipeline(env: Record<string, string>): Promise<void> {
-  const { code, output } = await exitOf(runTs('transform/cli/pipeline.ts', env));
-  if (code !== 0) throw new Error(`pipeline failed (${code}):\n${output}`);
-}
-
-export async function exitOf(child: ChildProcess): Promise<{ code: number | null; output: string }> {
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-  return { code, output };
-}
-
-export async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.on('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
-}
-
-/** Polls a URL until it answers 200 with a JSON body that `ready` accepts, for up to `timeoutMs`. */
-export async function waitFor(
-  url: string,
-  ready: (body: unknown) => boolean,
-  child: ChildProcess,
-  timeoutMs = 120_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null)
-      throw new Error(`process exited with ${child.exitCode} before ${url} answered`);
-    try {
-      const res = await fetch(url);
-      if (res.ok && ready(await res.json())) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`${url} did not become ready within ${timeoutMs / 1000} s`);
-}
 
 /** Resident and peak resident memory of a process, in MB (Linux /proc). */
 export async function memoryOf(pid: number): Promise<{ rssMb: number; peakMb: number }> {
@@ -217,30 +151,6 @@ export const interleaved = (
  * other workers' builds and tests, that has taken over 2 minutes.
  */
 const SERVER_START_TIMEOUT_MS = 600_000;
-
-const builds = new Map<string, Promise<void>>();
-
-/**
- * Compiles the service of the checkout at `root` as `npm start` does (tsconfig.build.json → dist/), once
- * per bench run: the server is measured as it runs for users, without tsx compiling sources in its process
- * and in each of its threads.
- */
-export function buildServer(root = ROOT): Promise<void> {
-  let build = builds.get(root);
-  if (build === undefined) {
-    build = exitOf(
-      spawn(
-        process.execPath,
-        [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
-        { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
-      ),
-    ).then(({ code, output }) => {
-      if (code !== 0) throw new Error(`tsc -p tsconfig.build.json in ${root} failed (${code}):\n${output}`);
-    });
-    builds.set(root, build);
-  }
-  return build;
-}
 
 /**
  * The real server, compiled as `npm start` runs it (dist/start/main.js), in its default configuration

@@ -32,7 +32,8 @@ import { WorkerPool } from '../../simulate/stage/worker-pool.ts';
 import { simulateCodeHash } from '../../simulate/stage/simulate-code.ts';
 import { planWorkUnits } from '../../simulate/stage/work-units.ts';
 import { readModelFiles } from '../../simulate/surrogate/committed-model.ts';
-import type { Bench, BenchResult } from './bench.ts';
+import type { BenchResult } from '../figures/bench-result.ts';
+import type { Bench } from './bench.ts';
 import { cpuByRole, libuvPoolThreadIds, readThreadCpu, type CpuByRole } from './thread-cpu.ts';
 
 // The national REM precompute: every cluster (county × heating fuel × water-heater fuel given or not) of

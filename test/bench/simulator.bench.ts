@@ -4,7 +4,8 @@ import { weatherBins } from '../../simulate/climate/synthetic-year.ts';
 import { encodeBatch, simulateBatch } from '../../simulate/features.ts';
 import { STATE_CLIMATES } from '../../simulate/parameters/locations.ts';
 import { sampleStateHomes } from '../../simulate/sampler/sample-homes.ts';
-import type { Bench, BenchResult } from './bench.ts';
+import type { BenchResult } from '../figures/bench-result.ts';
+import type { Bench } from './bench.ts';
 
 /**
  * REM simulator speed on one core: annual simulations per second over a realistic mix of sampled homes

@@ -1,12 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { CaseKind } from '../figures/case-kinds.ts';
 import { REFERENCE_SHAPES } from './compare.ts';
 
 type QueryValue = string | number | boolean | null | Record<string, never> | (string | number)[];
 type Query = Record<string, QueryValue>;
-
-export const CASE_KINDS = ['calculator', 'programs', 'loan', 'utilities', 'bad', 'badZips'] as const;
-export type CaseKind = (typeof CASE_KINDS)[number];
 
 /** One request of the conformance suite and what must come back. */
 export interface ConformanceCase {

@@ -11,7 +11,7 @@ import { createIncentivesApi } from '../../serve/incentives/incentives-api.ts';
 import { incentivesServingModule } from '../../serve/incentives/incentives-serving-module.ts';
 import { loadSnapshot, type LoadedSnapshot } from '../../serve/snapshot/snapshot-holder.ts';
 import { memoryReader } from '../support/serve-fixtures.ts';
-import { buildIncentiveTablesInProcess } from './in-process-lake.ts';
+import { buildIncentiveTablesInProcess } from '../support/incentives/in-process-lake.ts';
 
 export const IN_PROCESS_KEY = 'in-process-test-key-0123456789';
 

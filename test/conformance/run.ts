@@ -12,7 +12,8 @@ import { lakeSnapshotSource } from '../../serve/snapshot/lake-snapshot-source.ts
 import { defaultCatalog } from '../../transform/catalog.ts';
 import { runPipeline } from '../../transform/pipeline/run-pipeline.ts';
 import { writeFigures } from '../figures/figure-files.ts';
-import { CASE_KINDS, loadCases, type ConformanceCase } from './cases.ts';
+import { CASE_KINDS } from '../figures/case-kinds.ts';
+import { loadCases, type ConformanceCase } from './cases.ts';
 import { checkCase } from './check-case.ts';
 import { IN_PROCESS_KEY, inProcessApp } from './in-process-app.ts';
 

@@ -1,7 +1,7 @@
 import { createServer, request, type Server } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../bench/server-processes.ts';
+import { freePort } from '../support/processes.ts';
 import { HaproxyProcess, haproxyUnavailable, replicaTimeoutsMs } from '../support/deployment/haproxy.ts';
 
 /*

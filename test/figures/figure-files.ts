@@ -2,7 +2,8 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as prettier from 'prettier';
 import { findSections, replaceSections, unpairedMarkers } from './doc-sections.ts';
-import { figureSet, type FigureSet } from './figure-sets.ts';
+import type { FigureSet } from './figure-set.ts';
+import { figureSet } from './figure-sets.ts';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 

@@ -1,20 +1,10 @@
 import { z } from 'zod';
-import type { BenchResult } from '../bench/bench.ts';
-import { CASE_KINDS } from '../conformance/cases.ts';
+import { benchResultSchema, meetsTarget, type BenchResult } from './bench-result.ts';
+import { CASE_KINDS } from './case-kinds.ts';
+import type { FigureSet } from './figure-set.ts';
 import { healthNationalSet } from './health-national-figures.ts';
 import { healthNoiseSet } from './health-noise-figures.ts';
 import { remCalibrationSet } from './rem-calibration-figures.ts';
-
-/**
- * The figures the docs quote, one file per set under docs/figures/, each with the command that writes it and
- * how each part of it reads in the docs. The docs hold only what these render (test/figures/doc-figures.test.ts).
- */
-export interface FigureSet<T> {
-  /** The command that measures or computes the set and writes its file. */
-  command: string;
-  schema: z.ZodType<T>;
-  parts: Record<string, (figures: T) => string>;
-}
 
 const machineSchema = z.object({
   cpus: z.number().int().positive(),
@@ -24,14 +14,6 @@ const machineSchema = z.object({
   loadAverage: z.number().nonnegative(),
 });
 export type Machine = z.infer<typeof machineSchema>;
-
-const benchResultSchema: z.ZodType<BenchResult> = z.object({
-  name: z.string(),
-  value: z.number(),
-  unit: z.string(),
-  target: z.object({ op: z.enum(['>=', '<=', '<']), value: z.number() }).optional(),
-  note: z.string().optional(),
-});
 
 const benchFiguresSchema = z.object({
   measuredAt: z.iso.datetime(),
@@ -50,14 +32,10 @@ export type ConformanceFigures = z.infer<typeof conformanceFiguresSchema>;
 const formatNumber = (value: number, digits = 4): string =>
   (Number.isInteger(value) ? value : Number(value.toPrecision(digits))).toLocaleString('en-US');
 
-const targetText = ({ target, value }: BenchResult): string => {
+const targetText = (result: BenchResult): string => {
+  const { target } = result;
   if (!target) return '';
-  const met =
-    target.op === '>='
-      ? value >= target.value
-      : target.op === '<'
-        ? value < target.value
-        : value <= target.value;
+  const met = meetsTarget(result);
   return `${{ '>=': '≥', '<=': '≤', '<': '<' }[target.op]} ${formatNumber(target.value)}: ${met ? 'met' : '**missed**'}`;
 };
 

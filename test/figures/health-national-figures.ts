@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { HEALTH_POLLUTANTS, HEALTH_UPGRADES } from '../../schemas/health-data.ts';
-import type { FigureSet } from './figure-sets.ts';
+import type { FigureSet } from './figure-set.ts';
 
 /**
  * Rewiring America, "Breathe easy" (2024, rewiringamerica.org/research/home-electrification-health-benefits):

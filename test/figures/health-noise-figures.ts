@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { HEALTH_UPGRADES } from '../../schemas/health-data.ts';
-import type { FigureSet } from './figure-sets.ts';
+import type { FigureSet } from './figure-set.ts';
 import { UPGRADE_LABELS } from './health-national-figures.ts';
 
 /*

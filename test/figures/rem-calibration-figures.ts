@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Fuel } from '../../schemas/rem.ts';
-import type { FigureSet } from './figure-sets.ts';
+import type { FigureSet } from './figure-set.ts';
 
 /*
  * The REM model card's calibration evidence: per state and per census division, the model's mean annual

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { prepareIncentivesData, type IncentivesTables } from '../../../serve/incentives/incentives-data.ts';
 import type { ServingLocationRow } from '../../../data-lake/tables/incentives.ts';
-import { buildIncentiveTablesInProcess } from '../../conformance/in-process-lake.ts';
+import { buildIncentiveTablesInProcess } from '../../support/incentives/in-process-lake.ts';
 import { fixtureRecords } from '../../support/incentives/fixture-records.ts';
 
 async function fixtureTables(): Promise<IncentivesTables> {

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import path from 'node:path';
-import { ROOT, stop } from '../../bench/server-processes.ts';
+import { ROOT, stop } from '../processes.ts';
 import { debianBinaryUnavailable } from './debian-binary.ts';
 
 /** Debian's haproxy; .ci/run installs it and sets HAPROXY_REQUIRED so CI cannot skip the specs that need it. */

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { connect } from 'node:net';
-import { freePort, stop } from '../../bench/server-processes.ts';
+import { freePort, stop } from '../processes.ts';
 import { debianBinaryUnavailable } from './debian-binary.ts';
 
 /** Debian's redis-server; .ci/run installs it and sets REDIS_SERVER_REQUIRED so CI cannot skip its specs. */

@@ -7,15 +7,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { keyFilePath } from '../../../serve/auth/key-file.ts';
 import { runKeysCli } from '../../../serve/auth/keys-cli.ts';
 import { readCurrent } from '../../../data-lake/snapshot-reader.ts';
-import {
-  buildServer,
-  exitOf,
-  freePort,
-  ROOT,
-  runPipeline,
-  runTs,
-  waitFor,
-} from '../../bench/server-processes.ts';
+import { buildServer, exitOf, freePort, ROOT, runPipeline, runTs, waitFor } from '../processes.ts';
 import { HaproxyProcess, replicaTimeoutsMs } from './haproxy.ts';
 import { RedisServer } from './redis-server.ts';
 

@@ -3,7 +3,7 @@ import {
   type IncentivesData,
   type IncentivesTables,
 } from '../../../serve/incentives/incentives-data.ts';
-import { buildIncentiveTablesInProcess } from '../../conformance/in-process-lake.ts';
+import { buildIncentiveTablesInProcess } from './in-process-lake.ts';
 import { fixtureRecords } from './fixture-records.ts';
 
 /** The fixture dataset as the serving module holds it in memory. */

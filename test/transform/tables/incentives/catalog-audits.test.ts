@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SourceRecord } from '../../../../ingest/source.ts';
-import { buildIncentiveTablesInProcess } from '../../../conformance/in-process-lake.ts';
+import { buildIncentiveTablesInProcess } from '../../../support/incentives/in-process-lake.ts';
 import { fixtureRecords } from '../../../support/incentives/fixture-records.ts';
 
 /** The fixture with some records changed (matched by schema and key). */

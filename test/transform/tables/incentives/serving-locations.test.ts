@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildIncentiveTablesInProcess } from '../../../conformance/in-process-lake.ts';
+import { buildIncentiveTablesInProcess } from '../../../support/incentives/in-process-lake.ts';
 import type { ServingLocationRow } from '../../../../data-lake/tables/incentives.ts';
 import { fixtureRecords } from '../../../support/incentives/fixture-records.ts';
 

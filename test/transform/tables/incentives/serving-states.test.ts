@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildIncentiveTablesInProcess } from '../../../conformance/in-process-lake.ts';
+import { buildIncentiveTablesInProcess } from '../../../support/incentives/in-process-lake.ts';
 import type { ServingStateRow } from '../../../../data-lake/tables/incentives.ts';
 import { fixtureRecords, glocesterPolygon } from '../../../support/incentives/fixture-records.ts';
 

@@ -1,9 +1,9 @@
-import type { SourceRecord } from '../../ingest/source.ts';
-import type { AuditFinding } from '../../schemas/lake.ts';
-import { recordSchemas } from '../../schemas/records/index.ts';
-import type { LakeTable } from '../../transform/tables/lake-table.ts';
-import { incentivesLakeTables } from '../../transform/tables/incentives/index.ts';
-import { inMemoryBuildContext } from '../support/in-memory-build-context.ts';
+import type { SourceRecord } from '../../../ingest/source.ts';
+import type { AuditFinding } from '../../../schemas/lake.ts';
+import { recordSchemas } from '../../../schemas/records/index.ts';
+import type { LakeTable } from '../../../transform/tables/lake-table.ts';
+import { incentivesLakeTables } from '../../../transform/tables/incentives/index.ts';
+import { inMemoryBuildContext } from '../in-memory-build-context.ts';
 
 /**
  * Builds the incentives tables in memory from parsed records, validating each record with its schema as

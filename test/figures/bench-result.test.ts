@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { meetsTarget, type BenchResult } from './bench.ts';
+import { meetsTarget, type BenchResult } from './bench-result.ts';
 
 const figure = (value: number, target?: BenchResult['target']): BenchResult => ({
   name: 'p99 latency',
