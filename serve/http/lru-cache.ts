@@ -4,6 +4,10 @@ export interface LruLimits {
   maxEntries: number;
 }
 
+/** Whether a value of `bytes` size can be kept at all in a cache of these limits (none in one of no entries). */
+export const fitsWithin = (limits: LruLimits, bytes: number): boolean =>
+  limits.maxEntries > 0 && bytes <= limits.maxBytes;
+
 interface Slot<V> {
   value: V;
   bytes: number;
@@ -37,7 +41,7 @@ export class LruCache<V> {
 
   /** Whether a value of `bytes` size can be kept at all. */
   fits(bytes: number): boolean {
-    return bytes <= this.limits.maxBytes;
+    return fitsWithin(this.limits, bytes);
   }
 
   /** Stores a value of `bytes` size, evicting the least recently used; a value bigger than the cache is not kept. */

@@ -2,7 +2,7 @@ import type { OutgoingHttpHeaders } from 'node:http';
 import type { ContentEncoding } from './accept-encoding.ts';
 import { compressBody, type Compression, type Compressor } from './body-encoding.ts';
 import { isLent } from './json-bytes.ts';
-import { LruCache, type LruLimits } from './lru-cache.ts';
+import { fitsWithin, LruCache, type LruLimits } from './lru-cache.ts';
 import { RecentKeys } from './recent-keys.ts';
 
 /** A 200 answer as it was sent: the encoded body and the headers that belong to the answer itself. */
@@ -115,7 +115,7 @@ export class SnapshotResponseCache {
 
   /** Whether an answer with a body of this many bytes could be kept at all (never with a cache of 0 bytes). */
   couldKeep(bodyBytes: number): boolean {
-    return this.limits.maxEntries > 0 && bodyBytes + ENTRY_OVERHEAD_BYTES <= this.limits.maxBytes;
+    return fitsWithin(this.limits, bodyBytes + ENTRY_OVERHEAD_BYTES);
   }
 
   /**

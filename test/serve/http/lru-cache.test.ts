@@ -32,6 +32,14 @@ describe('LruCache', () => {
     expect(keys(cache, ['a', 'b', 'c'])).toEqual(['b', 'c']);
   });
 
+  it('keeps nothing when it may hold no entries, whatever bytes it may hold', () => {
+    const cache = new LruCache<string>({ maxBytes: 1_000, maxEntries: 0 });
+    expect(cache.fits(1)).toBe(false);
+    cache.set('a', 'A', 1);
+    expect(cache.get('a')).toBeUndefined();
+    expect(cache.size).toBe(0);
+  });
+
   it('does not keep a value bigger than the whole cache, and leaves the others alone', () => {
     const cache = new LruCache<string>({ maxBytes: 100, maxEntries: 10 });
     cache.set('a', 'A', 60);
