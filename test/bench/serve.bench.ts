@@ -1,4 +1,3 @@
-import Fastify, { type FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { buildApp } from '../../serve/app.ts';
 import type { ApiModule } from '../../serve/api-module.ts';
@@ -12,23 +11,9 @@ import {
 } from '../support/serve-fixtures.ts';
 import type { BenchResult } from '../figures/bench-result.ts';
 import type { Bench } from './bench.ts';
-import { measureLoad, measureStaticBaseline, type LoadFigures } from './static-baseline.ts';
+import { measureLoad, measureStaticBaseline, sampleBody, type LoadFigures } from './static-baseline.ts';
 
 const KEY = 'bench-key-0123456789abcdef';
-
-/** ≈ 20 KB of JSON shaped like an incentives answer: the size the service's data routes return. */
-function sampleBody(): string {
-  const incentives = Array.from({ length: 60 }, (_, i) => ({
-    id: `incentive-${i}`,
-    program: `State Heat Pump Rebate Program ${i}`,
-    authority: i % 2 === 0 ? 'state' : 'utility',
-    items: ['heat_pump_air_conditioner_heater', 'heat_pump_water_heater'],
-    amount: { type: 'dollar_amount', number: 500 + i * 25, maximum: 8000 },
-    start_date: '2025-01-01',
-    end_date: '2027-12-31',
-  }));
-  return JSON.stringify({ is_under_80_ami: true, is_under_150_ami: true, incentives });
-}
 
 /** Serves a pre-serialised body from the pinned snapshot, so the measured difference is the shell alone. */
 function staticBodyModule(body: string): ApiModule<string> {
@@ -66,19 +51,6 @@ function combine(runs: LoadFigures[]): LoadFigures {
   };
 }
 
-/**
- * CPU time per request through `inject` (no sockets): unlike req/s, barely moved by other processes on
- * the machine, so the shell's own cost per request shows even when throughput figures are noisy.
- */
-async function cpuMicrosPerRequest(app: FastifyInstance, url: string, headers: Record<string, string>) {
-  const count = 5000;
-  for (let i = 0; i < 500; i++) await app.inject({ method: 'GET', url, headers });
-  const start = process.cpuUsage();
-  for (let i = 0; i < count; i++) await app.inject({ method: 'GET', url, headers });
-  const used = process.cpuUsage(start);
-  return (used.user + used.system) / count;
-}
-
 /** Baseline and shell alternate, so both see the same load from whatever else shares the machine. */
 const ROUNDS = 2;
 const SECONDS = 4;
@@ -87,6 +59,7 @@ export const bench: Bench = {
   title: 'Serving shell: bare static route vs. the same body through auth, rate limit, pinning and ETag',
   async run() {
     const body = sampleBody();
+    const size = `${Math.round(Buffer.byteLength(body) / 1024)} KB`;
     const logger = silentLogger();
     const module = staticBodyModule(body);
     const source = new MemorySnapshotSource();
@@ -117,23 +90,14 @@ export const bench: Bench = {
         alsoOk: [304],
         durationSeconds: SECONDS,
       });
-      // Encoded once, as measureStaticBaseline's route does.
-      const bytes = Buffer.from(body);
-      const bare = Fastify({ logger: false });
-      bare.get('/static', (_request, reply) => {
-        reply.type('application/json; charset=utf-8').send(bytes);
-      });
-      const bareCpu = await cpuMicrosPerRequest(bare, '/static', {});
-      const shellCpu = await cpuMicrosPerRequest(app as unknown as FastifyInstance, '/v1/static', headers);
-      await bare.close();
       const ratios = shellRuns.map((r, i) => r.requestsPerSecond / baselineRuns[i]!.requestsPerSecond);
       return [
         ...figures(
-          'bare static 20 KB',
+          `bare static ${size}`,
           combine(baselineRuns),
           `autocannon -c 50, ${ROUNDS} × ${SECONDS} s alternating with the shell, same process`,
         ),
-        ...figures('through the shell 20 KB', combine(shellRuns)),
+        ...figures(`through the shell ${size}`, combine(shellRuns)),
         {
           name: 'shell / bare static throughput',
           value: ratios.reduce((a, b) => a + b, 0) / ratios.length,
@@ -142,13 +106,6 @@ export const bench: Bench = {
           note: `per round: ${ratios.map((r) => r.toFixed(2)).join(', ')}`,
         },
         ...figures('conditional GET answered 304', notModified),
-        { name: 'bare static CPU per request (inject)', value: bareCpu, unit: 'µs' },
-        {
-          name: 'shell CPU per request (inject)',
-          value: shellCpu,
-          unit: 'µs',
-          note: `the shell adds ${(shellCpu - bareCpu).toFixed(1)} µs of CPU per request`,
-        },
       ];
     } finally {
       await app.close();

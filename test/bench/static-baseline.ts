@@ -83,3 +83,17 @@ export async function measureStaticBaseline(body: string, options: LoadOptions =
     await app.close();
   }
 }
+
+/** 16 KB of JSON shaped like an incentives answer: the size of a calculator answer for a large state. */
+export function sampleBody(): string {
+  const incentives = Array.from({ length: 60 }, (_, i) => ({
+    id: `incentive-${i}`,
+    program: `State Heat Pump Rebate Program ${i}`,
+    authority: i % 2 === 0 ? 'state' : 'utility',
+    items: ['heat_pump_air_conditioner_heater', 'heat_pump_water_heater'],
+    amount: { type: 'dollar_amount', number: 500 + i * 25, maximum: 8000 },
+    start_date: '2025-01-01',
+    end_date: '2027-12-31',
+  }));
+  return JSON.stringify({ is_under_80_ami: true, is_under_150_ami: true, incentives });
+}
