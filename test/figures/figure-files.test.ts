@@ -1,7 +1,7 @@
-import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { docFiles, renderDoc, writeFigures } from './figure-files.ts';
 
 describe('the figures the README and docs quote', () => {
@@ -22,8 +22,14 @@ describe('writing a set of figures', () => {
     byKind: { calculator: 33, programs: 2, loan: 1, utilities: 7, bad: 29, badZips: 2 },
   };
 
+  const roots: string[] = [];
+  afterEach(async () => {
+    await Promise.all(roots.splice(0).map((root) => rm(root, { recursive: true, force: true })));
+  });
+
   async function repoWithDocs(docs: Record<string, string>): Promise<string> {
     const root = await mkdtemp(path.join(tmpdir(), 'figures-'));
+    roots.push(root);
     await mkdir(path.join(root, 'docs', 'figures'), { recursive: true });
     await writeFile(path.join(root, 'README.md'), '# A service\n');
     for (const [name, text] of Object.entries(docs)) await writeFile(path.join(root, 'docs', name), text);
