@@ -63,9 +63,10 @@ export const RESPONSE_CACHE_MAX_ENTRIES = 10_000;
  *
  * What a data request meets, in order (Fastify's lifecycle; each hook in the plugin named):
  *   the query string parsed with the reference's rules (parseQueryString, once, for every route)
- *   a JSON body parsed by Fastify's parser, its refusals worded by jsonBodyParser
  *   onRequest   CORS preflight (cors) → key and rate limit (auth) → pinned to the snapshot served
  *               (snapshot scope) → a kept answer, or 304, for its URL (response cache)
+ *   a JSON body parsed by Fastify's parser, its refusals worded by jsonBodyParser
+ *   preValidation  a kept answer for a POST body whose text was named before (response cache)
  *   validation  the route's zod schemas (requestValidatorCompiler; a 400 worded by localizedValidationError)
  *   preHandler  the route's own hooks: its answer named (nameAnswer, then a kept answer or 304 under the
  *               name), or not to be kept (keepAnswerIf)
@@ -89,6 +90,7 @@ export async function buildApp(deps: AppDeps): Promise<ZodApp> {
   }).withTypeProvider<ZodTypeProvider>() as unknown as ZodApp;
   app.setValidatorCompiler(requestValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  app.decorateRequest('bodyText', null);
   app.addContentTypeParser(
     'application/json',
     { parseAs: 'string' },

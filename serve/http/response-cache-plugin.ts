@@ -101,6 +101,15 @@ const accepted = (request: FastifyRequest, answer: RequestAnswer): ContentEncodi
 
 type SendDone = (err: Error | null, payload?: unknown) => void;
 
+/**
+ * What a POST's name is remembered under: its URL and its JSON body's text (a name is a function of the
+ * two, as a GET's is of its URL); none for a POST without a JSON body, or for another method.
+ */
+const postIdentity = (request: FastifyRequest): string | undefined =>
+  request.method === 'POST' && request.bodyText !== null
+    ? `POST ${request.url}\n${request.bodyText}`
+    : undefined;
+
 /** The response cache of the API scope and the hooks that use it. */
 class KeptAnswers {
   constructor(
@@ -135,17 +144,35 @@ class KeptAnswers {
   };
 
   /**
+   * Once a POST's JSON body is parsed (not yet validated): a body whose text was named before, at the same
+   * URL, is answered under that name from the cache, without being validated and named again.
+   */
+  readonly preValidation = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    const answer = request.answer;
+    const identity = postIdentity(request);
+    if (answer === null || identity === undefined) return done();
+    const { snapshot, asOfDate } = request.pinned!;
+    const name = this.responses.knownName(snapshot, asOfDate, identity);
+    if (name === undefined) return done();
+    answer.key = name;
+    answer.named = true;
+    if (!this.answerFromCache(request, reply)) done();
+  };
+
+  /**
    * Names a request's answer (its route's `nameAnswer`), and answers it from the cache when it can. A
-   * GET's URL keeps its name while the snapshot and date are served. True when it was answered.
+   * GET's URL, and a POST's URL and body text, keep their name while the snapshot and date are served.
+   * True when it was answered.
    */
   name(request: FastifyRequest, reply: FastifyReply, name: string): boolean {
     const answer = request.answer!;
     // The route's path and method keep names of different routes, and a GET's from a POST's, apart.
     answer.key = `${request.method === 'POST' ? 'POST' : 'GET'} ${request.routeOptions.url}\n${name}`;
     answer.named = true;
-    if (request.method !== 'POST') {
+    const identity = request.method === 'POST' ? postIdentity(request) : request.url;
+    if (identity !== undefined) {
       const { snapshot, asOfDate } = request.pinned!;
-      this.responses.rememberName(snapshot, asOfDate, request.url, answer.key);
+      this.responses.rememberName(snapshot, asOfDate, identity, answer.key);
     }
     return this.answerFromCache(request, reply);
   }
@@ -261,6 +288,7 @@ export const responseCachePlugin = fp<ResponseCacheOptions>(
     const answers = new KeptAnswers(new SnapshotResponseCache(responseCache, compress), compress, metrics);
     scope.decorateRequest('answer', null);
     scope.addHook('onRequest', answers.onRequest);
+    scope.addHook('preValidation', answers.preValidation);
     scope.addHook('onSend', answers.onSend);
   },
   { name: RESPONSE_CACHE_PLUGIN, fastify: '5.x', dependencies: [SNAPSHOT_SCOPE_PLUGIN] },

@@ -26,7 +26,8 @@ interface AnswerData {
 }
 
 /**
- * POST /v1/parity with {"n":…,"pad":…} does the same (padded with pad x's), named by its body (nameAnswer).
+ * POST /v1/parity with {"n":…,"pad":…} does the same (padded with pad x's), named by its body (nameAnswer);
+ * both parity routes record each request they name in `named`.
  * GET /v1/answer?n=… answers `{"snapshot":…,"n":…,"pad":"xxx…"}` and counts its calls, so a test sees
  * whether an answer came from the handler or from the cache. n=missing is a 404; live=1 opts out.
  * GET /v1/parity?n=… answers whether n is even, and names each answer by the parity of a numeric n.
@@ -75,11 +76,12 @@ function answerModule(calls: string[], named: string[]): ApiModule<AnswerData> {
       app.post(
         '/v1/parity',
         {
-          preHandler: nameAnswer((request) =>
-            Number.isInteger(bodyNumber(request))
+          preHandler: nameAnswer((request) => {
+            named.push(`POST ${JSON.stringify(request.body)}`);
+            return Number.isInteger(bodyNumber(request))
               ? `parity ${Number(bodyNumber(request)) % 2} pad ${bodyPad(request)}`
-              : undefined,
-          ),
+              : undefined;
+          }),
         },
         async (request, reply) => {
           calls.push(`POST ${JSON.stringify(request.body)}`);
@@ -350,6 +352,35 @@ describe('POST answers named by their body (nameAnswer)', () => {
     const conditional = await post(app, { n: 2 }, { 'if-none-match': two.headers.etag as string });
     expect(conditional.statusCode).toBe(200);
     expect(calls).toEqual(['POST {"n":"x"}', 'POST {"n":"x"}', 'POST {"n":2}']);
+  });
+
+  it('know a repeated body by its text: from its third request on it is answered before validation, not named again', async () => {
+    const { app, calls, named } = await start();
+    const answers = [];
+    for (let i = 0; i < 4; i++) answers.push(await post(app, { n: 2 }));
+    // Named on its first two requests (a text's name is remembered from its second request on), then known.
+    expect(named).toEqual(['POST {"n":2}', 'POST {"n":2}']);
+    expect(calls).toEqual(['POST {"n":2}']);
+    expect(answers.map((a) => [a.statusCode, a.body, a.headers.etag])).toEqual(
+      Array(4).fill([200, '{"even":true}', answers[0]!.headers.etag]),
+    );
+    // Another text of the same body is named again, and answered under the same name.
+    const spaced = await app.inject({
+      method: 'POST',
+      url: '/v1/parity',
+      headers: { ...auth, 'content-type': 'application/json' },
+      payload: '{ "n": 2 }',
+    });
+    expect([spaced.body, spaced.headers.etag]).toEqual(['{"even":true}', answers[0]!.headers.etag]);
+    expect(named).toHaveLength(3);
+    expect(calls).toHaveLength(1);
+  });
+
+  it('name a repeated body every time when it got no name (nothing is remembered for it)', async () => {
+    const { app, calls, named } = await start();
+    for (let i = 0; i < 3; i++) await post(app, { n: 'x' });
+    expect(named).toEqual(Array(3).fill('POST {"n":"x"}'));
+    expect(calls).toEqual(Array(3).fill('POST {"n":"x"}'));
   });
 
   it('keep nothing with RESPONSE_CACHE_MB=0', async () => {
