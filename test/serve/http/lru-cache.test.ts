@@ -57,4 +57,13 @@ describe('LruCache', () => {
     expect(cache.bytes).toBe(30);
     expect(cache.get('a')).toBe('new');
   });
+
+  it('charges a value set again under its key at its new size, even when it is the same object', () => {
+    const cache = new LruCache<{ body: string; compressed?: string }>({ maxBytes: 100, maxEntries: 10 });
+    const answer: { body: string; compressed?: string } = { body: 'x'.repeat(40) };
+    cache.set('a', answer, 40);
+    answer.compressed = 'y'.repeat(20);
+    cache.set('a', answer, 60);
+    expect([cache.size, cache.bytes]).toEqual([1, 60]);
+  });
 });
