@@ -301,7 +301,9 @@ type RequestHook = (request: FastifyRequest, reply: FastifyReply, done: HookHand
  * have byte-equal answers, so they share one kept answer and one ETag (the calculator's incomes of one
  * income class, a POST's body in a canonical form). `name` gives undefined for a request it cannot name:
  * a GET is then named by its URL; a POST is neither tagged nor kept. A POST named alike is answered from
- * the cache and gets an ETag like a GET's, but never 304 (a POST is never conditional).
+ * the cache and gets an ETag like a GET's, but never 304 (a POST is never conditional). A name must follow
+ * from the URL and the body alone (never a header): the name a GET's URL, or a POST's URL and body text,
+ * was given is remembered and used for the same URL and text again, without calling `name`.
  */
 export function nameAnswer<R extends FastifyRequest>(name: (request: R) => string | undefined): RequestHook {
   return (request, reply, done) => {
