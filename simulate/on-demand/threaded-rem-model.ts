@@ -27,7 +27,8 @@ const THREAD_HEAP = { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 8 };
  * scheduler gives the event loop's thread about seventy times their share of a core it wants, so a scan of
  * never-asked counties does not put the cached answers' tail behind the model's work. At 10 (a tenth) it
  * still did: in the REM bench, on 2 saturated cores, the cached calculator's p99 rose 3 → 7 ms beside 8
- * never-asked counties a second; at 19, 3 → 4 ms, while the counties' own p99 went from about 130 to 210 ms.
+ * never-asked counties a second; at 19, by 1–2 ms in four runs (3 → 4 or 5 ms), while the counties' own
+ * p99 went from about 130 to 170–270 ms.
  */
 const MODEL_THREAD_NICENESS = 19;
 
