@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { FastifyPluginAsync } from 'fastify';
@@ -66,7 +66,7 @@ export const explorePlugin: FastifyPluginAsync = async (app) => {
     reply.type(JSON_TYPE).send(options),
   );
   for (const { name, file, type } of FILES) {
-    const bytes = readFileSync(file);
+    const bytes = await readFile(file);
     app.get(`${EXPLORE_PATH}${name}`, { schema: { hide: true } }, async (_request, reply) =>
       reply.type(type).send(bytes),
     );

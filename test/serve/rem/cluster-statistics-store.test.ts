@@ -34,19 +34,29 @@ describe('ClusterStatisticsStore', () => {
   it('reads each (cluster, upgrade) slot by position, with its sample counts', async () => {
     const store = await storeOf('complete');
     expect(store.clusterCount).toBe(3);
-    const answer = store.answer(GAS_PROVIDENCE, 'hvac__heat_pump_seer18_hspf10')!;
+    const answer = (await store.answer(GAS_PROVIDENCE, 'hvac__heat_pump_seer18_hspf10'))!;
     expect(answer.counts).toEqual({ num_samples: 388, num_excluded_samples: 12 });
     expect(answer.values).toHaveLength(SLOT_VALUES);
     // natural_gas (fuel 1), delta (scenario 2): energy mean, median, p20, p80 first.
     expect([...answer.values.subarray((1 * 3 + 2) * 12, (1 * 3 + 2) * 12 + 4)]).toEqual([
       -2120.123456, -2119.123456, -2118.123456, -2117.123456,
     ]);
-    const baseline = store.answer(PROPANE_LUBBOCK, 'baseline')!;
+    const baseline = (await store.answer(PROPANE_LUBBOCK, 'baseline'))!;
     expect(baseline.values[0]).toBe(6000.123456);
     // A baseline slot's upgrade and delta lines are absent.
     expect(Number.isNaN(baseline.values[12])).toBe(true);
-    expect(store.answer(GAS_GAS_PROVIDENCE, 'hvac__heat_pump_seer18_hspf10')).toBeNull();
-    expect(store.answer({ ...PROPANE_LUBBOCK, water_heater_fuel: 'propane' }, 'baseline')).toBeNull();
+    expect(await store.answer(GAS_GAS_PROVIDENCE, 'hvac__heat_pump_seer18_hspf10')).toBeNull();
+    expect(await store.answer({ ...PROPANE_LUBBOCK, water_heater_fuel: 'propane' }, 'baseline')).toBeNull();
+  });
+
+  it('keeps a slot once read: its next answer is the same numbers, not read again', async () => {
+    const store = await storeOf('kept');
+    const first = (await store.answer(GAS_PROVIDENCE, 'hvac__heat_pump_seer18_hspf10'))!;
+    const again = (await store.answer(GAS_PROVIDENCE, 'hvac__heat_pump_seer18_hspf10'))!;
+    expect(again.values).toBe(first.values);
+    expect(again.counts).toEqual(first.counts);
+    const other = (await store.answer(GAS_PROVIDENCE, 'weatherization__insulation_air_duct_sealing'))!;
+    expect(other.values).not.toBe(first.values);
   });
 
   it('lays out lines computed for a request exactly as the slots hold them', async () => {
@@ -61,7 +71,7 @@ describe('ClusterStatisticsStore', () => {
           row.water_heater_fuel === key.water_heater_fuel &&
           row.upgrade === upgrade,
       );
-      expect(answerOfLines(lines)).toEqual(store.answer(key, upgrade));
+      expect(answerOfLines(lines)).toEqual(await store.answer(key, upgrade));
     }
   });
 
@@ -72,7 +82,7 @@ describe('ClusterStatisticsStore', () => {
       [GAS_PROVIDENCE, 'weatherization__insulation_air_duct_sealing'],
       [GAS_GAS_PROVIDENCE, 'water_heater__heat_pump_uef3.35'],
     ] as const) {
-      const answer = store.answer(key, upgrade)!;
+      const answer = (await store.answer(key, upgrade))!;
       // total (fuel 4), delta (scenario 2): emissions median (measure 1, statistic 1), cost median (2, 1).
       const line = (4 * 3 + 2) * 12;
       expect(store.totalDeltaMedians(clusterId(key), upgrade)).toEqual({

@@ -115,7 +115,7 @@ describe('a cluster computed on demand', () => {
       expect(computed.supported, id).toBe(precomputed.support.get(id));
       if (!computed.supported) continue;
       for (const upgrade of UPGRADES) {
-        const stored = precomputed.store.answer(key, upgrade);
+        const stored = await precomputed.store.answer(key, upgrade);
         const fresh = computed.answers.get(upgrade) ?? null;
         expect(fresh === null, `${id} ${upgrade}`).toBe(stored === null);
         if (stored === null || fresh === null) continue;
