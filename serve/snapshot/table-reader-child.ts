@@ -1,20 +1,38 @@
+import { serialize } from 'node:v8';
 import { openSnapshot } from '../../data-lake/snapshot-reader.ts';
-import type { TableReply, TableRequest } from './child-process-snapshot-reader.ts';
+import { MESSAGE_BYTES, type TableReply, type TableRequest } from './child-process-snapshot-reader.ts';
 
 // A child process that reads tables of one snapshot for the serving process (see
 // child-process-snapshot-reader.ts). It exits when the parent lets go of it.
 const [lakeDir, id] = process.argv.slice(2) as [string, string];
 const reader = await openSnapshot(lakeDir, id);
-const reply = (message: TableReply) => process.send!(message);
+const reply = (message: TableReply) => void process.send!(message);
+
+/** A table's rows in messages of about MESSAGE_BYTES (one, empty, for a table of none). */
+const replyRows = (id: number, rows: unknown[]) => {
+  let chunk: unknown[] = [];
+  let bytes = 0;
+  rows.forEach((row, i) => {
+    chunk.push(row);
+    bytes += serialize(row).length;
+    if (bytes >= MESSAGE_BYTES && i < rows.length - 1) {
+      reply({ id, rows: chunk, more: true });
+      chunk = [];
+      bytes = 0;
+    }
+  });
+  reply({ id, rows: chunk });
+};
 
 process.on('message', (request: TableRequest) => {
-  const answer: Promise<TableReply> =
+  const { id } = request;
+  const answer: Promise<void> =
     'table' in request
-      ? reader.rows(request.table).then((rows) => ({ id: request.id, rows }))
+      ? reader.rows(request.table).then((rows) => replyRows(id, rows))
       : 'columnsOf' in request
-        ? reader.columns(request.columnsOf).then((columns) => ({ id: request.id, columns }))
-        : reader.writeFloat64File(request.file, request.sql).then((file) => ({ id: request.id, file }));
-  answer.then(reply, (err: unknown) => reply({ id: request.id, error: (err as Error).message }));
+        ? reader.columns(request.columnsOf).then((columns) => reply({ id, columns }))
+        : reader.writeFloat64File(request.file, request.sql).then((file) => reply({ id, file }));
+  answer.catch((err: unknown) => reply({ id, error: (err as Error).message }));
 });
 process.on('disconnect', () => process.exit(0));
 reply({ ready: true });

@@ -29,6 +29,20 @@ describe('openSnapshotInChildProcess', () => {
     expect(await viaChild.rows('programs')).toHaveLength(3);
   });
 
+  it('gives a table of several messages’ rows whole and in order, and a table of none as empty', async () => {
+    // About 60 bytes a row: 12,000 rows are two full messages and part of a third (MESSAGE_BYTES).
+    for (const [id, count] of [
+      ['many', 12_000],
+      ['one', 1],
+      ['none', 0],
+    ] as const) {
+      await writeProgramsSnapshot(lakeDir, id, count, { publish: false });
+      const rows = await (await openSnapshotInChildProcess(lakeDir, id)).rows('programs');
+      expect(rows).toEqual(await (await openSnapshot(lakeDir, id)).rows('programs'));
+      expect(rows).toHaveLength(count);
+    }
+  });
+
   it('rejects a table the snapshot lacks with the reader’s message, and keeps reading others', async () => {
     const reader = await openSnapshotInChildProcess(lakeDir, 's1');
     await expect(reader.rows('nope')).rejects.toThrow('snapshot s1 has no table "nope"');
