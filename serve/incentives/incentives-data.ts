@@ -19,6 +19,7 @@ import { sortRanks } from './eligibility/sorting.ts';
 import { stateStatuses } from './eligibility/states.ts';
 import { federalBrackets, type FederalBrackets } from './eligibility/tax.ts';
 import { zipStatesOf, type ZipStates } from '../geocoding/zip-states.ts';
+import { mapInSlices } from '../../lib/time-slices.ts';
 
 export type Fragments = Readonly<Record<Language, string>>;
 
@@ -334,14 +335,20 @@ function prepareCatalog(row: ServingStateRow, loanProgramsJson: string): StateCa
 /** The loan program exactly as the reference lists it (its internal `position` removed). */
 const loanProgramJson = ({ position: _position, ...loan }: LoanProgramRecord) => json(loan);
 
-export function prepareIncentivesData(tables: IncentivesTables): IncentivesData {
+/**
+ * The serving structures of the incentives tables. A national snapshot takes a few hundred milliseconds
+ * of the event loop (415 ms in one turn on the 2-core machine of docs/figures, before it was sliced), and
+ * a server prepares a new snapshot while it answers from the old one: states, locations and the
+ * catalogue are prepared in slices of the loop's time (see mapInSlices).
+ */
+export async function prepareIncentivesData(tables: IncentivesTables): Promise<IncentivesData> {
   const loans = [...tables.loanPrograms].sort((a, b) => a.position - b.position);
   const loansFor = (state: string | null) =>
     `[${loans
       .filter((l) => l.is_national || l.state === state)
       .map(loanProgramJson)
       .join(',')}]`;
-  const catalogs = tables.states.map((row) => prepareCatalog(row, loansFor(row.state)));
+  const catalogs = await mapInSlices(tables.states, (row) => prepareCatalog(row, loansFor(row.state)));
   const candidates = catalogs.flatMap((catalog) => catalog.candidates as PreparedCandidate[]);
   sortRanks(candidates).forEach((rank, index) => (candidates[index]!.sortRank = rank));
   const shareLocationParts = interner();
@@ -350,8 +357,13 @@ export function prepareIncentivesData(tables: IncentivesTables): IncentivesData 
   const statesWithIncentives = new Set(
     catalogs.filter((c) => c !== federal && c.candidates.length > 0).map((c) => c.state),
   );
+  const locations = await mapInSlices(
+    tables.locations,
+    (row) => [row.zip, prepareLocation(row, shareLocationParts)] as const,
+  );
+  const catalogue = (await mapInSlices(tables.states, catalogueEntries)).flat().sort(catalogueOrder);
   return {
-    locations: new Map(tables.locations.map((row) => [row.zip, prepareLocation(row, shareLocationParts)])),
+    locations: new Map(locations),
     locationStates: new Set(tables.locations.map((row) => row.state)),
     zipStates: zipStatesOf(tables.zipCounties ?? []),
     federal,
@@ -364,6 +376,6 @@ export function prepareIncentivesData(tables: IncentivesTables): IncentivesData 
       withBeta: json(stateStatuses(statesWithIncentives, { betaStatus: true })),
     },
     nationalLoanProgramsJson: loansFor(null),
-    catalogue: tables.states.flatMap(catalogueEntries).sort(catalogueOrder),
+    catalogue,
   };
 }

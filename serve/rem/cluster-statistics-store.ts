@@ -1,5 +1,6 @@
 import { close, open, read } from 'node:fs';
 import { promisify } from 'node:util';
+import { forEachInSlices } from '../../lib/time-slices.ts';
 import { LruCache } from '../http/lru-cache.ts';
 import { readFile } from 'node:fs/promises';
 import { FUELS, UPGRADES, type Upgrade } from '../../schemas/rem.ts';
@@ -141,6 +142,13 @@ export interface TotalDeltaMedians {
   emissions: number;
 }
 
+/**
+ * A national lake's tens of thousands of clusters are indexed in slices of the event loop's time (they
+ * held it for 20–25 ms a table while the server answered from the snapshot it serves); a cluster is a
+ * microsecond of work, so the clock is read every so many (see forEachInSlices).
+ */
+const CLUSTERS_BETWEEN_CLOCK_READS = { checkEvery: 256 };
+
 const fdCloser = new FinalizationRegistry<number>((fd) => close(fd, () => undefined));
 
 /**
@@ -174,19 +182,23 @@ export class ClusterStatisticsStore {
     const directory = await readAll(directoryFile.path, directoryFile.values);
     const clusters = directory.length / DIRECTORY_COLUMNS;
     const positions = new Map<string, number>();
-    for (let i = 0; i < clusters; i++) {
-      const row = i * DIRECTORY_COLUMNS;
-      const key = keyAt(directory, row);
-      const wrongUnits = directory[row + DIRECTORY_COLUMNS - 2]!;
-      const incompleteUpgrades = directory[row + DIRECTORY_COLUMNS - 1]!;
-      if (wrongUnits > 0 || incompleteUpgrades > 0) {
-        throw new Error(
-          `${REM_CLUSTER_STATISTICS.name}: cluster ${clusterId(key)} has ${wrongUnits} lines in another energy unit ` +
-            `and ${incompleteUpgrades} upgrades with missing or repeated lines`,
-        );
-      }
-      positions.set(clusterId(key), i);
-    }
+    await forEachInSlices(
+      clusters,
+      (i) => {
+        const row = i * DIRECTORY_COLUMNS;
+        const key = keyAt(directory, row);
+        const wrongUnits = directory[row + DIRECTORY_COLUMNS - 2]!;
+        const incompleteUpgrades = directory[row + DIRECTORY_COLUMNS - 1]!;
+        if (wrongUnits > 0 || incompleteUpgrades > 0) {
+          throw new Error(
+            `${REM_CLUSTER_STATISTICS.name}: cluster ${clusterId(key)} has ${wrongUnits} lines in another energy unit ` +
+              `and ${incompleteUpgrades} upgrades with missing or repeated lines`,
+          );
+        }
+        positions.set(clusterId(key), i);
+      },
+      CLUSTERS_BETWEEN_CLOCK_READS,
+    );
     // Checked before the slots are written: a table with a line out of place is refused, not laid out.
     const slotsFile = await snapshot.writeFloat64File('rem-cluster-slots', SLOTS_SQL);
     if (slotsFile.values !== clusters * UPGRADES.length * SLOT_VALUES) {
@@ -278,8 +290,11 @@ export async function loadClusterSupport(snapshot: SnapshotReader): Promise<Read
   );
   const numbers = await readAll(file.path, file.values);
   const support = new Map<string, boolean>();
-  for (let row = 0; row < numbers.length; row += 4)
-    support.set(clusterId(keyAt(numbers, row)), numbers[row + 3] === 1);
+  await forEachInSlices(
+    numbers.length / 4,
+    (i) => support.set(clusterId(keyAt(numbers, 4 * i)), numbers[4 * i + 3] === 1),
+    CLUSTERS_BETWEEN_CLOCK_READS,
+  );
   return support;
 }
 

@@ -22,7 +22,7 @@ describe('prepared locations', () => {
     const chepachet = tables.locations.find((row) => row.zip === '02814')!;
     // A neighbouring ZIP with the same county, limits and utilities, parsed separately (new objects).
     const neighbour: ServingLocationRow = { ...structuredClone(chepachet), zip: '02815', zcta: '02815' };
-    const data = prepareIncentivesData({ ...tables, locations: [...tables.locations, neighbour] });
+    const data = await prepareIncentivesData({ ...tables, locations: [...tables.locations, neighbour] });
     const [a, b] = [data.locations.get('02814')!, data.locations.get('02815')!];
 
     expect(b.zip).toBe('02815');
@@ -58,7 +58,7 @@ describe('prepared locations', () => {
       zcta: '02816',
       electric_utilities: ['ri-rhode-island-energy'],
     };
-    const data = prepareIncentivesData({ ...tables, locations: [...tables.locations, other] });
+    const data = await prepareIncentivesData({ ...tables, locations: [...tables.locations, other] });
     expect(data.locations.get('02816')!.electricUtilities).toEqual(['ri-rhode-island-energy']);
     expect(data.locations.get('02814')!.electricUtilities).toHaveLength(2);
   });
