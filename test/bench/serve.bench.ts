@@ -40,12 +40,13 @@ function figures(name: string, f: LoadFigures, note?: string): BenchResult[] {
   ];
 }
 
-/** Mean of each figure over rounds (failures summed). */
+/** Mean of each figure over rounds (failures summed, the largest max). */
 function combine(runs: LoadFigures[]): LoadFigures {
   const mean = (f: (r: LoadFigures) => number) => runs.reduce((sum, r) => sum + f(r), 0) / runs.length;
   return {
     requestsPerSecond: mean((r) => r.requestsPerSecond),
     p99Ms: mean((r) => r.p99Ms),
+    maxMs: Math.max(...runs.map((r) => r.maxMs)),
     bytesPerResponse: mean((r) => r.bytesPerResponse),
     failed: runs.reduce((sum, r) => sum + r.failed, 0),
   };

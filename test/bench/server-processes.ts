@@ -130,7 +130,7 @@ export async function startBaseline(
 /**
  * Measures targets in alternating slices (A B C A B C …) rather than one long run each, so a burst of
  * load from other processes on a shared machine falls on all of them alike. Throughput and bytes per
- * response are the means over the slices, p99 the median of the slices' p99s.
+ * response are the means over the slices, p99 the median of the slices' p99s, max the largest.
  */
 export async function interleavedAll<K extends string>(
   targets: Record<K, (seconds: number) => Promise<LoadFigures>>,
@@ -147,6 +147,7 @@ export async function interleavedAll<K extends string>(
     return {
       requestsPerSecond: mean(figures, (f) => f.requestsPerSecond),
       p99Ms: p99s[Math.floor(p99s.length / 2)]!,
+      maxMs: Math.max(...figures.map((f) => f.maxMs)),
       bytesPerResponse: mean(figures, (f) => f.bytesPerResponse),
       failed: figures.reduce((sum, f) => sum + f.failed, 0),
     };

@@ -5,6 +5,8 @@ import Fastify from 'fastify';
 export interface LoadFigures {
   requestsPerSecond: number;
   p99Ms: number;
+  /** The slowest request's latency. */
+  maxMs: number;
   /** Bytes received per response, headers included: what went over the wire. */
   bytesPerResponse: number;
   /** Requests that failed at the socket or got an answer other than 2xx or `alsoOk`: a run with any is void. */
@@ -56,6 +58,7 @@ export async function measureLoad(url: string, options: LoadOptions = {}): Promi
   return {
     requestsPerSecond: result.requests.average,
     p99Ms: result.latency.p99,
+    maxMs: result.latency.max,
     bytesPerResponse: result.throughput.total / Math.max(1, result.requests.total),
     failed:
       result.errors +
