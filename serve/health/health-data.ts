@@ -14,7 +14,7 @@ import { CONTIGUOUS_STATE_FIPS, GRID_EMISSIONS, type GridEmissions } from '../..
 import type { SnapshotReader } from '../../data-lake/snapshot-reader.ts';
 import { encodedFragment } from '../http/json-bytes.ts';
 import { readKeyedTexts } from '../snapshot/text-columns.ts';
-import { forEachInSlices } from '../../lib/time-slices.ts';
+import { forEachInSlices, MICROSECOND_STEPS } from '../../lib/time-slices.ts';
 
 /**
  * The lake table the health-impacts route answers from: the simulate stage's rollup (HEALTH_COUNTY_IMPACTS).
@@ -200,9 +200,6 @@ const VERSIONS_SQL = Object.values(VERSION_COLUMNS)
   )
   .join(' UNION ALL ');
 
-/** A line is well under a microsecond of work: the clock is read every so many (see forEachInSlices). */
-const LINES_BETWEEN_CLOCK_READS = { checkEvery: 256 };
-
 const stateStart = (state: string) => `{"state_abbreviation":${JSON.stringify(state)},`;
 
 /**
@@ -267,7 +264,7 @@ async function loadHealthData(
       const slot = valueAt(county, u, b, h, 0);
       for (let m = 0; m < MEASURES; m++) counties[slot + m] = lines[at + KEY_COLUMNS + m]!;
     },
-    LINES_BETWEEN_CLOCK_READS,
+    MICROSECOND_STEPS,
   );
   addTotals(counties);
 

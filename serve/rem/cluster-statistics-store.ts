@@ -1,8 +1,8 @@
 import { close, open, read } from 'node:fs';
-import { promisify } from 'node:util';
-import { forEachInSlices } from '../../lib/time-slices.ts';
-import { LruCache } from '../http/lru-cache.ts';
 import { readFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
+import { forEachInSlices, MICROSECOND_STEPS } from '../../lib/time-slices.ts';
+import { LruCache } from '../http/lru-cache.ts';
 import { FUELS, UPGRADES, type Upgrade } from '../../schemas/rem.ts';
 import {
   RESULT_FUELS,
@@ -142,20 +142,14 @@ export interface TotalDeltaMedians {
   emissions: number;
 }
 
-/**
- * A national lake's tens of thousands of clusters are indexed in slices of the event loop's time (they
- * held it for 20–25 ms a table while the server answered from the snapshot it serves); a cluster is a
- * microsecond of work, so the clock is read every so many (see forEachInSlices).
- */
-const CLUSTERS_BETWEEN_CLOCK_READS = { checkEvery: 256 };
-
 const fdCloser = new FinalizationRegistry<number>((fd) => close(fd, () => undefined));
 
 /**
  * Slots kept in memory once read, the least recently asked dropped first: about 6 MB, every county for one
  * fuel and upgrade. A slot read from the file waits for libuv's thread pool, which cost /rem/address with a
  * new address every request about 15 % of its throughput against a synchronous read of a warm page cache;
- * with the kept slots it was 5–7 % faster than that synchronous read (national lake, 2 cores).
+ * with the kept slots it was 5–7 % faster than that synchronous read (the country's ZIPs, one fuel and
+ * upgrade, 2 cores).
  */
 const KEPT_SLOTS = 4_096;
 
@@ -182,6 +176,8 @@ export class ClusterStatisticsStore {
     const directory = await readAll(directoryFile.path, directoryFile.values);
     const clusters = directory.length / DIRECTORY_COLUMNS;
     const positions = new Map<string, number>();
+    // In slices of the event loop's time: a national lake's tens of thousands of clusters held it for
+    // 20–25 ms a table while the server answered from the snapshot it serves.
     await forEachInSlices(
       clusters,
       (i) => {
@@ -197,7 +193,7 @@ export class ClusterStatisticsStore {
         }
         positions.set(clusterId(key), i);
       },
-      CLUSTERS_BETWEEN_CLOCK_READS,
+      MICROSECOND_STEPS,
     );
     // Checked before the slots are written: a table with a line out of place is refused, not laid out.
     const slotsFile = await snapshot.writeFloat64File('rem-cluster-slots', SLOTS_SQL);
@@ -293,7 +289,7 @@ export async function loadClusterSupport(snapshot: SnapshotReader): Promise<Read
   await forEachInSlices(
     numbers.length / 4,
     (i) => support.set(clusterId(keyAt(numbers, 4 * i)), numbers[4 * i + 3] === 1),
-    CLUSTERS_BETWEEN_CLOCK_READS,
+    MICROSECOND_STEPS,
   );
   return support;
 }
