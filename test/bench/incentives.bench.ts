@@ -85,6 +85,8 @@ function loadResults(name: string, route: LoadFigures, baseline: LoadFigures, by
 
 /** How long the cached calculator is loaded, once with CURRENT left alone and once while it moves. */
 const SWAP_LOAD_SECONDS = 12;
+/** A swap of the national incentives took about 3 s under that load; one that never comes fails the bench. */
+const SWAP_TIMEOUT_MS = 120_000;
 
 /**
  * The cached calculator while the server swaps snapshots: a second snapshot of the same tables (a copy
@@ -116,7 +118,12 @@ async function loadDuringSwaps(
   const mover = (async () => {
     for (let next = copy; loading; next = next === copy ? first : copy) {
       await writeCurrent(lakeDir, next);
-      while ((await served()) !== next) await new Promise((resolve) => setTimeout(resolve, 50));
+      const deadline = Date.now() + SWAP_TIMEOUT_MS;
+      while ((await served()) !== next) {
+        if (Date.now() > deadline)
+          throw new Error(`the server did not swap to ${next} in ${SWAP_TIMEOUT_MS} ms`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
       swaps++;
     }
   })();
