@@ -226,13 +226,16 @@ export class ClusterStatisticsStore {
     };
   }
 
+  /** A cluster's position in the store (by its id), for `totalDeltaMedians`; undefined when it has none. */
+  positionOf(id: string): number | undefined {
+    return this.positions.get(id);
+  }
+
   /**
-   * What the county map shows of a cluster's answer for an upgrade (the cluster by its id), from memory
-   * (no slot read): the numbers `answer` has at the total delta's medians. Null when `answer` is.
+   * What the county map shows of a cluster's answer for an upgrade (the cluster by its position), from
+   * memory (no slot read): the numbers `answer` has at the total delta's medians. Null when `answer` is.
    */
-  totalDeltaMedians(id: string, upgrade: Upgrade): TotalDeltaMedians | null {
-    const position = this.positions.get(id);
-    if (position === undefined) return null;
+  totalDeltaMedians(position: number, upgrade: Upgrade): TotalDeltaMedians | null {
     const u = UPGRADES.indexOf(upgrade);
     const counts = this.countsAt(position, u);
     if (counts.num_samples < 0) return null;

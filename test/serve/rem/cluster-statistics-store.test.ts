@@ -9,7 +9,7 @@ import {
   loadClusterSupport,
 } from '../../../serve/rem/cluster-statistics-store.ts';
 import { openSnapshot } from '../../../data-lake/snapshot-reader.ts';
-import { clusterId } from '../../../schemas/rem-data.ts';
+import { clusterId, type ClusterKey } from '../../../schemas/rem-data.ts';
 import {
   FIXTURE_STATISTICS,
   GAS_GAS_PROVIDENCE,
@@ -85,25 +85,26 @@ describe('ClusterStatisticsStore', () => {
       const answer = (await store.answer(key, upgrade))!;
       // total (fuel 4), delta (scenario 2): emissions median (measure 1, statistic 1), cost median (2, 1).
       const line = (4 * 3 + 2) * 12;
-      expect(store.totalDeltaMedians(clusterId(key), upgrade)).toEqual({
+      expect(store.totalDeltaMedians(store.positionOf(clusterId(key))!, upgrade)).toEqual({
         counts: answer.counts,
         emissions: answer.values[line + 1 * 4 + 1],
         cost: answer.values[line + 2 * 4 + 1],
       });
     }
     // A baseline has no delta: its medians are NaN, as its slot's.
-    const baseline = store.totalDeltaMedians(clusterId(GAS_PROVIDENCE), 'baseline')!;
+    const baseline = store.totalDeltaMedians(store.positionOf(clusterId(GAS_PROVIDENCE))!, 'baseline')!;
     expect([baseline.counts, Number.isNaN(baseline.cost), Number.isNaN(baseline.emissions)]).toEqual([
       { num_samples: 400, num_excluded_samples: 0 },
       true,
       true,
     ]);
-    expect(store.totalDeltaMedians(clusterId(GAS_PROVIDENCE), 'hvac__heat_pump_seer18_hspf10')!.cost).toBe(
+    const at = (key: ClusterKey) => store.positionOf(clusterId(key))!;
+    expect(store.totalDeltaMedians(at(GAS_PROVIDENCE), 'hvac__heat_pump_seer18_hspf10')!.cost).toBe(
       -2420.123456 / 4 + 1,
     );
-    expect(
-      store.totalDeltaMedians(clusterId(GAS_GAS_PROVIDENCE), 'hvac__heat_pump_seer18_hspf10'),
-    ).toBeNull();
+    // A cluster without lines for the upgrade has none; a cluster the store lacks has no position.
+    expect(store.totalDeltaMedians(at(GAS_GAS_PROVIDENCE), 'hvac__heat_pump_seer18_hspf10')).toBeNull();
+    expect(store.positionOf(clusterId({ ...PROPANE_LUBBOCK, water_heater_fuel: 'propane' }))).toBeUndefined();
   });
 
   it('reads which clusters were run and which the sampler found implausible', async () => {
