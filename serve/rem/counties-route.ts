@@ -34,9 +34,9 @@ const writeMedian = (value: number | null) =>
  * The change of every county whose cluster for these fuels the snapshot precomputed, in FIPS order: the
  * medians GET /rem/address answers for the county, from the store's in-memory medians (a national map
  * reads thousands of clusters: one slot read each took 12 ms), its clusters found at load
- * (countyMapClusters). Clusters computed on demand are left out:
- * a map of the whole country would compute thousands of them in one request. Written as bytes (the
- * county's fragment, then its numbers), the same JSON as JSON.stringify of the rows.
+ * (countyMapClusters). Clusters computed on demand are left out: a map of the whole country would
+ * compute thousands of them in one request. Written as bytes (the county's fragment, then its numbers),
+ * the same JSON as JSON.stringify of the rows.
  */
 export function remCountiesJson(data: RemData, query: Omit<RemCountiesQuery, 'language'>): Buffer {
   const head = JSON.stringify({
