@@ -7,6 +7,7 @@ import {
   type SourceVersionPayload,
 } from '../schemas/envelope.ts';
 import { contentHash, sha256Hex } from './connectors/content-hash.ts';
+import { checkKeys, describeDuplicateKeys, type DuplicateKeys } from './duplicate-keys.ts';
 import { openReader } from './connectors/open-reader.ts';
 import type { EventLog, OutgoingRecord } from '../lib/eventlog/event-log.ts';
 import type { RecordSchema } from '../schemas/record-schema.ts';
@@ -33,6 +34,11 @@ export interface IngestOptions {
   now?: () => Date;
   /** Told of each source read and parsed successfully, before any is published (its freshness). */
   onSourceRead?: (source: SourceDeclaration, contentHash: string) => void;
+  /**
+   * Told of each source that cannot be read, which is then left out while the others are published. Without
+   * it, the first such source fails the whole ingest before anything is published.
+   */
+  onRejected?: (error: IngestError) => void;
 }
 
 export interface SourceIngestSummary {
@@ -42,10 +48,13 @@ export interface SourceIngestSummary {
   contentHash: string;
   /** Records per record schema in this version (published or not). */
   recordCounts: Record<string, number>;
+  /** Keys the version repeated with identical records, each collapsed to one record. */
+  collapsed: DuplicateKeys[];
   /** Reading and parsing, plus publishing when published. */
   durationMs: number;
 }
 
+/** A source that cannot be read, or whose version cannot be staged completely: nothing of it is published. */
 export class IngestError extends Error {
   constructor(
     readonly source: string,
@@ -58,60 +67,97 @@ export class IngestError extends Error {
   }
 }
 
+/** The event log refused a source version's records: the log's problem, not the source's. */
+export class SourcePublishError extends Error {
+  override name = 'SourcePublishError';
+}
+
+/** A source version in which one key names different records: staging, one record per key, would lose some. */
+export class DuplicateKeysError extends IngestError {
+  constructor(
+    source: string,
+    location: string,
+    readonly version: string,
+    readonly duplicates: DuplicateKeys[],
+  ) {
+    const total = duplicates.reduce((sum, group) => sum + group.keys, 0);
+    const groups = duplicates.map((group) => {
+      const differ = group.differingFields ?? [];
+      return `${describeDuplicateKeys(group, location)} (the records differ in: ${differ.join(', ')})`;
+    });
+    super(
+      source,
+      location,
+      `version ${version} cannot be staged completely: ${total === 1 ? '1 key names' : `${total} keys each name`} ` +
+        `more than one record (${groups.join('; ')}). Staging keeps one record per key, so this export is ` +
+        'refused rather than staged with records missing; fix it at the source (a record exported twice?).',
+    );
+    this.name = 'DuplicateKeysError';
+  }
+}
+
 /** A source read and parsed in phase 1, waiting to be published. */
 interface ParsedSource {
   declaration: SourceDeclaration;
   parser: SourceParser;
   records: SourceRecord[];
   versionEvent: SourceVersionPayload;
+  collapsed: DuplicateKeys[];
   readMs: number;
 }
 
 /**
- * Reads every source, then publishes those whose version changed. Phase 1 reads and parses all sources
- * and fails the whole run on any error, so a broken source never leaves a partial run on the log. Phase 2
- * publishes each changed source's records, then its source-version event: consumers treat a version as
- * complete only once that event is there, so a publish that dies midway is never taken as a version.
+ * Reads every source, then publishes those whose version changed. Phase 1 reads and parses all sources;
+ * unless `onRejected` is given, a source that cannot be read fails the whole run there, so a broken
+ * source never leaves a partial run on the log. Phase 2 publishes each changed source's records, then its
+ * source-version event: consumers treat a version as complete only once that event is there, so a publish
+ * that dies midway is never taken as a version.
  */
 export async function ingestSources(options: IngestOptions): Promise<SourceIngestSummary[]> {
   const now = options.now ?? (() => new Date());
   const schemasByName = new Map(options.recordSchemas.map((schema) => [schema.name, schema]));
 
   const parsed: ParsedSource[] = [];
+  const summaries: SourceIngestSummary[] = [];
   for (const declaration of options.sources) {
+    let source: ParsedSource;
     try {
-      const source = await readSource(declaration, options, schemasByName, now);
-      options.onSourceRead?.(declaration, source.versionEvent.contentHash);
-      parsed.push(source);
-    } catch (error) {
-      if (error instanceof IngestError) throw error;
-      throw new IngestError(declaration.name, declaration.location, describe(error), { cause: error });
+      source = await readSource(declaration, options, schemasByName, now);
+    } catch (thrown) {
+      const error =
+        thrown instanceof IngestError
+          ? thrown
+          : new IngestError(declaration.name, declaration.location, describe(thrown), { cause: thrown });
+      if (options.onRejected === undefined) throw error;
+      options.onRejected(error);
+      continue;
     }
+    options.onSourceRead?.(declaration, source.versionEvent.contentHash);
+    for (const group of source.collapsed) {
+      options.logger.warn(
+        { source: declaration.name, schema: group.schema, keys: group.keys, examples: group.examples },
+        `source ${declaration.name} repeats identical records under ` +
+          `${describeDuplicateKeys(group, declaration.location)}; each is staged once`,
+      );
+    }
+    parsed.push(source);
   }
 
-  const summaries: SourceIngestSummary[] = [];
   for (const source of parsed) {
     const { version, contentHash: hash, recordCounts, source: name } = source.versionEvent;
+    const summary = { source: name, version, contentHash: hash, recordCounts, collapsed: source.collapsed };
     if (options.lastVersions[name] === version) {
       options.logger.info({ source: name, version }, `source ${name} unchanged at version ${version}`);
-      summaries.push({
-        source: name,
-        status: 'unchanged',
-        version,
-        contentHash: hash,
-        recordCounts,
-        durationMs: Math.round(source.readMs),
-      });
+      summaries.push({ ...summary, status: 'unchanged', durationMs: Math.round(source.readMs) });
       continue;
     }
     const startedAt = performance.now();
     try {
       await publishSource(source, options, schemasByName, now);
     } catch (error) {
-      throw new IngestError(
-        name,
-        source.declaration.location,
-        `publishing version ${version} failed, so its source-version event was not published: ${describe(error)}`,
+      throw new SourcePublishError(
+        `Source "${name}" (${source.declaration.location}): publishing version ${version} failed, so its ` +
+          `source-version event was not published: ${describe(error)}`,
         { cause: error },
       );
     }
@@ -120,14 +166,7 @@ export async function ingestSources(options: IngestOptions): Promise<SourceInges
       { source: name, version, recordCounts, durationMs },
       `source ${name} published version ${version}`,
     );
-    summaries.push({
-      source: name,
-      status: 'published',
-      version,
-      contentHash: hash,
-      recordCounts,
-      durationMs,
-    });
+    summaries.push({ ...summary, status: 'published', durationMs });
   }
   return summaries;
 }
@@ -164,22 +203,37 @@ async function readSource(
 
   const files = reader.filesRead();
   if (files.length === 0) throw new Error('the parser read no files: is the location right?');
-  const recordCounts = countRecords(records, parser);
   const hash = contentHash(files);
+  const version = sourceVersion(hash, parser, schemasByName);
+  countRecords(records, parser);
+  const keys = checkKeys(records);
+  if (keys.conflicting.length > 0) {
+    throw new DuplicateKeysError(declaration.name, declaration.location, version, keys.conflicting);
+  }
   const versionEvent = sourceVersionPayloadSchema.parse({
     source: declaration.name,
     kind: declaration.kind,
     location: declaration.location,
-    version: sourceVersion(hash, parser, schemasByName),
+    version,
     contentHash: hash,
     fetchedAt: now().toISOString(),
-    recordCounts,
+    recordCounts: countRecords(keys.records, parser),
     files,
   });
-  return { declaration, parser, records, versionEvent, readMs: performance.now() - startedAt };
+  return {
+    declaration,
+    parser,
+    records: keys.records,
+    versionEvent,
+    collapsed: keys.collapsed,
+    readMs: performance.now() - startedAt,
+  };
 }
 
-/** Counts records per schema, refusing records a parser should never emit (a parser bug, caught before publishing). */
+/**
+ * Counts records per schema, refusing records a parser should never emit (a parser bug, caught before
+ * publishing, and before any check of the records' keys).
+ */
 function countRecords(records: readonly SourceRecord[], parser: SourceParser): Record<string, number> {
   const counts = new Map(parser.recordSchemas.map((name) => [name, 0]));
   for (const [index, record] of records.entries()) {

@@ -33,6 +33,8 @@ export interface SourceRecord {
   schema: string;
   key: string;
   payload: unknown;
+  /** The file it was read from, relative to the source's location, for messages; absent for a single file. */
+  file?: string;
 }
 
 /**

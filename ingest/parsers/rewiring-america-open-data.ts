@@ -85,6 +85,7 @@ function stateFileRecords(state: string, path: string, file: string, json: unkno
           schema: R.incentive,
           key: `${state}/${String(fields.id)}`,
           payload: { ...fields, state, position },
+          file: path,
         };
       });
     case 'programs.json':
@@ -92,6 +93,7 @@ function stateFileRecords(state: string, path: string, file: string, json: unkno
         schema: R.program,
         key: `${state}/${id}`,
         payload: { ...asObject(path, program), state, position, id },
+        file: path,
       }));
     case 'authorities.json':
       return Object.entries(asObject(path, json)).flatMap(([authorityType, byId]) =>
@@ -99,10 +101,13 @@ function stateFileRecords(state: string, path: string, file: string, json: unkno
           schema: R.authority,
           key: `${state}/${authorityType}/${id}`,
           payload: { ...asObject(path, authority), state, authority_type: authorityType, id },
+          file: path,
         })),
       );
     default:
-      return [{ schema: R.relationships, key: state, payload: { ...asObject(path, json), state } }];
+      return [
+        { schema: R.relationships, key: state, payload: { ...asObject(path, json), state }, file: path },
+      ];
   }
 }
 
@@ -117,6 +122,7 @@ async function parseJsonFiles(reader: SourceReader): Promise<SourceRecord[]> {
       schema: R.incentive,
       key: `federal/${String(fields.id)}`,
       payload: { ...fields, state: null, position },
+      file: ira,
     });
   });
 
@@ -140,6 +146,7 @@ async function parseJsonFiles(reader: SourceReader): Promise<SourceRecord[]> {
         schema: R.geoGroup,
         key: `${state}/${id}`,
         payload: { ...asObject(geoGroups, group), state, id },
+        file: geoGroups,
       });
     }
   }
@@ -151,11 +158,17 @@ async function parseJsonFiles(reader: SourceReader): Promise<SourceRecord[]> {
       schema: R.lowIncomeThreshold,
       key: id,
       payload: { ...asObject(thresholds, threshold), id },
+      file: thresholds,
     });
   }
   const fpl = 'data/federal_poverty_levels.json';
   for (const [table, levels] of Object.entries(asObject(fpl, (await readJson(reader, fpl)) ?? {}))) {
-    records.push({ schema: R.povertyLevel, key: table, payload: { ...asObject(fpl, levels), table } });
+    records.push({
+      schema: R.povertyLevel,
+      key: table,
+      payload: { ...asObject(fpl, levels), table },
+      file: fpl,
+    });
   }
   const brackets = 'data/tax_brackets.json';
   for (const bracket of asArray(brackets, (await readJson(reader, brackets)) ?? [])) {
@@ -164,6 +177,7 @@ async function parseJsonFiles(reader: SourceReader): Promise<SourceRecord[]> {
       schema: R.taxBracket,
       key: `${String(row.filing_status)}/${String(row.income_min)}`,
       payload: row,
+      file: brackets,
     });
   }
   const partners = 'data/data_partners.json';
@@ -173,28 +187,45 @@ async function parseJsonFiles(reader: SourceReader): Promise<SourceRecord[]> {
         schema: R.dataPartner,
         key: `${state}/${id}`,
         payload: { ...asObject(partners, partner), state, id },
+        file: partners,
       });
     }
   }
   const loans = 'data/loan_programs.json';
   asArray(loans, (await readJson(reader, loans)) ?? []).forEach((loan, position) => {
     const fields = asObject(loans, loan);
-    records.push({ schema: R.loanProgram, key: String(fields.id), payload: { ...fields, position } });
+    records.push({
+      schema: R.loanProgram,
+      key: String(fields.id),
+      payload: { ...fields, position },
+      file: loans,
+    });
   });
   return records;
 }
 
+const CSV_FILES = {
+  zips: 'scripts/data/zips.csv',
+  geographies: 'scripts/data/geographies.csv',
+  zctaGeographies: 'scripts/data/zcta-to-geography.csv',
+  zipUtilities: 'scripts/data/zip-to-geography-approx.csv',
+  amiZcta: `${INCOME_LIMITS_DIR}/ami_by_zcta.csv`,
+  amiTerritory: `${INCOME_LIMITS_DIR}/ami_by_territory_zip.csv`,
+  evZcta: `${INCOME_LIMITS_DIR}/30c_eligibility_by_zcta.csv`,
+  evTract: `${INCOME_LIMITS_DIR}/30c_eligibility_by_tract.csv`,
+};
+
 async function parseCsvFiles(reader: SourceReader): Promise<SourceRecord[]> {
   const [zips, geographies, zctaGeographies, zipUtilities, amiZcta, amiTerritory, evZcta, evTract] =
     await Promise.all([
-      readCsv(reader, 'scripts/data/zips.csv'),
-      readCsv(reader, 'scripts/data/geographies.csv'),
-      readCsv(reader, 'scripts/data/zcta-to-geography.csv'),
-      readCsv(reader, 'scripts/data/zip-to-geography-approx.csv'),
-      readCsv(reader, `${INCOME_LIMITS_DIR}/ami_by_zcta.csv`),
-      readCsv(reader, `${INCOME_LIMITS_DIR}/ami_by_territory_zip.csv`),
-      readCsv(reader, `${INCOME_LIMITS_DIR}/30c_eligibility_by_zcta.csv`),
-      readCsv(reader, `${INCOME_LIMITS_DIR}/30c_eligibility_by_tract.csv`),
+      readCsv(reader, CSV_FILES.zips),
+      readCsv(reader, CSV_FILES.geographies),
+      readCsv(reader, CSV_FILES.zctaGeographies),
+      readCsv(reader, CSV_FILES.zipUtilities),
+      readCsv(reader, CSV_FILES.amiZcta),
+      readCsv(reader, CSV_FILES.amiTerritory),
+      readCsv(reader, CSV_FILES.evZcta),
+      readCsv(reader, CSV_FILES.evTract),
     ]);
   const records: SourceRecord[] = [];
   for (const row of zips) {
@@ -211,6 +242,7 @@ async function parseCsvFiles(reader: SourceReader): Promise<SourceRecord[]> {
         county_fips: orNull(row.county_fips),
         county_name: orNull(row.county_name),
       },
+      file: CSV_FILES.zips,
     });
   }
   for (const row of geographies) {
@@ -227,6 +259,7 @@ async function parseCsvFiles(reader: SourceReader): Promise<SourceRecord[]> {
         // Only custom shapes are ever tested against a point; the rest would be megabytes of dead weight.
         geometry: row.type === 'custom' ? orNull(row.geometry) : null,
       },
+      file: CSV_FILES.geographies,
     });
   }
   zctaGeographies.forEach((row, position) => {
@@ -239,6 +272,7 @@ async function parseCsvFiles(reader: SourceReader): Promise<SourceRecord[]> {
         geography_id: num(row.geography_id),
         intersection_proportion: num(row.intersection_proportion),
       },
+      file: CSV_FILES.zctaGeographies,
     });
   });
   zipUtilities.forEach((row, position) => {
@@ -251,6 +285,7 @@ async function parseCsvFiles(reader: SourceReader): Promise<SourceRecord[]> {
         geography_id: num(row.geography_id),
         predominant: bool(row.predominant),
       },
+      file: CSV_FILES.zipUtilities,
     });
   });
   const amiColumns = (row: CsvRow) => ({
@@ -267,6 +302,7 @@ async function parseCsvFiles(reader: SourceReader): Promise<SourceRecord[]> {
       schema: R.amiZcta,
       key: row.zcta!,
       payload: { zcta: row.zcta, name: row.zip_code_name, ...amiColumns(row) },
+      file: CSV_FILES.amiZcta,
     });
   }
   for (const row of amiTerritory) {
@@ -274,6 +310,7 @@ async function parseCsvFiles(reader: SourceReader): Promise<SourceRecord[]> {
       schema: R.amiTerritory,
       key: `${row.state}/${row.zip ?? ''}`,
       payload: { zip: orNull(row.zip), state: row.state, ...amiColumns(row) },
+      file: CSV_FILES.amiTerritory,
     });
   }
   for (const row of evZcta) {
@@ -281,6 +318,7 @@ async function parseCsvFiles(reader: SourceReader): Promise<SourceRecord[]> {
       schema: R.evChargerZcta,
       key: row.zcta!,
       payload: { zcta: row.zcta, is_eligible: bool(row.is_eligible) },
+      file: CSV_FILES.evZcta,
     });
   }
   for (const row of evTract) {
@@ -294,6 +332,7 @@ async function parseCsvFiles(reader: SourceReader): Promise<SourceRecord[]> {
         is_low_income_community: bool(row.is_low_income_community),
         is_eligible: bool(row.is_eligible),
       },
+      file: CSV_FILES.evTract,
     });
   }
   return records;

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { contentHash, sha256Hex } from '../../ingest/connectors/content-hash.ts';
 import type { OutgoingRecord } from '../../lib/eventlog/event-log.ts';
 import {
+  DuplicateKeysError,
   ingestSources,
   IngestError,
   SOURCE_VERSIONS_TOPIC,
@@ -129,6 +130,7 @@ describe('ingesting a new source version', () => {
       version: expect.stringMatching(/^[0-9a-f]{16}$/),
       contentHash: contentHash(files),
       recordCounts: { 'test-program': 3, 'test-authority': 1 },
+      collapsed: [],
       durationMs: expect.any(Number),
     });
     const version = summary!.version;
@@ -165,6 +167,25 @@ describe('ingesting a new source version', () => {
     ).toBe(true);
     // The version event comes last: a consumer that sees it has every record before it.
     expect(log.calls.at(-1)).toEqual({ topic: SOURCE_VERSIONS_TOPIC, size: 1 });
+  });
+
+  it('stages a record repeated identically once, counting it once and warning with its key', async () => {
+    const source = await writeSource('colorado', {
+      'programs.json': JSON.stringify([...programs, programs[1]]),
+      'authorities.json': JSON.stringify(authorities),
+    });
+    const warnings: string[] = [];
+    const logger = pino({ level: 'warn' }, { write: (line: string) => warnings.push(JSON.parse(line).msg) });
+
+    const [summary] = await ingestSources(options([source], { logger }));
+
+    expect(summary!.recordCounts).toEqual({ 'test-program': 3, 'test-authority': 1 });
+    expect(summary!.collapsed).toEqual([{ schema: 'test-program', keys: 1, examples: ['co-ev-charger'] }]);
+    expect(log.records('test.programs').map((r) => r.key)).toEqual(programs.map((p) => p.id));
+    expect(warnings).toEqual([
+      `source colorado repeats identical records under 1 key of test-program in ${source.location}: ` +
+        'co-ev-charger; each is staged once',
+    ]);
   });
 
   it('publishes in batches of the configured size', async () => {
@@ -308,6 +329,40 @@ describe('a run with a broken source', () => {
     await expect(ingestSources(options([source], { recordSchemas: [programSchema] }))).rejects.toThrow(
       'parser "test-layout" emits record schemas that are not registered: test-authority',
     );
+  });
+
+  it('refuses a version in which one key names two records, naming the keys, and publishes nothing', async () => {
+    const twice = [...programs, { ...programs[0]!, name: 'Heat pump rebate (2027 rates)' }];
+    const source = await writeSource('colorado', {
+      'programs.json': JSON.stringify(twice),
+      'authorities.json': JSON.stringify(authorities),
+    });
+
+    const error = await ingestSources(options([source])).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(DuplicateKeysError);
+    expect(error).toBeInstanceOf(IngestError);
+    expect((error as DuplicateKeysError).version).toMatch(/^[0-9a-f]{16}$/);
+    expect((error as Error).message).toBe(
+      `Source "colorado" (${source.location}): version ${(error as DuplicateKeysError).version} cannot be ` +
+        'staged completely: 1 key names more than one record (1 key of test-program in ' +
+        `${source.location}: co-heat-pump (the records differ in: name)). Staging keeps one record per key, ` +
+        'so this export is refused rather than staged with records missing; fix it at the source (a record ' +
+        'exported twice?).',
+    );
+    expect(log.calls).toEqual([]);
+  });
+
+  it('with onRejected, publishes the sources it can read and reports the others', async () => {
+    const good = await colorado();
+    const broken = await writeSource('kentucky', { 'programs.json': '[{"id": "ky-1",' });
+    const rejected: IngestError[] = [];
+
+    const summaries = await ingestSources(options([broken, good], { onRejected: (e) => rejected.push(e) }));
+
+    expect(summaries.map((s) => [s.source, s.status])).toEqual([['colorado', 'published']]);
+    expect(rejected.map((e) => e.source)).toEqual(['kentucky']);
+    expect(log.records(SOURCE_VERSIONS_TOPIC).map((r) => r.key)).toEqual(['colorado']);
   });
 
   it('reports a publish failure without publishing the source-version event', async () => {
