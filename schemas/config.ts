@@ -141,6 +141,12 @@ export const configSchema = z.object({
    * pipeline's metrics call it stale (a source's own `staleAfterDays` in the sources file wins).
    */
   SOURCE_STALE_AFTER_DAYS: z.coerce.number().int().positive().default(90),
+  /**
+   * What a run does with a source whose version it cannot read or stage completely: `none` fails the run
+   * (exit 4); `published` builds from the version the published snapshot was built from instead, and says
+   * so in the run's outcome, so the other sources' changes still publish.
+   */
+  SOURCE_FALLBACK: z.enum(['none', 'published']).default('none'),
   /** Sample homes drawn per REM cluster. */
   REM_SAMPLES: z.coerce.number().int().min(10).max(10_000).default(400),
   /**

@@ -121,6 +121,32 @@ export const runRecordSchema = z.object({
   /** Its audit findings by severity, and the holds themselves. */
   findings: z.object({ error: z.number().int(), hold: z.number().int(), warning: z.number().int() }),
   holds: z.array(auditFindingSchema).optional(),
+  /**
+   * Source versions the run could not use (unreadable, records sharing a key, staged incompletely, or
+   * refused with the run by its audits), and the published version used instead when SOURCE_FALLBACK let it.
+   */
+  rejectedSources: z
+    .array(
+      z.object({
+        source: z.string(),
+        version: z.string().nullable(),
+        reason: z.string(),
+        fallback: z.string().optional(),
+      }),
+    )
+    .optional(),
+  /** Keys a source version repeated with identical records, each staged once. */
+  collapsedKeys: z
+    .array(
+      z.object({
+        source: z.string(),
+        schema: z.string(),
+        file: z.string().optional(),
+        keys: z.number().int(),
+        examples: z.array(z.string()),
+      }),
+    )
+    .optional(),
   /** Sources unchanged, or unread, for longer than they may be, when the run read them. */
   staleSources: z
     .array(z.object({ source: z.string(), reason: z.enum(['unchanged', 'unread']), days: z.number().int() }))

@@ -181,7 +181,7 @@ function runsReport(
               .join(', '),
             run.tables?.rebuilt.length ?? '',
             `${run.findings.error} error, ${run.findings.hold} hold, ${run.findings.warning} warning`,
-            run.detail ?? '',
+            firstLine(run.detail ?? ''),
           ]),
         );
   const staleOf = (source: string) =>
@@ -189,9 +189,17 @@ function runsReport(
       .filter((s) => s.source === source)
       .map((s) => `${s.reason} for ${s.days} days`)
       .join(', ');
+  const rejected = runs.flatMap((run) =>
+    (run.rejectedSources ?? []).map(
+      (r) =>
+        `- run of ${run.startedAt}: ${r.source} ${r.version ?? '(version unknown)'}` +
+        `${r.fallback === undefined ? '' : `, built from ${r.fallback} instead`}: ${firstLine(r.reason)}`,
+    ),
+  );
   const sources = Object.entries(freshness);
   return [
     table,
+    ...(rejected.length === 0 ? [] : ['', 'rejected source versions:', ...rejected]),
     '',
     sources.length === 0
       ? 'no source read yet'
@@ -207,6 +215,9 @@ function runsReport(
         ),
   ].join('\n');
 }
+
+/** A message's first line: a run's audit findings follow on lines of their own (`lake runs --json` has them). */
+const firstLine = (text: string): string => text.split('\n', 1)[0]!;
 
 function parse(argv: readonly string[]) {
   try {

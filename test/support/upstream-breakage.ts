@@ -4,13 +4,17 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { diffLake } from '../../data-lake/diff/lake-diff.ts';
 import { readCurrent } from '../../data-lake/current-pointer.ts';
-import { IngestError } from '../../ingest/ingest-job.ts';
+import { snapshotDir } from '../../data-lake/lake-paths.ts';
+import { readManifest } from '../../data-lake/manifest-file.ts';
+import { DuplicateKeysError, IngestError } from '../../ingest/ingest-job.ts';
 import { loadConfig } from '../../lib/config.ts';
 import { createLogger } from '../../lib/log.ts';
 import type { IncentiveRecord } from '../../schemas/incentives/records.ts';
 import { createIncentivesApi } from '../../serve/incentives/incentives-api.ts';
 import { defaultCatalog } from '../../transform/catalog.ts';
 import { AuditFailedError } from '../../transform/pipeline/audit-failed-error.ts';
+import { listRuns } from '../../data-lake/run-history.ts';
+import { EXIT_SOURCE_REJECTED, pipelineCommand } from '../../transform/cli/pipeline-command.ts';
 import { runPipeline, type PipelineResult } from '../../transform/pipeline/run-pipeline.ts';
 import { startServer } from './serve-lake-fixture.ts';
 
@@ -40,27 +44,57 @@ export function upstreamBreakageSpecs({ source, states, zip, quietState }: Break
   let published: string;
   let server: Awaited<ReturnType<typeof startServer>>;
   let answer: string;
-  const config = () =>
+  const config = (settings: Record<string, string> = {}) =>
     loadConfig({
       LAKE_DIR: path.join(root, 'lake'),
       REM_STATES: 'none',
       HEALTH_STATES: 'none',
       LOG_LEVEL: 'silent',
+      ...settings,
     });
 
   /** One pipeline run over a copy of the source changed by `breakIt`. */
-  async function runOn(name: string, breakIt: (dir: string) => Promise<void>): Promise<PipelineResult> {
+  async function runOn(
+    name: string,
+    breakIt: (dir: string) => Promise<void>,
+    settings: Record<string, string> = {},
+  ): Promise<PipelineResult> {
+    return runPipeline(await runOptions(name, breakIt, settings));
+  }
+
+  async function runOptions(
+    name: string,
+    breakIt: (dir: string) => Promise<void>,
+    settings: Record<string, string> = {},
+  ) {
     const copy = path.join(root, name);
     await cp(source, copy, { recursive: true });
     await breakIt(copy);
-    const settings = config();
-    return runPipeline({
-      config: settings,
+    const loaded = config(settings);
+    return {
+      config: loaded,
       logger: createLogger('silent'),
-      catalog: await defaultCatalog(settings, { ...process.env, INCENTIVES_SOURCE: copy }),
+      catalog: await defaultCatalog(loaded, { ...process.env, INCENTIVES_SOURCE: copy }),
       codeVersion: 'test',
-    });
+    };
   }
+
+  /** The first state's incentives file with its first 50 incentives (or all, if fewer) exported twice. */
+  const exportTwice = async (dir: string) => {
+    const file = path.join(dir, 'data', first, 'incentives.json');
+    const incentives = JSON.parse(await readFile(file, 'utf8')) as IncentiveRecord[];
+    await writeFile(file, JSON.stringify([...incentives, ...incentives.slice(0, 50)], null, 2));
+  };
+  const twiceCount = async () =>
+    Math.min(
+      50,
+      (JSON.parse(await readFile(path.join(source, 'data', first, 'incentives.json'), 'utf8')) as []).length,
+    );
+
+  /** The second state's programs replaced by the first's, as a mixed-up export would have them. */
+  const programsMixedUp = async (dir: string) => {
+    await cp(path.join(dir, 'data', first, 'programs.json'), path.join(dir, 'data', second, 'programs.json'));
+  };
 
   const calculator = async () => {
     const response = await server.app.inject({
@@ -147,6 +181,85 @@ export function upstreamBreakageSpecs({ source, states, zip, quietState }: Break
       await mkdir(dir);
     });
     await expect(run).rejects.toBeInstanceOf(IngestError);
+    await servedUnchanged();
+  }, 300_000);
+
+  it(`fails a run where ${first}'s incentives were exported twice (exit ${EXIT_SOURCE_REJECTED}), naming the file, the count and keys`, async () => {
+    const errors: string[] = [];
+    const code = await pipelineCommand({
+      ...(await runOptions('exported-twice', exportTwice)),
+      print: () => undefined,
+      printError: (line) => errors.push(line),
+    });
+    expect(code).toBe(EXIT_SOURCE_REJECTED);
+    const count = await twiceCount();
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(
+      new RegExp(
+        `^pipeline failed, nothing was published \\(the served snapshot is unchanged\\): Source "incentives" ` +
+          `\\(.*\\): version [0-9a-f]{16} cannot be staged completely: ${count} keys each name more than one ` +
+          `record \\(${count} keys of incentives\\.incentive in data/${first}/incentives\\.json: ${first}/[^,]+, ` +
+          `.* and ${count - 5} more \\(the records differ in: position\\)\\)\\. .*SOURCE_FALLBACK=published\\.$`,
+      ),
+    );
+    const [run] = await listRuns(path.join(root, 'lake'));
+    expect(run).toMatchObject({
+      outcome: 'failed',
+      rejectedSources: [{ source: 'incentives', version: expect.stringMatching(/^[0-9a-f]{16}$/) }],
+    });
+    await servedUnchanged();
+  }, 300_000);
+
+  it(`after a run refused by its audits, a run with another broken source reports its own problem`, async () => {
+    const refused = runOn('programs-mixed-up', programsMixedUp);
+    await expect(refused).rejects.toBeInstanceOf(AuditFailedError);
+    const refusedMessage = ((await refused.catch((e: unknown) => e)) as Error).message;
+    const [refusedRun] = await listRuns(path.join(root, 'lake'));
+    expect(refusedRun).toMatchObject({
+      outcome: 'failed',
+      rejectedSources: [{ source: 'incentives', reason: `refused with the run: ${refusedMessage}` }],
+    });
+
+    const next = await runOn('exported-twice-after-refusal', exportTwice).catch((e: unknown) => e);
+    expect(next).toBeInstanceOf(DuplicateKeysError);
+    expect((next as Error).message).toContain(`data/${first}/incentives.json`);
+    expect((next as Error).message).not.toContain(second);
+    await servedUnchanged();
+  }, 300_000);
+
+  it('after a run refused by its audits, the good source changes nothing', async () => {
+    await expect(runOn('programs-mixed-up-again', programsMixedUp)).rejects.toBeInstanceOf(AuditFailedError);
+    expect(await runOn('good-after-refusal', async () => undefined)).toEqual({
+      status: 'unchanged',
+      snapshotId: published,
+    });
+    await servedUnchanged();
+  }, 300_000);
+
+  it('with SOURCE_FALLBACK=published, builds from the published version in place of a rejected one, and says so', async () => {
+    const result = await runOn('exported-twice-fallback', exportTwice, { SOURCE_FALLBACK: 'published' });
+    const publishedVersion = (await readManifest(snapshotDir(path.join(root, 'lake'), published))).sources
+      .incentives!.version;
+    expect(result).toEqual({
+      status: 'unchanged',
+      snapshotId: published,
+      fallbacks: [
+        {
+          source: 'incentives',
+          version: publishedVersion,
+          instead: {
+            source: 'incentives',
+            version: expect.stringMatching(/^[0-9a-f]{16}$/),
+            reason: expect.stringContaining(`data/${first}/incentives.json`),
+          },
+        },
+      ],
+    });
+    const [run] = await listRuns(path.join(root, 'lake'));
+    expect(run).toMatchObject({
+      outcome: 'unchanged',
+      rejectedSources: [{ source: 'incentives', fallback: publishedVersion }],
+    });
     await servedUnchanged();
   }, 300_000);
 

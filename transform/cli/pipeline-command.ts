@@ -2,7 +2,13 @@ import { writeMetricsTextfile } from '../../lib/metrics/metrics-textfile.ts';
 import { createProgress } from '../../lib/progress.ts';
 import { AuditFailedError } from '../pipeline/audit-failed-error.ts';
 import { PipelineMetrics, type RunOutcome } from '../pipeline/pipeline-metrics.ts';
-import { runPipeline, type PipelineResult, type RunPipelineOptions } from '../pipeline/run-pipeline.ts';
+import { IngestError } from '../../ingest/ingest-job.ts';
+import {
+  runPipeline,
+  SourcesRejectedError,
+  type PipelineResult,
+  type RunPipelineOptions,
+} from '../pipeline/run-pipeline.ts';
 import { holdReport } from '../../data-lake/audit/hold-report.ts';
 import { LakeBusyError } from '../../data-lake/lake-lock.ts';
 import { listSnapshots } from '../../data-lake/snapshot-store.ts';
@@ -12,11 +18,15 @@ import { readSourceFreshness, staleSources } from '../../data-lake/source-freshn
 export const EXIT_BUSY = 75;
 /** Exit code when the run wrote a snapshot but held it for review: nothing was published. */
 export const EXIT_HELD = 3;
+/** Exit code when a source's version could not be read or staged completely: nothing was published. */
+export const EXIT_SOURCE_REJECTED = 4;
 
 /** What a run's exit code says, for the lines of a scheduled refresh. */
 export function exitMeaning(code: number): string {
   if (code === 0) return 'published, or nothing changed';
   if (code === EXIT_HELD) return 'held for review: nothing published (npm run lake -- list, diff, publish)';
+  if (code === EXIT_SOURCE_REJECTED)
+    return 'failed: a source version was rejected, nothing published (npm run lake -- runs)';
   if (code === EXIT_BUSY) return 'not run: another run holds the lake';
   return 'failed: nothing published';
 }
@@ -28,8 +38,8 @@ export interface PipelineCommandOptions extends RunPipelineOptions {
 
 /**
  * One pipeline run as a command: 0 when a snapshot was published or nothing changed, non-zero with a
- * message that says why otherwise (3 when the snapshot is held for review, 75 when another run is in
- * progress, 1 for a failed run).
+ * message that says why otherwise (3 when the snapshot is held for review, 4 when a source's version was
+ * rejected, 75 when another run is in progress, 1 for another failure).
  */
 export async function pipelineCommand(options: PipelineCommandOptions): Promise<number> {
   const { print, printError, ...runOptions } = options;
@@ -58,27 +68,45 @@ export async function pipelineCommand(options: PipelineCommandOptions): Promise<
       printError(`pipeline not run: ${error.message}`);
       return EXIT_BUSY;
     }
+    const rejected =
+      error instanceof SourcesRejectedError ? error.rejected.length : error instanceof IngestError ? 1 : 0;
     await leave({
       status: 'failed',
       ...(error instanceof AuditFailedError ? { audit: error.findings } : {}),
+      rejectedSources: rejected,
     });
     options.logger.error({ err: error }, 'pipeline run failed');
-    const detail = error instanceof AuditFailedError ? error.message : (error as Error).message;
+    const detail = (error as Error).message;
+    if (rejected > 0) {
+      printError(
+        `pipeline failed, nothing was published (the served snapshot is unchanged): ${detail} ` +
+          'The run used no other version in its place. To publish the other sources meanwhile, built with ' +
+          'the published version of this one, run again with SOURCE_FALLBACK=published.',
+      );
+      return EXIT_SOURCE_REJECTED;
+    }
     printError(`pipeline failed, nothing was published (the served snapshot is unchanged): ${detail}`);
     return 1;
   }
+  for (const f of result.fallbacks ?? []) {
+    printError(
+      `source ${f.source}: ${f.instead.reason} This run built from the published version ${f.version} ` +
+        'instead (SOURCE_FALLBACK=published).',
+    );
+  }
+  const rejectedSources = result.fallbacks?.length ?? 0;
   if (result.status === 'unchanged') {
-    await leave({ status: 'unchanged' });
+    await leave({ status: 'unchanged', rejectedSources });
     print(`no changes: snapshot ${result.snapshotId} is current`);
     return 0;
   }
   if (result.status === 'held') {
-    await leave({ status: 'held', audit: result.manifest.audit });
+    await leave({ status: 'held', audit: result.manifest.audit, rejectedSources });
     if (result.rebuild !== null) print(result.rebuild);
     printError(holdReport(result.manifest));
     return EXIT_HELD;
   }
-  await leave({ status: 'published', audit: result.manifest.audit });
+  await leave({ status: 'published', audit: result.manifest.audit, rejectedSources });
   const tables = Object.entries(result.manifest.tables)
     .map(([name, table]) => `${name} (${table.rows} rows)`)
     .join(', ');

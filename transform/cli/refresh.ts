@@ -34,8 +34,9 @@ runMain(async () => {
     );
     try {
       const code = await running;
-      // A held snapshot waits for a person: the refresh never publishes it, and says so at warn.
-      logger[code === EXIT_HELD ? 'warn' : 'info'](
+      // A held snapshot waits for a person: the refresh never publishes it, and says so at warn. A failed
+      // run, a rejected source version among them, is an error.
+      logger[code === 0 ? 'info' : code === EXIT_HELD ? 'warn' : 'error'](
         { trigger, exitCode: code, nextRun: task.getNextRun()?.toISOString() },
         `pipeline run ended: ${exitMeaning(code)}`,
       );

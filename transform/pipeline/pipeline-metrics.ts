@@ -17,10 +17,14 @@ const PHASE_ENDED_BY: Partial<Record<PipelineStep, string>> = {
   published: 'publish',
 };
 
-export type RunOutcome =
+export type RunOutcome = (
   | { status: 'published' | 'held'; audit: readonly AuditFinding[] }
   | { status: 'unchanged' }
-  | { status: 'failed'; audit?: readonly AuditFinding[] };
+  | { status: 'failed'; audit?: readonly AuditFinding[] }
+) & {
+  /** Source versions the run rejected (with SOURCE_FALLBACK=published, the run may still have published). */
+  rejectedSources?: number;
+};
 
 const RUN_STATUSES: readonly RunOutcome['status'][] = ['published', 'held', 'unchanged', 'failed'];
 
@@ -37,6 +41,7 @@ export class PipelineMetrics {
   private readonly records: Gauge<'outcome'>;
   private readonly findings: Gauge<'severity'>;
   private readonly outcome: Gauge<'status'>;
+  private readonly rejectedSources: Gauge;
   private readonly runSeconds: Gauge;
   private readonly finishedAt: Gauge;
   private readonly heldSnapshots: Gauge;
@@ -82,6 +87,11 @@ export class PipelineMetrics {
       'electrify_pipeline_last_run_status',
       'How the last run ended: 1 for its status (published, held for review, unchanged or failed), 0 for the others',
       ['status'],
+    );
+    this.rejectedSources = gauge(
+      'electrify_pipeline_rejected_source_versions',
+      'Source versions the last run could not read or stage completely (a failed run, unless SOURCE_FALLBACK=published built from the published version)',
+      [],
     );
     this.runSeconds = gauge('electrify_pipeline_last_run_duration_seconds', 'Seconds the last run took', []);
     this.finishedAt = gauge(
@@ -179,6 +189,7 @@ export class PipelineMetrics {
     if (audit !== undefined)
       for (const severity of AUDIT_SEVERITIES)
         this.findings.set({ severity }, audit.filter((f) => f.severity === severity).length);
+    this.rejectedSources.set(outcome.rejectedSources ?? 0);
     this.runSeconds.set((this.now() - this.startedAt) / 1000);
     this.finishedAt.set(this.wallClock() / 1000);
   }

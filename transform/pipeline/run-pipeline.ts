@@ -2,7 +2,13 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { EventLog } from '../../lib/eventlog/event-log.ts';
 import { openEventLog } from '../../lib/eventlog/open-event-log.ts';
-import { IngestError, ingestSources, type IngestOptions } from '../../ingest/ingest-job.ts';
+import {
+  DuplicateKeysError,
+  IngestError,
+  ingestSources,
+  type IngestOptions,
+  type SourceIngestSummary,
+} from '../../ingest/ingest-job.ts';
 import type { Logger } from '../../lib/log.ts';
 import { createProgress, type Progress } from '../../lib/progress.ts';
 import type { Config } from '../../schemas/config.ts';
@@ -29,7 +35,12 @@ import type { PipelineStep } from './pipeline-step.ts';
 import { quarantineTable } from './quarantine-table.ts';
 import { buildAndPublish } from './publish-snapshot.ts';
 import { stagedQuarantineRows } from './staged-inputs.ts';
-import { selectSourceVersions, type UsableVersion } from './select-source-versions.ts';
+import {
+  selectSourceVersions,
+  type FallbackVersion,
+  type RejectedVersion,
+  type UsableVersion,
+} from './select-source-versions.ts';
 import { orderTables } from './table-order.ts';
 import { consumeToStaging, type ConsumeSummary } from './transform-consumer.ts';
 
@@ -53,7 +64,7 @@ export interface RunPipelineOptions {
   trigger?: RunRecord['trigger'];
 }
 
-export type PipelineResult =
+export type PipelineResult = (
   | {
       status: 'published';
       snapshotId: string;
@@ -70,18 +81,17 @@ export type PipelineResult =
       /** What changed and what was rebuilt; null when an earlier run already wrote this held snapshot. */
       rebuild: string | null;
     }
-  | { status: 'unchanged'; snapshotId: string };
+  | { status: 'unchanged'; snapshotId: string }
+) & {
+  /** Published versions the run built from in place of its own rejected ones (SOURCE_FALLBACK=published). */
+  fallbacks?: FallbackVersion[];
+};
 
-export class IncompleteSourcesError extends Error {
-  constructor(
-    readonly sources: string[],
-    notices: string[],
-  ) {
-    super(
-      `no complete version of source${sources.length === 1 ? '' : 's'} ${sources.join(', ')} has been staged` +
-        (notices.length > 0 ? `: ${notices.join('; ')}` : ''),
-    );
-    this.name = 'IncompleteSourcesError';
+/** The version this run read of some source cannot be built from, and nothing may stand in for it. */
+export class SourcesRejectedError extends Error {
+  constructor(readonly rejected: RejectedVersion[]) {
+    super(rejected.map((r) => `source ${r.source}: ${r.reason}`).join('; '));
+    this.name = 'SourcesRejectedError';
   }
 }
 
@@ -139,6 +149,8 @@ async function runLocked(options: RunPipelineOptions, history: RunHistory): Prom
   );
 
   const lock = await acquireLakeLock(lakeDir, { purpose: 'pipeline run', waitMs: options.lockWaitMs ?? 0 });
+  // The versions this run brought that the published snapshot was not built from: an audit refuses them.
+  let changedSources: UsableVersion[] = [];
   try {
     await step('locked');
     const staging = new StagingStore(paths.staging);
@@ -146,13 +158,29 @@ async function runLocked(options: RunPipelineOptions, history: RunHistory): Prom
     await staging.removeLeftovers();
     if (leftovers.length > 0) logger.info({ leftovers }, 'removed leftovers of an interrupted run');
 
-    await stageSources(options, staging, progress, step, history);
-    const selection = selectSourceVersions(
-      await staging.versions(),
-      catalog.sources.map((source) => source.name),
-    );
-    for (const notice of selection.notices) logger.warn(notice);
-    if (selection.missing.length > 0) throw new IncompleteSourcesError(selection.missing, selection.notices);
+    const current = await readCurrent(lakeDir);
+    const currentManifest =
+      current === null ? null : await readManifest(snapshotDir(lakeDir, current)).catch(() => null);
+    const fallback =
+      config.SOURCE_FALLBACK === 'published' && currentManifest !== null
+        ? Object.fromEntries(Object.entries(currentManifest.sources).map(([name, s]) => [name, s.version]))
+        : null;
+    const read = await stageSources(options, staging, progress, step, history);
+    const selection = selectSourceVersions({ staged: await staging.versions(), read, fallback });
+    const rejectedSources = [
+      ...selection.rejected,
+      ...selection.fallbacks.map((f) => ({ ...f.instead, fallback: f.version })),
+    ];
+    if (rejectedSources.length > 0) await history.update({ rejectedSources });
+    if (selection.rejected.length > 0) throw new SourcesRejectedError(selection.rejected);
+    for (const f of selection.fallbacks) {
+      logger.warn(
+        { source: f.source, version: f.version, rejected: f.instead.version },
+        `source ${f.source}: ${f.instead.reason}; building from the published version ${f.version} instead ` +
+          '(SOURCE_FALLBACK=published)',
+      );
+    }
+    const fallbacks = selection.fallbacks.length > 0 ? { fallbacks: selection.fallbacks } : {};
 
     const chosen = [...selection.chosen.values()].sort((a, b) => compare(a.source, b.source));
     const codeVersion = options.codeVersion ?? (await resolveCodeVersion());
@@ -163,26 +191,24 @@ async function runLocked(options: RunPipelineOptions, history: RunHistory): Prom
     const allTables: AnyLakeTable[] = [...tables, quarantine];
     const lineage = runLineage(allTables, chosen, config);
 
-    const current = await readCurrent(lakeDir);
-    const currentManifest =
-      current === null ? null : await readManifest(snapshotDir(lakeDir, current)).catch(() => null);
+    changedSources = chosen.filter((v) => currentManifest?.sources[v.source]?.version !== v.version);
     await history.update({
       sources: chosen.map((v) => ({
         source: v.source,
         version: v.version,
-        changed: currentManifest?.sources[v.source]?.version !== v.version,
+        changed: changedSources.includes(v),
       })),
     });
     if (current !== null && currentManifest?.fingerprint === lineage.fingerprint) {
       logger.info({ snapshot: current }, `no changes: snapshot ${current} is built from the same inputs`);
-      return { status: 'unchanged', snapshotId: current };
+      return { status: 'unchanged', snapshotId: current, ...fallbacks };
     }
     // The same inputs were already written and held against this CURRENT: it still waits for review.
     const stillHeld = await heldSnapshotOf(lakeDir, lineage.fingerprint, current);
     if (stillHeld !== null) {
       logger.warn({ snapshot: stillHeld.id }, `snapshot ${stillHeld.id} is still held for review`);
       await history.update(auditRecord(stillHeld));
-      return { status: 'held', snapshotId: stillHeld.id, manifest: stillHeld, rebuild: null };
+      return { status: 'held', snapshotId: stillHeld.id, manifest: stillHeld, rebuild: null, ...fallbacks };
     }
     const plan = planRebuild(allTables, lineage, currentManifest);
     const rebuild = describeRebuild(allTables, lineage, plan, chosen, currentManifest);
@@ -207,11 +233,40 @@ async function runLocked(options: RunPipelineOptions, history: RunHistory): Prom
       openLog: () => (options.openLog ?? openEventLog)(config, logger),
     });
     await history.update(auditRecord(manifest));
-    if (!published) return { status: 'held', snapshotId: manifest.id, manifest: withHold(manifest), rebuild };
+    if (!published) {
+      return { status: 'held', snapshotId: manifest.id, manifest: withHold(manifest), rebuild, ...fallbacks };
+    }
     await pruneSupersededVersions(staging, chosen);
-    return { status: 'published', snapshotId: manifest.id, previous: current, manifest, rebuild };
+    return {
+      status: 'published',
+      snapshotId: manifest.id,
+      previous: current,
+      manifest,
+      rebuild,
+      ...fallbacks,
+    };
   } catch (error) {
-    if (error instanceof AuditFailedError) await history.update({ findings: countFindings(error.findings) });
+    if (error instanceof AuditFailedError) {
+      await history.update({
+        findings: countFindings(error.findings),
+        rejectedSources: changedSources.map(({ source, version }) => ({
+          source,
+          version,
+          reason: `refused with the run: ${error.message}`,
+        })),
+      });
+    }
+    if (error instanceof IngestError) {
+      await history.update({
+        rejectedSources: [
+          {
+            source: error.source,
+            version: error instanceof DuplicateKeysError ? error.version : null,
+            reason: error.message,
+          },
+        ],
+      });
+    }
     throw error;
   } finally {
     await lock.release();
@@ -235,6 +290,7 @@ const countFindings = (findings: readonly AuditFinding[]): RunRecord['findings']
 /**
  * Catches staging up with the log, ingests the sources (skipping those whose version staging already
  * has), then stages what ingest published. Catching up first is what lets ingest know the last versions.
+ * Returns, per source, the version this run read, or why it could not read one.
  */
 async function stageSources(
   options: RunPipelineOptions,
@@ -242,7 +298,7 @@ async function stageSources(
   progress: Progress,
   step: (name: PipelineStep) => Promise<void>,
   history: RunHistory,
-): Promise<void> {
+): Promise<Map<string, { version: string } | RejectedVersion>> {
   const { config, logger, catalog } = options;
   const log = await (options.openLog ?? openEventLog)(config, logger);
   try {
@@ -259,7 +315,7 @@ async function stageSources(
       return summary;
     };
     await consume();
-    await ingestTracked(options, history, {
+    const read = await ingestTracked(options, history, {
       log,
       sources: catalog.sources,
       parsers: catalog.parsers,
@@ -274,6 +330,7 @@ async function stageSources(
     logger.info({ ...summary }, `staged ${summary.accepted} records, quarantined ${summary.quarantined}`);
     options.onStaged?.(summary);
     await step('staged');
+    return read;
   } finally {
     await log.close();
   }
@@ -300,18 +357,29 @@ function withHold(manifest: Manifest): Manifest & { hold: NonNullable<Manifest['
 
 /**
  * Ingests, recording each source's read (or the one that failed) in the lake's source freshness, and the
- * sources past their age in the run's record and the log.
+ * sources past their age in the run's record and the log. A source that cannot be read fails the run,
+ * unless SOURCE_FALLBACK lets it be left out (and then built from its published version).
  */
 async function ingestTracked(
   options: RunPipelineOptions,
   history: RunHistory,
   ingest: IngestOptions,
-): Promise<void> {
+): Promise<Map<string, { version: string } | RejectedVersion>> {
   const { config, logger } = options;
   const now = (options.now ?? (() => new Date()))();
   const reads: SourceRead[] = [];
+  const read = new Map<string, { version: string } | RejectedVersion>();
+  const rejected = (error: IngestError) => {
+    reads.push({ source: error.source, failure: error.message });
+    read.set(error.source, {
+      source: error.source,
+      version: error instanceof DuplicateKeysError ? error.version : null,
+      reason: error.message,
+    });
+  };
+  let summaries: SourceIngestSummary[];
   try {
-    await ingestSources({
+    summaries = await ingestSources({
       ...ingest,
       onSourceRead: (source, contentHash) =>
         reads.push({
@@ -319,6 +387,7 @@ async function ingestTracked(
           contentHash,
           ...(source.staleAfterDays === undefined ? {} : { staleAfterDays: source.staleAfterDays }),
         }),
+      ...(config.SOURCE_FALLBACK === 'published' ? { onRejected: rejected } : {}),
     });
   } catch (error) {
     if (error instanceof IngestError) reads.push({ source: error.source, failure: error.message });
@@ -326,6 +395,10 @@ async function ingestTracked(
   } finally {
     await recordSourceReads(config.LAKE_DIR, reads, now);
   }
+  for (const summary of summaries) read.set(summary.source, { version: summary.version });
+  const collapsedKeys = summaries.flatMap((summary) =>
+    summary.collapsed.map(({ differingFields: _, ...group }) => ({ source: summary.source, ...group })),
+  );
   const stale = staleSources(await readSourceFreshness(config.LAKE_DIR), config.SOURCE_STALE_AFTER_DAYS, now);
   for (const source of stale) {
     logger.warn(
@@ -335,7 +408,11 @@ async function ingestTracked(
         : `source ${source.source} has not been read successfully for ${source.days} days (since ${source.since})`,
     );
   }
-  await history.update({ staleSources: stale.map(({ source, reason, days }) => ({ source, reason, days })) });
+  await history.update({
+    staleSources: stale.map(({ source, reason, days }) => ({ source, reason, days })),
+    ...(collapsedKeys.length > 0 ? { collapsedKeys } : {}),
+  });
+  return read;
 }
 
 /** Per source, the version of its latest source-version event on the log. */

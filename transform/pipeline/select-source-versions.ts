@@ -10,42 +10,99 @@ export interface UsableVersion {
   counts: RecordCounts;
 }
 
+/** A source version a run could not use, and why. */
+export interface RejectedVersion {
+  source: string;
+  /** Null when the source could not be read far enough to know its version. */
+  version: string | null;
+  reason: string;
+}
+
+/** An older version a run used in place of a rejected one, because the run was told it may. */
+export interface FallbackVersion {
+  source: string;
+  version: string;
+  /** The rejected version it stands in for. */
+  instead: RejectedVersion;
+}
+
 export interface VersionSelection {
-  /** The latest usable version of each source that has one. */
+  /** The version of each source the run builds from. */
   chosen: Map<string, UsableVersion>;
-  /** Sources with no usable version at all. */
-  missing: string[];
-  /** Why a newer version of a source was passed over. */
-  notices: string[];
+  /** Sources whose version this run read cannot be used, and that no fallback stands in for. */
+  rejected: RejectedVersion[];
+  /** Published versions used in place of rejected ones. */
+  fallbacks: FallbackVersion[];
+}
+
+export interface SelectionInput {
+  /** Every version staging holds. */
+  staged: readonly StagedVersion[];
+  /** Per source, the version this run's ingest read, or why it could not read one. */
+  read: ReadonlyMap<string, { version: string } | RejectedVersion>;
+  /**
+   * Per source, the version the published snapshot was built from, to fall back to when the run's own
+   * version is rejected; null when the run must not fall back (the default).
+   */
+  fallback: Readonly<Record<string, string>> | null;
 }
 
 /**
- * Picks, for each named source, its latest usable version: latest by the position of its source-version
- * event on the log, usable once the records staged for it match the event's counts for every schema.
+ * Picks, for each source, the version this run read, provided all its records are staged (its
+ * source-version event seen, and staged counts equal to the event's). A version that is not usable is
+ * rejected, never replaced by whatever older version staging still holds; only when the run is given
+ * published versions to fall back to does it use the published one instead, and says so.
  */
-export function selectSourceVersions(
-  staged: readonly StagedVersion[],
-  sources: readonly string[],
-): VersionSelection {
+export function selectSourceVersions({ staged, read, fallback }: SelectionInput): VersionSelection {
   const chosen = new Map<string, UsableVersion>();
-  const missing: string[] = [];
-  const notices: string[] = [];
-  for (const source of sources) {
-    const announced = staged
-      .filter((v): v is UsableVersion => v.source === source && v.event !== null && v.eventOffset !== null)
-      .sort((a, b) => (a.eventOffset < b.eventOffset ? 1 : a.eventOffset > b.eventOffset ? -1 : 0));
-    const usable = announced.find((v) => countMismatch(v) === null);
-    if (usable === undefined) missing.push(source);
-    else chosen.set(source, usable);
-    for (const newer of announced) {
-      if (newer === usable) break;
-      notices.push(
-        `source ${source} version ${newer.version} is incomplete (${countMismatch(newer)})` +
-          (usable ? `; using version ${usable.version}` : ''),
-      );
+  const rejected: RejectedVersion[] = [];
+  const fallbacks: FallbackVersion[] = [];
+  for (const [source, outcome] of read) {
+    const own = 'reason' in outcome ? outcome : stagedVersion(staged, source, outcome.version);
+    if (!('reason' in own)) {
+      chosen.set(source, own);
+      continue;
+    }
+    const published = fallback?.[source];
+    if (published === undefined) {
+      rejected.push(own);
+      continue;
+    }
+    const standIn = stagedVersion(staged, source, published);
+    if ('reason' in standIn) {
+      rejected.push({
+        ...own,
+        reason: `${own.reason}; the published version cannot stand in for it: ${standIn.reason}`,
+      });
+    } else {
+      chosen.set(source, standIn);
+      fallbacks.push({ source, version: published, instead: own });
     }
   }
-  return { chosen, missing, notices };
+  return { chosen, rejected, fallbacks };
+}
+
+/** The staged version, if it can be built from: its source-version event seen and all its records staged. */
+function stagedVersion(
+  staged: readonly StagedVersion[],
+  source: string,
+  version: string,
+): UsableVersion | RejectedVersion {
+  const found = staged.find(
+    (v): v is UsableVersion =>
+      v.source === source && v.version === version && v.event !== null && v.eventOffset !== null,
+  );
+  if (found === undefined) {
+    return {
+      source,
+      version,
+      reason: `version ${version} is not staged (its source-version event is missing)`,
+    };
+  }
+  const mismatch = countMismatch(found);
+  return mismatch === null
+    ? found
+    : { source, version, reason: `version ${version} is staged incompletely (${mismatch})` };
 }
 
 /** What differs between a version's announced record counts and its staged ones, or null if nothing. */

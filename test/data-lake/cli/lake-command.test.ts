@@ -4,6 +4,8 @@ import { lakeCommand, type LakeCommandContext } from '../../../data-lake/cli/lak
 import { readCurrent } from '../../../data-lake/current-pointer.ts';
 import { acquireLakeLock, LakeBusyError } from '../../../data-lake/lake-lock.ts';
 import { NotHeldError, UnknownSnapshotError } from '../../../data-lake/snapshot-store.ts';
+import { listRuns } from '../../../data-lake/run-history.ts';
+import type { RunRecord } from '../../../schemas/lake.ts';
 import type { PipelineResult } from '../../../transform/pipeline/run-pipeline.ts';
 import { createDemoLake, type DemoLake } from '../../support/demo-source/demo-lake.ts';
 
@@ -193,6 +195,34 @@ describe('npm run lake', () => {
       expect(json.runs).toHaveLength(1);
       expect(json.runs[0]).toMatchObject({ outcome: 'held', snapshot: held, findings: { hold: 1 } });
       expect(Object.keys(json.sourceFreshness)).toEqual(['demo']);
+    });
+
+    it('lists the source versions runs rejected, and why, with the first line of a failed run’s reason', async () => {
+      await lake.writePrices(['heat-pump,CA,14500', 'heat-pump,CA,9900']);
+      await expect(lake.run({ now: () => new Date('2026-11-04T10:00:00.000Z') })).rejects.toThrow(
+        'cannot be staged completely',
+      );
+      await lake.writePrices(['heat-pump,CA,900000', 'heat-pump,NY,900000']);
+      await expect(lake.run({ now: () => new Date('2026-11-05T10:00:00.000Z') })).rejects.toThrow(
+        'audit blocked the publish',
+      );
+      const [refused, duplicated] = (await listRuns(lake.lakeDir)) as [RunRecord, RunRecord];
+
+      const lines = (await lakeCli('runs')).split('\n');
+      expect(lines[2]).toMatch(/\| failed +\| .* \| audit blocked the publish: 1 error finding$/);
+      const rejected = lines.slice(
+        lines.indexOf('rejected source versions:') + 1,
+        lines.indexOf('rejected source versions:') + 3,
+      );
+      expect(rejected).toEqual([
+        `- run of 2026-11-05T10:00:00.000Z: demo ${refused.rejectedSources![0]!.version}: refused with the run: ` +
+          'audit blocked the publish: 1 error finding',
+        `- run of 2026-11-04T10:00:00.000Z: demo ${duplicated.rejectedSources![0]!.version}: Source "demo" ` +
+          `(${lake.sourceDir}): version ${duplicated.rejectedSources![0]!.version} cannot be staged completely: ` +
+          `1 key names more than one record (1 key of demo-price in ${lake.sourceDir}: heat-pump/CA (the records ` +
+          'differ in: priceUsd)). Staging keeps one record per key, so this export is refused rather than staged ' +
+          'with records missing; fix it at the source (a record exported twice?).',
+      ]);
     });
   });
 });

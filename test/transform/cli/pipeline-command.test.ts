@@ -2,8 +2,9 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../lib/log.ts';
-import { EXIT_BUSY, pipelineCommand } from '../../../transform/cli/pipeline-command.ts';
+import { EXIT_BUSY, EXIT_SOURCE_REJECTED, pipelineCommand } from '../../../transform/cli/pipeline-command.ts';
 import { acquireLakeLock } from '../../../data-lake/lake-lock.ts';
+import { listRuns } from '../../../data-lake/run-history.ts';
 import { demoCatalog } from '../../support/demo-source/demo-catalog.ts';
 import { createDemoLake, type DemoLake } from '../../support/demo-source/demo-lake.ts';
 import { promtoolCheckMetrics, promtoolUnavailable } from '../../support/promtool.ts';
@@ -60,6 +61,29 @@ describe('npm run pipeline', () => {
         '  - table demo_region_summary, check price-ceiling (2): average price above 100000 USD\n' +
         '      e.g. CA: 900000\n' +
         '      e.g. NY: 900000',
+    ]);
+  });
+
+  it('exits 4 naming the source, its file and the keys when two records share a key', async () => {
+    await lake.writePrices(['heat-pump,CA,14250.50', 'heat-pump,CA,9900', 'induction-stove,NY,1750']);
+    const { code, out, err } = await command();
+    expect(code).toBe(EXIT_SOURCE_REJECTED);
+    expect(out).toEqual([]);
+    const [run] = await listRuns(lake.lakeDir);
+    const version = run!.rejectedSources![0]!.version;
+    expect(version).toMatch(/^[0-9a-f]{16}$/);
+    expect(run).toMatchObject({
+      outcome: 'failed',
+      rejectedSources: [{ source: 'demo', version, reason: expect.stringContaining('heat-pump/CA') }],
+    });
+    expect(err).toEqual([
+      'pipeline failed, nothing was published (the served snapshot is unchanged): ' +
+        `Source "demo" (${lake.sourceDir}): version ${version} cannot be staged completely: ` +
+        `1 key names more than one record (1 key of demo-price in ${lake.sourceDir}: heat-pump/CA (the records ` +
+        'differ in: priceUsd)). Staging keeps one record per key, so this export is refused rather than staged ' +
+        'with records missing; fix it at the source (a record exported twice?). The run used no other version ' +
+        'in its place. To publish the other sources meanwhile, built with the published version of this one, ' +
+        'run again with SOURCE_FALLBACK=published.',
     ]);
   });
 
@@ -130,6 +154,19 @@ describe('npm run pipeline with METRICS_TEXTFILE', () => {
     expect(status(failed)).toEqual({ published: 0, held: 0, unchanged: 0, failed: 1 });
     expect(sampleValue(failed, 'electrify_pipeline_audit_findings', { severity: 'error' })).toBe(1);
     expect(sampleValue(failed, 'electrify_pipeline_records', { outcome: 'accepted' })).toBe(2);
+  });
+
+  it('counts a rejected source version as a failed run', async () => {
+    expect((await command({ METRICS_TEXTFILE: textfile() })).code).toBe(0);
+    expect(
+      sampleValue(await readFile(textfile(), 'utf8'), 'electrify_pipeline_rejected_source_versions'),
+    ).toBe(0);
+
+    await lake.writePrices(['heat-pump,CA,14250.50', 'heat-pump,CA,9900']);
+    expect((await command({ METRICS_TEXTFILE: textfile() })).code).toBe(EXIT_SOURCE_REJECTED);
+    const failed = await readFile(textfile(), 'utf8');
+    expect(status(failed)).toEqual({ published: 0, held: 0, unchanged: 0, failed: 1 });
+    expect(sampleValue(failed, 'electrify_pipeline_rejected_source_versions')).toBe(1);
   });
 
   it('reports a textfile it cannot write without failing the run', async () => {

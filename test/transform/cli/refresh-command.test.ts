@@ -89,6 +89,32 @@ describe('npm run refresh', () => {
     // Massachusetts is gone from the incentives and from the incentive relationships.
     expect(sampleValue(metrics, 'electrify_pipeline_audit_findings', { severity: 'hold' })).toBe(2);
   }, 180_000);
+
+  it('counts a run whose source repeats keys as failed, at error and in its metrics', async () => {
+    const source = path.join(lakeDir, 'exported-twice');
+    await cp(path.join(REPOSITORY_ROOT, 'ingest/sample-data/incentives'), source, { recursive: true });
+    const file = path.join(source, 'data/MA/incentives.json');
+    const incentives = JSON.parse(await readFile(file, 'utf8')) as unknown[];
+    await writeFile(file, JSON.stringify([...incentives, ...incentives.slice(0, 3)]));
+    const textfile = path.join(lakeDir, 'pipeline.prom');
+    const child = startRefresh(['--cron', '0 0 1 1 *'], {
+      INCENTIVES_SOURCE: source,
+      METRICS_TEXTFILE: textfile,
+    });
+    const ended = await firstRunEnded(child);
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+
+    expect(ended).toMatchObject({
+      level: 50,
+      exitCode: 4,
+      msg: 'pipeline run ended: failed: a source version was rejected, nothing published (npm run lake -- runs)',
+    });
+    const metrics = await readFile(textfile, 'utf8');
+    expect(sampleValue(metrics, 'electrify_pipeline_last_run_status', { status: 'failed' })).toBe(1);
+    expect(sampleValue(metrics, 'electrify_pipeline_rejected_source_versions')).toBe(1);
+  }, 180_000);
 });
 
 function startRefresh(args: string[], env: Record<string, string> = {}): ChildProcess {
