@@ -22,6 +22,7 @@ import { parseQueryString } from './http/query-string.ts';
 import { responseCachePlugin } from './http/response-cache-plugin.ts';
 import { localizedValidationError, requestValidatorCompiler } from './http/request-validation.ts';
 import { snapshotScopePlugin } from './http/snapshot-scope-plugin.ts';
+import { answerVersion } from './answer-version.ts';
 import { ServeMetrics } from './serve-metrics.ts';
 import type { LoadedSnapshot } from './snapshot/snapshot-holder.ts';
 
@@ -47,6 +48,8 @@ export interface AppDeps {
   rateLimiter?: RateLimiter;
   /** Whether the process is draining before a stop (default: never). */
   draining?: () => boolean;
+  /** What identifies the code and settings answering, in every ETag (default: `answerVersion(config)`). */
+  answerVersion?: string;
 }
 
 /**
@@ -125,6 +128,7 @@ export async function buildApp(deps: AppDeps): Promise<ZodApp> {
         maxBytes: config.RESPONSE_CACHE_MB * 1024 * 1024,
         maxEntries: RESPONSE_CACHE_MAX_ENTRIES,
       },
+      answerVersion: deps.answerVersion ?? answerVersion(config),
       metrics,
       compress: deps.compress,
     });

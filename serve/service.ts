@@ -40,6 +40,8 @@ export interface ServiceDeps {
   };
   /** Where the one-time key announcement (a block of lines) goes: the terminal, never the logs. */
   print: (block: string) => void;
+  /** The code and settings answering, in every ETag (default: the serving code's, `answerVersion`). */
+  answerVersion?: string;
 }
 
 export interface RunningService {
@@ -179,6 +181,7 @@ export async function startService(deps: ServiceDeps): Promise<RunningService> {
     precompute: () => (precomputing ? (precompute?.progress() ?? PREPARING) : null),
     rateLimiter,
     draining: () => draining,
+    ...(deps.answerVersion === undefined ? {} : { answerVersion: deps.answerVersion }),
   });
   const closeSources = () => {
     snapshots.close();

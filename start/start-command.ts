@@ -16,9 +16,11 @@ import {
 } from '../transform/pipeline/staged-publish.ts';
 import { lakeTableFamilies } from '../transform/tables/index.ts';
 import { createApiModules } from '../serve/api-modules.ts';
-import { threadedRemModel } from '../simulate/on-demand/threaded-rem-model.ts';
+import { REM_MODEL_THREAD, threadedRemModel } from '../simulate/on-demand/threaded-rem-model.ts';
 import { limitHeapGrowth } from '../serve/heap-growth.ts';
 import { startService } from '../serve/service.ts';
+import { answerVersion } from '../serve/answer-version.ts';
+import { codeFingerprint } from '../lib/code-fingerprint.ts';
 import { lakeSnapshotSource } from '../serve/snapshot/lake-snapshot-source.ts';
 
 /** LOG_FORMAT: `auto` draws progress when a person watches (stdout and stderr are terminals). */
@@ -84,6 +86,8 @@ export async function startCommand(config: Config): Promise<number | undefined> 
         remModel: threadedRemModel({ threads: config.REM_MODEL_THREADS, maxQueued: config.REM_MODEL_QUEUE }),
       }),
       source: lakeSnapshotSource(config.LAKE_DIR),
+      // The model threads' code answers /rem requests the snapshot does not hold: it is part of every ETag.
+      answerVersion: answerVersion(config, [codeFingerprint([REM_MODEL_THREAD]).hash]),
       // The incentives first (seconds): the calculator answers while the REM and health tables precompute.
       publishFirstSnapshot: async () =>
         pipeline(

@@ -1,11 +1,5 @@
-import { hash, randomBytes } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { ContentEncoding } from './accept-encoding.ts';
-
-/**
- * Distinguishes this server process: a restart (possibly with new code) must not validate tags issued
- * before it, since the same snapshot and request could then produce different bytes.
- */
-const serverInstance = randomBytes(8).toString('hex');
 
 /** The path with its query parameters sorted by name (values of one name keep their order). */
 export function canonicalUrl(url: string): string {
@@ -18,15 +12,21 @@ export function canonicalUrl(url: string): string {
 }
 
 /**
- * The ETag of a data GET. A data response is a function of the snapshot, the as-of date and the request
- * (the service answers from an immutable in-memory snapshot), so the tag is derived from those instead of
- * the body: a conditional GET is answered 304 before the handler runs, and no response body is ever
- * hashed. It is strong because, within one server process, equal inputs give byte-equal bodies.
+ * The ETag of a data GET. A data response is a function of the code and settings that answer
+ * (`answerVersion`), the snapshot, the as-of date and the request (the service answers from an immutable
+ * in-memory snapshot), so the tag is derived from those instead of the body: a conditional GET is answered
+ * 304 before the handler runs, no response body is ever hashed, and every replica running the same code
+ * gives the same answer the same tag. It is strong because equal inputs give byte-equal bodies.
  * `request` names the request: its `canonicalUrl`, or the name its route gave it (see `nameAnswer`).
  */
-export function dataEtag(snapshotId: string, asOfDate: string, request: string): string {
+export function dataEtag(
+  answerVersion: string,
+  snapshotId: string,
+  asOfDate: string,
+  request: string,
+): string {
   // One-shot hash: no Hash object per request (it is computed for every GET that misses the cache).
-  return `"${hash('sha1', `${serverInstance}\n${snapshotId}\n${asOfDate}\n${request}`, 'base64url')}"`;
+  return `"${hash('sha1', `${answerVersion}\n${snapshotId}\n${asOfDate}\n${request}`, 'base64url')}"`;
 }
 
 /**

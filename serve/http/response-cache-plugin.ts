@@ -50,6 +50,8 @@ declare module 'fastify' {
 export interface ResponseCacheOptions {
   /** Bounds of the response cache. */
   responseCache: LruLimits;
+  /** The code and settings that answer, part of every ETag (serve/answer-version.ts). */
+  answerVersion: string;
   /** Counts the response cache's hits and misses. */
   metrics?: Pick<ServeMetrics, 'responseCacheLookup'>;
   /** How a body is compressed (tests count the calls). */
@@ -116,6 +118,7 @@ class KeptAnswers {
     private readonly responses: SnapshotResponseCache,
     private readonly compress: Compressor,
     private readonly metrics: ResponseCacheOptions['metrics'],
+    private readonly answerVersion: string,
   ) {}
 
   /**
@@ -232,7 +235,7 @@ class KeptAnswers {
     const { named, key } = request.answer!;
     if (!named && request.method === 'POST') return null;
     const { snapshot, asOfDate } = request.pinned!;
-    return dataEtag(snapshot.id, asOfDate, named ? key : canonicalUrl(request.url));
+    return dataEtag(this.answerVersion, snapshot.id, asOfDate, named ? key : canonicalUrl(request.url));
   }
 
   /**
@@ -284,8 +287,13 @@ class KeptAnswers {
 }
 
 export const responseCachePlugin = fp<ResponseCacheOptions>(
-  async (scope, { responseCache, metrics, compress = compressBody }) => {
-    const answers = new KeptAnswers(new SnapshotResponseCache(responseCache, compress), compress, metrics);
+  async (scope, { responseCache, answerVersion, metrics, compress = compressBody }) => {
+    const answers = new KeptAnswers(
+      new SnapshotResponseCache(responseCache, compress),
+      compress,
+      metrics,
+      answerVersion,
+    );
     scope.decorateRequest('answer', null);
     scope.addHook('onRequest', answers.onRequest);
     scope.addHook('preValidation', answers.preValidation);

@@ -32,6 +32,9 @@ const THREAD_HEAP = { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 8 };
  */
 const MODEL_THREAD_NICENESS = 19;
 
+/** The module each model thread runs (for its code's fingerprint, which the server's ETags carry). */
+export const REM_MODEL_THREAD = new URL('./rem-model-thread.ts', import.meta.url);
+
 /**
  * The REM model the server is given: the committed surrogate on a few worker threads (started on the first
  * job), so no request's model work runs on the event loop; a full queue refuses a job at once.

@@ -21,18 +21,27 @@ describe('canonicalUrl', () => {
 });
 
 describe('dataEtag', () => {
-  const tag = dataEtag('snap-a', '2026-11-21', '/v1/calc?zip=80212&owner=renter');
+  const V = 'a1b2c3d4e5f60718';
+  const tag = dataEtag(V, 'snap-a', '2026-11-21', '/v1/calc?zip=80212&owner=renter');
   it('is a quoted base64url SHA-1 of what names the request, so a URL is named by its canonical form', () => {
     expect(tag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
-    expect(dataEtag('snap-a', '2026-11-21', '/v1/calc?zip=80212&owner=renter')).toBe(tag);
-    expect(dataEtag('snap-a', '2026-11-21', canonicalUrl('/v1/calc?owner=renter&zip=80212'))).toBe(
-      dataEtag('snap-a', '2026-11-21', canonicalUrl('/v1/calc?zip=80212&owner=renter')),
+    expect(dataEtag(V, 'snap-a', '2026-11-21', '/v1/calc?zip=80212&owner=renter')).toBe(tag);
+    expect(dataEtag(V, 'snap-a', '2026-11-21', canonicalUrl('/v1/calc?owner=renter&zip=80212'))).toBe(
+      dataEtag(V, 'snap-a', '2026-11-21', canonicalUrl('/v1/calc?zip=80212&owner=renter')),
+    );
+  });
+  it('is the same in every process given the same answer version, and changes with it', () => {
+    expect(dataEtag('a1b2c3d4e5f60718', 'snap-a', '2026-11-21', '/v1/calc?zip=80212&owner=renter')).toBe(
+      '"aRN8gIIWbf0mH5ocLDAMCEN28_o"',
+    );
+    expect(dataEtag('ffffffffffffffff', 'snap-a', '2026-11-21', '/v1/calc?zip=80212&owner=renter')).not.toBe(
+      tag,
     );
   });
   it('changes with the snapshot, the as-of date and the request', () => {
-    expect(dataEtag('snap-b', '2026-11-21', '/v1/calc?zip=80212&owner=renter')).not.toBe(tag);
-    expect(dataEtag('snap-a', '2026-11-22', '/v1/calc?zip=80212&owner=renter')).not.toBe(tag);
-    expect(dataEtag('snap-a', '2026-11-21', '/v1/calc?zip=80212&owner=homeowner')).not.toBe(tag);
+    expect(dataEtag(V, 'snap-b', '2026-11-21', '/v1/calc?zip=80212&owner=renter')).not.toBe(tag);
+    expect(dataEtag(V, 'snap-a', '2026-11-22', '/v1/calc?zip=80212&owner=renter')).not.toBe(tag);
+    expect(dataEtag(V, 'snap-a', '2026-11-21', '/v1/calc?zip=80212&owner=homeowner')).not.toBe(tag);
   });
 });
 

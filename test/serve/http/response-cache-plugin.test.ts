@@ -193,7 +193,10 @@ describe('response cache', () => {
   it('refuses to be registered in a scope without the snapshot scope before it', async () => {
     const server = Fastify();
     await expect(
-      server.register(responseCachePlugin, { responseCache: { maxBytes: 1024, maxEntries: 10 } }),
+      server.register(responseCachePlugin, {
+        responseCache: { maxBytes: 1024, maxEntries: 10 },
+        answerVersion: 'test',
+      }),
     ).rejects.toThrow(/electrify-snapshot-scope/);
     await server.close();
   });

@@ -80,6 +80,8 @@ export interface SoakResult {
   maxMs: number;
   slowest: string[];
   downloads: DownloadsResult;
+  /** A calculator answer's ETag from HAProxy, revalidated at each replica and through HAProxy: the statuses. */
+  revalidations: { direct: number[]; throughHaproxy: number[] };
   seconds: number;
   /** What was done to the deployment, with the second of the load it happened at. */
   events: string[];
@@ -216,6 +218,34 @@ function downloadLoop(base: string, headers: Record<string, string>, paceMs: num
   };
 }
 
+/**
+ * Fetches one calculator answer through HAProxy, then asks each replica directly, and HAProxy ten times,
+ * whether the tag it got is still current: a deployment whose replicas tag the same answer alike says 304
+ * whichever replica is asked.
+ */
+async function revalidate(
+  base: string,
+  replicas: readonly string[],
+  headers: Record<string, string>,
+): Promise<SoakResult['revalidations']> {
+  const url = '/api/v1/calculator?zip=02903&owner_status=homeowner&household_income=52000&household_size=3';
+  const first = await fetch(`${base}${url}`, { headers });
+  await first.arrayBuffer();
+  const etag = first.headers.get('etag');
+  if (first.status !== 200 || etag === null)
+    throw new Error(`no tagged answer to revalidate (${first.status})`);
+  const ask = async (server: string) => {
+    const res = await fetch(`${server}${url}`, { headers: { ...headers, 'if-none-match': etag } });
+    await res.arrayBuffer();
+    return res.status;
+  };
+  const direct = [];
+  for (const replica of replicas) direct.push(await ask(replica));
+  const throughHaproxy = [];
+  for (let i = 0; i < 10; i++) throughHaproxy.push(await ask(base));
+  return { direct, throughHaproxy };
+}
+
 export async function runReplicasSoak(options: SoakOptions): Promise<SoakResult> {
   const log = options.log ?? (() => {});
   const dir = await mkdtemp(path.join(tmpdir(), 'soak-'));
@@ -279,6 +309,11 @@ export async function runReplicasSoak(options: SoakOptions): Promise<SoakResult>
 
     // The load: a new household income every calculator request; REM and health requests mixed in.
     const headers = { authorization: `Bearer ${key}` };
+    const revalidations = await revalidate(
+      haproxy.url,
+      replicas.map((r) => `http://127.0.0.1:${r.port}`),
+      headers,
+    );
     let sequence = 0;
     const request = (): Promise<Response> => {
       const n = sequence++;
@@ -462,6 +497,7 @@ export async function runReplicasSoak(options: SoakOptions): Promise<SoakResult>
       maxMs: latencies.at(-1) ?? 0,
       slowest,
       downloads: downloads.result,
+      revalidations,
       seconds,
       events,
       throughput,
