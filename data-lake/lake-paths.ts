@@ -19,6 +19,8 @@ export interface LakePaths {
   sourceFreshness: string;
   /** Files the server derives from a snapshot's tables (one directory per snapshot id), rebuilt when absent. */
   servingCache: string;
+  /** Where a run writes its snapshot's files before they go into the lake's store; removed when it ends. */
+  building: string;
   /** Where the run's DuckDB spills the tables it builds beyond its memory limit; removed when the run ends. */
   buildSpill: string;
 }
@@ -37,6 +39,7 @@ export function lakePaths(lakeDir: string): LakePaths {
     runs: path.join(root, 'runs'),
     sourceFreshness: path.join(root, 'sources.json'),
     servingCache: path.join(root, 'cache', 'serving'),
+    building: path.join(root, 'cache', 'build'),
     buildSpill: path.join(root, 'cache', 'build-spill'),
   };
 }

@@ -14,17 +14,21 @@ export class InvalidManifestError extends Error {
 /** Reads and validates a snapshot directory's manifest. */
 export async function readManifest(dir: string): Promise<Manifest> {
   const file = path.join(dir, MANIFEST_FILE);
-  const text = await readFile(file, 'utf8');
+  return parseManifest(await readFile(file, 'utf8'), file);
+}
+
+/** Validates a manifest's text; `where` names it in the error. */
+export function parseManifest(text: string, where: string): Manifest {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new InvalidManifestError(file, (error as Error).message);
+    throw new InvalidManifestError(where, (error as Error).message);
   }
   const parsed = manifestSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new InvalidManifestError(file, `${issue.path.join('.')}: ${issue.message}`);
+    throw new InvalidManifestError(where, `${issue.path.join('.')}: ${issue.message}`);
   }
   return parsed.data;
 }

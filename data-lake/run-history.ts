@@ -1,34 +1,30 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import path from 'node:path';
-import { directoryEntries } from '../lib/fs/directory-entries.ts';
-import { writeFileAtomically } from '../lib/fs/durable-file.ts';
 import { runRecordSchema, type RunRecord } from '../schemas/lake.ts';
-import { lakePaths } from './lake-paths.ts';
+import type { Lake } from './lake.ts';
 import { processExists } from '../lib/process-exists.ts';
 
+const RUNS_PREFIX = 'runs/';
+
 /**
- * The lake's run history: every pipeline run leaves one record in LAKE_DIR/runs, written when it starts and
+ * The lake's run history: every pipeline run leaves one record in the lake's runs/, written when it starts and
  * replaced (atomically) as it learns what it read and built and when it ends, so a run that fails, or
  * whose process dies, still leaves what it got to.
  */
 export class RunHistory {
   private constructor(
-    private readonly file: string,
+    private readonly lake: Lake,
     private record: RunRecord,
   ) {}
 
   /** Starts a run's record (`running`). */
   static async start(
-    lakeDir: string,
+    lake: Lake,
     start: Pick<RunRecord, 'trigger' | 'previous'> & { now: Date },
   ): Promise<RunHistory> {
-    const dir = lakePaths(lakeDir).runs;
-    await mkdir(dir, { recursive: true });
     // Sortable by start, unique per process: e.g. 20261127T170029319Z-4f2a.
     const id = `${start.now.toISOString().replace(/[-:.]/g, '')}-${randomBytes(2).toString('hex')}`;
-    const history = new RunHistory(path.join(dir, `${id}.json`), {
+    const history = new RunHistory(lake, {
       id,
       trigger: start.trigger,
       pid: process.pid,
@@ -66,21 +62,20 @@ export class RunHistory {
   }
 
   private write(): Promise<void> {
-    return writeFileAtomically(this.file, `${JSON.stringify(runRecordSchema.parse(this.record), null, 2)}\n`);
+    return this.lake.store.put(
+      `${RUNS_PREFIX}${this.record.id}.json`,
+      `${JSON.stringify(runRecordSchema.parse(this.record), null, 2)}\n`,
+    );
   }
 }
 
 /** The lake's run records, newest first; `running` ones whose process is gone from this host are `interrupted`. */
-export async function listRuns(lakeDir: string): Promise<(RunRecord | InterruptedRun)[]> {
-  const dir = lakePaths(lakeDir).runs;
-  const names = await directoryEntries(dir);
+export async function listRuns(lake: Lake): Promise<(RunRecord | InterruptedRun)[]> {
+  const keys = (await lake.store.list(RUNS_PREFIX)).filter((key) => key.endsWith('.json'));
   const records: (RunRecord | InterruptedRun)[] = [];
-  for (const name of names
-    .filter((n) => n.endsWith('.json'))
-    .sort()
-    .reverse()) {
-    // A record another process is replacing, or one damaged by hand, is left out rather than failing the list.
-    const parsed = runRecordSchema.safeParse(await readJson(path.join(dir, name)));
+  for (const key of keys.reverse()) {
+    // A record damaged by hand is left out rather than failing the list.
+    const parsed = runRecordSchema.safeParse(await readJson(lake, key));
     if (!parsed.success) continue;
     const run = parsed.data;
     const gone = run.outcome === 'running' && run.host === hostname() && !processExists(run.pid);
@@ -89,9 +84,10 @@ export async function listRuns(lakeDir: string): Promise<(RunRecord | Interrupte
   return records;
 }
 
-async function readJson(file: string): Promise<unknown> {
+async function readJson(lake: Lake, key: string): Promise<unknown> {
+  const object = await lake.store.get(key);
   try {
-    return JSON.parse(await readFile(file, 'utf8'));
+    return object === null ? null : JSON.parse(object.body.toString('utf8'));
   } catch {
     return null;
   }

@@ -6,6 +6,7 @@ import type { Manifest } from '../schemas/lake.ts';
 import type { TableRef } from './tables/table-ref.ts';
 import { readCurrent } from './current-pointer.ts';
 import { writeFileAtomically } from '../lib/fs/durable-file.ts';
+import { localCopy, type Lake } from './lake.ts';
 import { lakePaths, snapshotDir } from './lake-paths.ts';
 import { readManifest } from './manifest-file.ts';
 import { withMemoryDb } from './memory-db.ts';
@@ -53,10 +54,13 @@ export const readTable = <Row extends Record<string, unknown>>(
   table: TableRef<Row>,
 ): Promise<Row[]> => snapshot.rows<Row>(table.name);
 
-/** Opens a snapshot of the lake by id; its manifest is read and validated now, its tables on demand. */
-export async function openSnapshot(lakeDir: string, id: string): Promise<SnapshotReader> {
-  const dir = snapshotDir(lakeDir, id);
-  return new ParquetSnapshotReader(id, dir, await readManifest(dir), lakePaths(lakeDir).servingCache);
+/**
+ * Opens a snapshot of the lake by id, from this machine's copy of it (see `localCopy`); its manifest is
+ * read and validated now, its tables on demand.
+ */
+export async function openSnapshot(lake: Lake, id: string): Promise<SnapshotReader> {
+  const dir = snapshotDir((await localCopy(lake, id)).workDir, id);
+  return new ParquetSnapshotReader(id, dir, await readManifest(dir), lakePaths(lake.workDir).servingCache);
 }
 
 class ParquetSnapshotReader implements SnapshotReader {

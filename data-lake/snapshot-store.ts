@@ -1,10 +1,11 @@
-import { rename, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Manifest } from '../schemas/lake.ts';
-import { readCurrent, writeCurrent } from './current-pointer.ts';
-import { removeTempFiles, TEMP_MARKER, writeFileAtomically } from '../lib/fs/durable-file.ts';
-import { assertSnapshotId, lakePaths, PARTIAL_SUFFIX, snapshotDir } from './lake-paths.ts';
-import { MANIFEST_FILE, readManifest, serializeManifest } from './manifest-file.ts';
+import { moveCurrent, readCurrent, readCurrentPointer, swapCurrent } from './current-pointer.ts';
+import { removeTempFiles } from '../lib/fs/durable-file.ts';
+import { assertSnapshotId, lakePaths, PARTIAL_SUFFIX } from './lake-paths.ts';
+import { readStoredManifest, snapshotCacheDir, snapshotKey, type Lake } from './lake.ts';
+import { MANIFEST_FILE, serializeManifest } from './manifest-file.ts';
 import { directoryEntries } from '../lib/fs/directory-entries.ts';
 
 export interface SnapshotSummary {
@@ -28,12 +29,12 @@ export class UnknownSnapshotError extends Error {
   }
 }
 
-/** Every complete snapshot in the lake, newest first (a directory without a valid manifest is skipped). */
-export async function listSnapshots(lakeDir: string): Promise<SnapshotSummary[]> {
-  const current = await readCurrent(lakeDir);
+/** Every complete snapshot in the lake, newest first (one without a valid manifest is skipped). */
+export async function listSnapshots(lake: Lake): Promise<SnapshotSummary[]> {
+  const current = await readCurrent(lake);
   const summaries: SnapshotSummary[] = [];
-  for (const id of await snapshotIds(lakeDir)) {
-    const manifest = await readManifest(snapshotDir(lakeDir, id)).catch(() => null);
+  for (const id of await snapshotIds(lake)) {
+    const manifest = await readStoredManifest(lake, id).catch(() => null);
     if (manifest === null) continue;
     const tables = Object.values(manifest.tables);
     summaries.push({
@@ -53,75 +54,80 @@ export async function listSnapshots(lakeDir: string): Promise<SnapshotSummary[]>
  * The manifest of the snapshot CURRENT names, or null when nothing is published or its manifest cannot be
  * read (a run then treats the lake as having nothing to compare with or reuse).
  */
-export async function readPublishedManifest(lakeDir: string): Promise<Manifest | null> {
-  const current = await readCurrent(lakeDir);
-  return current === null ? null : await readManifest(snapshotDir(lakeDir, current)).catch(() => null);
+export async function readPublishedManifest(lake: Lake): Promise<Manifest | null> {
+  const current = await readCurrent(lake);
+  return current === null ? null : await readStoredManifest(lake, current).catch(() => null);
 }
 
-export async function showSnapshot(lakeDir: string, id: string): Promise<Manifest> {
-  return readSnapshotManifest(lakeDir, id);
+export async function showSnapshot(lake: Lake, id: string): Promise<Manifest> {
+  return readSnapshotManifest(lake, id);
 }
 
-/** Points CURRENT at an existing snapshot (atomically); returns the id it named before. */
-export async function rollbackTo(lakeDir: string, id: string): Promise<string | null> {
-  await readSnapshotManifest(lakeDir, id);
-  const previous = await readCurrent(lakeDir);
-  await writeCurrent(lakeDir, id);
-  return previous;
+/** Points CURRENT at an existing snapshot (by a compare-and-swap); returns the id it named before. */
+export async function rollbackTo(lake: Lake, id: string): Promise<string | null> {
+  await readSnapshotManifest(lake, id);
+  return moveCurrent(lake, id);
 }
 
 /**
  * Deletes all but the `keep` newest snapshots; the published one is always kept, whatever its age.
- * Partial snapshots and temporary files left by crashed runs go too. Returns the deleted ids.
+ * What crashed runs left behind goes too. Returns the deleted ids.
  */
-export async function collectGarbage(lakeDir: string, keep: number): Promise<string[]> {
+export async function collectGarbage(lake: Lake, keep: number): Promise<string[]> {
   if (!Number.isInteger(keep) || keep < 0) throw new Error(`--keep must be a whole number ≥ 0, not ${keep}`);
-  const current = await readCurrent(lakeDir);
-  const byAge = await listSnapshots(lakeDir);
+  const current = await readCurrent(lake);
+  const byAge = await listSnapshots(lake);
   const kept = new Set(byAge.slice(0, keep).map((s) => s.id));
   if (current !== null) kept.add(current);
-  const doomed = (await snapshotIds(lakeDir)).filter((id) => !kept.has(id));
+  const doomed = (await snapshotIds(lake)).filter((id) => !kept.has(id));
   for (const id of doomed) {
-    // Renamed aside first, so a crash mid-delete never leaves a listed snapshot with files missing.
-    const aside = `${snapshotDir(lakeDir, id)}${TEMP_MARKER}deleting`;
-    await rename(snapshotDir(lakeDir, id), aside);
-    await rm(aside, { recursive: true, force: true });
-    await rm(path.join(lakePaths(lakeDir).servingCache, id), { recursive: true, force: true });
+    // The manifest first: a snapshot without one is no longer listed, so none is ever seen with files missing.
+    await lake.store.delete(snapshotKey(id));
+    for (const key of await lake.store.list(`snapshots/${id}/`)) await lake.store.delete(key);
+    await rm(path.join(lake.workDir, 'snapshots', id), { recursive: true, force: true });
+    await rm(path.join(lakePaths(lake.workDir).servingCache, id), { recursive: true, force: true });
+    await rm(path.join(snapshotCacheDir(lake), 'snapshots', id), { recursive: true, force: true });
   }
-  await removeRunLeftovers(lakeDir);
+  await removeRunLeftovers(lake);
   return doomed.sort();
 }
 
-/** Removes what an interrupted run leaves behind: `.partial` snapshot directories and temporary files. */
-export async function removeRunLeftovers(lakeDir: string): Promise<string[]> {
-  const { root, snapshots, current, buildSpill } = lakePaths(lakeDir);
+/** Removes what an interrupted run leaves behind: snapshots half built, temporary files, spilled tables. */
+export async function removeRunLeftovers(lake: Lake): Promise<string[]> {
+  const { root, snapshots, current, building, buildSpill } = lakePaths(lake.workDir);
+  // Snapshots half written in place by earlier versions of the pipeline, in a directory lake.
   const partials = (await directoryEntries(snapshots)).filter((name) => name.endsWith(PARTIAL_SUFFIX));
   for (const name of partials) await rm(path.join(snapshots, name), { recursive: true, force: true });
+  const built = (await directoryEntries(building)).map((name) =>
+    path.relative(root, path.join(building, name)),
+  );
+  await rm(building, { recursive: true, force: true });
   // LAKE_DIR is shared with other components (the key file, the log): only CURRENT's temporaries are ours.
   const currentTemps = await removeTempFiles(root, path.basename(current));
   const spill = (await directoryEntries(buildSpill)).length > 0 ? [path.relative(root, buildSpill)] : [];
   await rm(buildSpill, { recursive: true, force: true });
-  return [...partials, ...currentTemps, ...(await removeTempFiles(snapshots)), ...spill];
+  return [...partials, ...built, ...currentTemps, ...(await removeTempFiles(snapshots)), ...spill];
 }
 
-async function readSnapshotManifest(lakeDir: string, id: string): Promise<Manifest> {
-  assertSnapshotId(id);
-  try {
-    return await readManifest(snapshotDir(lakeDir, id));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new UnknownSnapshotError(id);
-    throw error;
-  }
+async function readSnapshotManifest(lake: Lake, id: string): Promise<Manifest> {
+  const manifest = await readStoredManifest(lake, assertSnapshotId(id));
+  if (manifest === null) throw new UnknownSnapshotError(id);
+  return manifest;
 }
 
-async function snapshotIds(lakeDir: string): Promise<string[]> {
-  return (await directoryEntries(lakePaths(lakeDir).snapshots)).filter((name) => {
+/** The ids of the snapshots whose manifest is in the store (a snapshot being written has none yet). */
+async function snapshotIds(lake: Lake): Promise<string[]> {
+  const ids: string[] = [];
+  for (const key of await lake.store.list('snapshots/')) {
+    const [, id, file, ...rest] = key.split('/');
+    if (file !== MANIFEST_FILE || rest.length > 0) continue;
     try {
-      return assertSnapshotId(name) === name;
+      if (assertSnapshotId(id!) === id) ids.push(id);
     } catch {
-      return false;
+      // Not a snapshot's directory (a leftover of an interrupted write): not listed.
     }
-  });
+  }
+  return ids;
 }
 
 /** Publishing a snapshot that is not waiting for review. */
@@ -158,16 +164,18 @@ export interface Review {
  * atomically; its tables' files never change), then CURRENT names it. Refused unless the snapshot is held
  * and was compared with what CURRENT names now.
  */
-export async function publishHeld(lakeDir: string, id: string, review: Review): Promise<Manifest> {
-  const manifest = await readSnapshotManifest(lakeDir, id);
+export async function publishHeld(lake: Lake, id: string, review: Review): Promise<Manifest> {
+  const manifest = await readSnapshotManifest(lake, id);
   if (manifest.hold === undefined || manifest.review !== undefined) throw new NotHeldError(id);
-  const current = await readCurrent(lakeDir);
-  if (current !== manifest.hold.against) throw new StaleHoldError(id, manifest.hold.against, current);
+  const current = await readCurrentPointer(lake);
+  if (current.id !== manifest.hold.against) throw new StaleHoldError(id, manifest.hold.against, current.id);
   const reviewed: Manifest = {
     ...manifest,
     review: { publishedAt: review.now.toISOString(), operator: review.operator, reason: review.reason },
   };
-  await writeFileAtomically(path.join(snapshotDir(lakeDir, id), MANIFEST_FILE), serializeManifest(reviewed));
-  await writeCurrent(lakeDir, id);
+  await lake.store.put(snapshotKey(id), serializeManifest(reviewed));
+  // A local copy's manifest must say the same: it is read in place of the store's.
+  await rm(path.join(snapshotCacheDir(lake), 'snapshots', id), { recursive: true, force: true });
+  await swapCurrent(lake, id, current);
   return reviewed;
 }

@@ -1,23 +1,27 @@
-import { readFile } from 'node:fs/promises';
-import { writeFileAtomically } from '../lib/fs/durable-file.ts';
 import { sourceFreshnessFileSchema, type SourceFreshness } from '../schemas/lake.ts';
-import { lakePaths } from './lake-paths.ts';
+import type { Lake } from './lake.ts';
 
 /** A source's read in a run: its content, or why it could not be read. */
 export type SourceRead =
   | { source: string; contentHash: string; staleAfterDays?: number | null }
   | { source: string; failure: string };
 
-/** When each source of the lake last changed and was last read (LAKE_DIR/sources.json). */
-export async function readSourceFreshness(lakeDir: string): Promise<Record<string, SourceFreshness>> {
-  let text: string;
-  try {
-    text = await readFile(lakePaths(lakeDir).sourceFreshness, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw error;
-  }
-  return sourceFreshnessFileSchema.parse(JSON.parse(text)).sources;
+const FRESHNESS_KEY = 'sources.json';
+
+/** When each source of the lake last changed and was last read (sources.json in the lake's store). */
+export async function readSourceFreshness(lake: Lake): Promise<Record<string, SourceFreshness>> {
+  return (await readFreshness(lake)).sources;
+}
+
+async function readFreshness(lake: Lake) {
+  const object = await lake.store.get(FRESHNESS_KEY);
+  return {
+    sources:
+      object === null
+        ? {}
+        : sourceFreshnessFileSchema.parse(JSON.parse(object.body.toString('utf8'))).sources,
+    version: object?.version ?? null,
+  };
 }
 
 /** The freshness after a run's reads (a pure step of recordSourceReads). */
@@ -45,17 +49,16 @@ export function afterReads(
   return next;
 }
 
-/** Records a run's reads (under the lake lock, which a run holds). */
-export async function recordSourceReads(
-  lakeDir: string,
-  reads: readonly SourceRead[],
-  now: Date,
-): Promise<void> {
-  const sources = afterReads(await readSourceFreshness(lakeDir), reads, now);
-  await writeFileAtomically(lakePaths(lakeDir).sourceFreshness, `${JSON.stringify({ sources }, null, 2)}\n`);
+/** Records a run's reads in the lake's source freshness. */
+export async function recordSourceReads(lake: Lake, reads: readonly SourceRead[], now: Date): Promise<void> {
+  // Compare-and-swap, again on a race: runs of pipelines on two hosts each add their reads.
+  for (;;) {
+    const { sources, version } = await readFreshness(lake);
+    const text = `${JSON.stringify({ sources: afterReads(sources, reads, now) }, null, 2)}\n`;
+    if (await lake.store.putIfVersion(FRESHNESS_KEY, text, version)) return;
+  }
 }
 
-/** A source unchanged, or unread, for longer than it may be. */
 export interface StaleSource {
   source: string;
   reason: 'unchanged' | 'unread';

@@ -1,11 +1,14 @@
+import { PublishRaceError } from './current-pointer.ts';
+import { CorruptSnapshotError, SnapshotNotInStoreError } from './lake.ts';
 import { LakeBusyError } from './lake-lock.ts';
+import { LakeStoreError } from './store/lake-store.ts';
 import { InvalidSnapshotIdError } from './lake-paths.ts';
 import { NothingToDiffError } from './diff/lake-diff.ts';
 import { NotHeldError, StaleHoldError, UnknownSnapshotError } from './snapshot-store.ts';
 
 /**
  * The lake's errors a person running a command causes or can fix (a mistyped snapshot id, a run holding
- * the lake): the commands that take ids or the lock print their message alone, without a stack trace.
+ * the lake, a store that cannot be reached): the commands print their message alone, without a stack trace.
  */
 export const LAKE_USER_ERRORS = [
   UnknownSnapshotError,
@@ -14,4 +17,8 @@ export const LAKE_USER_ERRORS = [
   NotHeldError,
   StaleHoldError,
   NothingToDiffError,
+  PublishRaceError,
+  SnapshotNotInStoreError,
+  CorruptSnapshotError,
+  LakeStoreError,
 ] as const;

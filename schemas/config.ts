@@ -40,6 +40,16 @@ export const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
   LAKE_DIR: z.string().min(1).default('./data-lake/local'),
+  /**
+   * `s3://bucket/prefix`: the lake's snapshots, CURRENT, run records and source freshness live in this S3
+   * bucket (the AWS SDK's usual environment: AWS_ENDPOINT_URL_S3 or AWS_ENDPOINT_URL, AWS_REGION,
+   * credentials), shared by hosts; LAKE_DIR stays this machine's working directory. Unset: the lake is
+   * LAKE_DIR.
+   */
+  LAKE_URL: z
+    .string()
+    .regex(/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/.*)?$/, 'must be s3://bucket or s3://bucket/prefix')
+    .optional(),
   API_KEYS: commaSeparated.pipe(z.array(z.string().min(16, 'each API key must be at least 16 characters'))),
   /**
    * Web origins whose pages may call the API from a visitor's browser (CORS). None by default: a browser

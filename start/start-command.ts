@@ -20,6 +20,7 @@ import { REM_MODEL_THREAD, threadedRemModel } from '../simulate/on-demand/thread
 import { limitHeapGrowth } from '../serve/heap-growth.ts';
 import { startService } from '../serve/service.ts';
 import { answerVersion } from '../serve/answer-version.ts';
+import { openLake } from '../data-lake/lake.ts';
 import { codeFingerprint } from '../lib/code-fingerprint.ts';
 import { lakeSnapshotSource } from '../serve/snapshot/lake-snapshot-source.ts';
 
@@ -61,7 +62,7 @@ export async function startCommand(config: Config): Promise<number | undefined> 
   let runFrom = 0;
   const precompute = async (servePublished: () => Promise<void>) => {
     const catalog = await defaultCatalog(config);
-    if ((await staleTables(config.LAKE_DIR, catalog, config)).length === 0) return;
+    if ((await staleTables(openLake(config), catalog, config)).length === 0) return;
     const stage = async (name: string, stageConfig: Config) => {
       runFrom = board.snapshot().length;
       await pipeline(name, stageConfig, catalog);
@@ -71,7 +72,7 @@ export async function startCommand(config: Config): Promise<number | undefined> 
       load.done();
     };
     // A fresh lake: REM (on demand) and the sample's health answer within seconds, then the rest follows.
-    if (await lacksAll(config.LAKE_DIR, [...lakeTableFamilies.rem, ...lakeTableFamilies.health])) {
+    if (await lacksAll(openLake(config), [...lakeTableFamilies.rem, ...lakeTableFamilies.health])) {
       await stage('first answers', firstAnswersConfig(config));
       plan = board.snapshot().slice(runFrom);
     }
@@ -85,7 +86,7 @@ export async function startCommand(config: Config): Promise<number | undefined> 
       apiModules: createApiModules({
         remModel: threadedRemModel({ threads: config.REM_MODEL_THREADS, maxQueued: config.REM_MODEL_QUEUE }),
       }),
-      source: lakeSnapshotSource(config.LAKE_DIR),
+      source: lakeSnapshotSource(openLake(config)),
       // The model threads' code answers /rem requests the snapshot does not hold: it is part of every ETag.
       answerVersion: answerVersion(config, [codeFingerprint([REM_MODEL_THREAD]).hash]),
       // The incentives first (seconds): the calculator answers while the REM and health tables precompute.

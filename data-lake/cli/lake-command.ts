@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { UsageError } from '../../lib/cli-main.ts';
 import { readCurrent } from '../current-pointer.ts';
+import type { Lake } from '../lake.ts';
 import { diffReport } from '../diff/diff-report.ts';
 import { diffLake } from '../diff/lake-diff.ts';
 import { acquireLakeLock } from '../lake-lock.ts';
@@ -15,7 +16,7 @@ export interface CommandOutput {
 
 /** What a lake command needs besides its arguments. */
 export interface LakeCommandContext {
-  lakeDir: string;
+  lake: Lake;
   /** SOURCE_STALE_AFTER_DAYS: when a source unchanged or unread is reported stale. */
   sourceStaleAfterDays: number;
   /** Who publishes a held snapshot (LAKE_OPERATOR, else the login name), for its manifest. */
@@ -43,7 +44,7 @@ export async function lakeCommand(
 ): Promise<number> {
   const { values, positionals } = parse(argv);
   const [command, ...ids] = positionals;
-  const { lakeDir } = context;
+  const { lake } = context;
   const at = (count: number) => {
     if (ids.length > count)
       throw new UsageError(`unexpected arguments: ${ids.slice(count).join(' ')}\n${LAKE_USAGE}`);
@@ -52,18 +53,18 @@ export async function lakeCommand(
   switch (command) {
     case 'list':
       at(0);
-      out.print(await snapshotList(lakeDir));
+      out.print(await snapshotList(lake));
       return 0;
     case 'show': {
       const [id] = at(1);
-      const target = id ?? (await readCurrent(lakeDir));
+      const target = id ?? (await readCurrent(lake));
       if (target === null)
         throw new UsageError('nothing is published yet: name a snapshot (npm run lake -- list)');
-      const freshness = await readSourceFreshness(lakeDir);
+      const freshness = await readSourceFreshness(lake);
       const stale = staleSources(freshness, context.sourceStaleAfterDays, context.now());
       out.print(
         JSON.stringify(
-          { ...(await showSnapshot(lakeDir, target)), sourceFreshness: freshness, staleSources: stale },
+          { ...(await showSnapshot(lake, target)), sourceFreshness: freshness, staleSources: stale },
           null,
           2,
         ),
@@ -72,7 +73,7 @@ export async function lakeCommand(
     }
     case 'diff': {
       const [id, against] = at(2);
-      const diff = await diffLake(lakeDir, id, against);
+      const diff = await diffLake(lake, id, against);
       out.print(values.json ? JSON.stringify(diff, null, 2) : diffReport(diff));
       return 0;
     }
@@ -82,7 +83,7 @@ export async function lakeCommand(
       const reason = values.reason?.trim();
       if (!reason) throw new UsageError(`publish needs --reason "<why the change is right>"\n${LAKE_USAGE}`);
       const review = { operator: context.operator(), reason, now: context.now() };
-      const manifest = await withLock(lakeDir, 'lake publish', () => publishHeld(lakeDir, id, review));
+      const manifest = await withLock(lake, 'lake publish', () => publishHeld(lake, id, review));
       out.print(
         `published ${id} after review by ${manifest.review!.operator} (was ${manifest.hold!.against}): ${reason}`,
       );
@@ -94,8 +95,8 @@ export async function lakeCommand(
       if (!Number.isInteger(limit) || limit < 1) {
         throw new UsageError(`--limit must be a whole number of runs (1 or more), not "${values.limit}"`);
       }
-      const runs = (await listRuns(lakeDir)).slice(0, limit);
-      const freshness = await readSourceFreshness(lakeDir);
+      const runs = (await listRuns(lake)).slice(0, limit);
+      const freshness = await readSourceFreshness(lake);
       const stale = staleSources(freshness, context.sourceStaleAfterDays, context.now());
       out.print(
         values.json
@@ -107,7 +108,7 @@ export async function lakeCommand(
     case 'rollback': {
       const [id] = at(1);
       if (id === undefined) throw new UsageError(`rollback needs a snapshot id\n${LAKE_USAGE}`);
-      const previous = await withLock(lakeDir, 'lake rollback', () => rollbackTo(lakeDir, id));
+      const previous = await withLock(lake, 'lake rollback', () => rollbackTo(lake, id));
       out.print(`CURRENT now names ${id} (was ${previous ?? 'none'})`);
       return 0;
     }
@@ -118,7 +119,7 @@ export async function lakeCommand(
       if (!Number.isInteger(keep) || keep < 0) {
         throw new UsageError(`--keep must be a whole number of snapshots (0 or more), not "${values.keep}"`);
       }
-      const deleted = await withLock(lakeDir, 'lake gc', () => collectGarbage(lakeDir, keep));
+      const deleted = await withLock(lake, 'lake gc', () => collectGarbage(lake, keep));
       out.print(
         deleted.length === 0 ? 'nothing to delete' : `deleted ${deleted.length}: ${deleted.join(', ')}`,
       );
@@ -131,9 +132,10 @@ export async function lakeCommand(
   }
 }
 
-async function snapshotList(lakeDir: string): Promise<string> {
-  const snapshots = await listSnapshots(lakeDir);
-  if (snapshots.length === 0) return `no snapshots in ${lakeDir} yet (npm run pipeline builds one)`;
+async function snapshotList(lake: Lake): Promise<string> {
+  const snapshots = await listSnapshots(lake);
+  if (snapshots.length === 0)
+    return `no snapshots in ${lake.store.location} yet (npm run pipeline builds one)`;
   return formatTable(
     ['status', 'id', 'created', 'tables', 'rows', 'parent'],
     snapshots.map((s) => [
@@ -237,8 +239,8 @@ function parse(argv: readonly string[]) {
   }
 }
 
-async function withLock<T>(lakeDir: string, purpose: string, action: () => Promise<T>): Promise<T> {
-  const lock = await acquireLakeLock(lakeDir, { purpose });
+async function withLock<T>(lake: Lake, purpose: string, action: () => Promise<T>): Promise<T> {
+  const lock = await acquireLakeLock(lake.workDir, { purpose });
   try {
     return await action();
   } finally {

@@ -1,6 +1,7 @@
 import { userInfo } from 'node:os';
 import { loadConfig } from '../../lib/config.ts';
 import { runMain } from '../../lib/cli-main.ts';
+import { openLake } from '../lake.ts';
 import { LAKE_USER_ERRORS } from '../user-errors.ts';
 import { lakeCommand } from './lake-command.ts';
 
@@ -15,7 +16,7 @@ runMain(
     return lakeCommand(
       process.argv.slice(2),
       {
-        lakeDir: config.LAKE_DIR,
+        lake: openLake(config),
         sourceStaleAfterDays: config.SOURCE_STALE_AFTER_DAYS,
         operator,
         now: () => new Date(),

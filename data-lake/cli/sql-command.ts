@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { text } from 'node:stream/consumers';
 import { UsageError } from '../../lib/cli-main.ts';
+import type { Lake } from '../lake.ts';
 import { formatTable } from './format-table.ts';
 import { downloadServedLake, LAKE_API_KEY_VARIABLE } from './sql-download.ts';
 import { runRepl } from './sql-repl.ts';
@@ -37,13 +38,13 @@ export interface SqlCommandIo {
  */
 export async function sqlCommand(
   argv: readonly string[],
-  lakeDir: string,
+  lake: Lake,
   io: SqlCommandIo,
   env: SqlCommandEnv = { cwd: process.cwd() },
 ): Promise<number> {
   const { values } = parse(argv);
   const session =
-    values.url === undefined ? await openSqlSession(lakeDir, values.snapshot) : await openServed(values, env);
+    values.url === undefined ? await openSqlSession(lake, values.snapshot) : await openServed(values, env);
   try {
     io.stderr.write(`-- snapshot ${session.snapshotId}: one view per table, reading\n`);
     for (const table of session.tables)

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { readCurrent } from '../current-pointer.ts';
+import { localCopy, SnapshotNotInStoreError, type Lake } from '../lake.ts';
 import { snapshotDir } from '../lake-paths.ts';
 import { readManifest } from '../manifest-file.ts';
 import { quoteIdentifier, quoteLiteral } from '../sql-quote.ts';
@@ -21,16 +22,21 @@ export interface SqlSession {
   close(): void;
 }
 
-/** Opens a session over the published snapshot, or over `snapshotId` when given. */
-export async function openSqlSession(lakeDir: string, snapshotId?: string): Promise<SqlSession> {
-  const id = snapshotId ?? (await readCurrent(lakeDir));
+/**
+ * Opens a session over the published snapshot, or over `snapshotId` when given, from this machine's copy
+ * of it (a remote lake's files are downloaded and checked first).
+ */
+export async function openSqlSession(lake: Lake, snapshotId?: string): Promise<SqlSession> {
+  const id = snapshotId ?? (await readCurrent(lake));
   if (id === null)
-    throw new UsageError(`nothing is published in ${lakeDir} yet: run "npm run pipeline" first`);
-  const dir = snapshotDir(lakeDir, id);
-  const manifest = await readManifest(dir).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') throw new UsageError(`no snapshot "${id}" (see: npm run lake -- list)`);
+    throw new UsageError(`nothing is published in ${lake.store.location} yet: run "npm run pipeline" first`);
+  const local = await localCopy(lake, id).catch((error: unknown) => {
+    if (error instanceof SnapshotNotInStoreError)
+      throw new UsageError(`no snapshot "${id}" (see: npm run lake -- list)`);
     throw error;
   });
+  const dir = snapshotDir(local.workDir, id);
+  const manifest = await readManifest(dir);
   const tables = Object.entries(manifest.tables).map(([name, table]) => ({
     name,
     file: path.join(dir, table.file),

@@ -1,4 +1,5 @@
 import { readCurrent } from '../current-pointer.ts';
+import { localCopy, type Lake } from '../lake.ts';
 import { snapshotDir } from '../lake-paths.ts';
 import { readManifest } from '../manifest-file.ts';
 import { withMemoryDb } from '../memory-db.ts';
@@ -33,16 +34,16 @@ export class NothingToDiffError extends Error {
  * `snapshot` against `against` (default: CURRENT). Without `snapshot`: the newest snapshot written after
  * CURRENT (a held one) against CURRENT, or, when there is none, CURRENT against the snapshot it replaced.
  */
-export async function diffLake(lakeDir: string, snapshot?: string, against?: string): Promise<LakeDiff> {
-  const summaries = await listSnapshots(lakeDir);
-  const current = await readCurrent(lakeDir);
+export async function diffLake(lake: Lake, snapshot?: string, against?: string): Promise<LakeDiff> {
+  const summaries = await listSnapshots(lake);
+  const current = await readCurrent(lake);
   const published = summaries.find((s) => s.status === 'current');
   const newer = summaries.find((s) => published !== undefined && s.createdAt > published.createdAt);
   const newId = snapshot ?? newer?.id ?? published?.id;
   const baseId =
     against ?? (snapshot === undefined && newer === undefined ? (published?.parent ?? null) : current);
   if (newId === undefined || baseId === null || newId === baseId) throw new NothingToDiffError(current);
-  const [after, before] = [await side(lakeDir, newId), await side(lakeDir, baseId)];
+  const [after, before] = [await side(lake, summaries, newId), await side(lake, summaries, baseId)];
   // A snapshot's manifest says how its tables are keyed and partitioned; older ones, as the code declares.
   const declared = new Map(LAKE_TABLES.map((table) => [table.name, table.contract]));
   const contractOf = (table: string): TableContract | undefined => {
@@ -63,12 +64,9 @@ export async function diffLake(lakeDir: string, snapshot?: string, against?: str
   }));
 }
 
-async function side(lakeDir: string, id: string): Promise<DiffSide> {
-  const dir = snapshotDir(lakeDir, id);
-  try {
-    return { id, dir, manifest: await readManifest(dir) };
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new UnknownSnapshotError(id);
-    throw error;
-  }
+/** One side of a diff, from this machine's copy of the snapshot. */
+async function side(lake: Lake, summaries: readonly SnapshotSummary[], id: string): Promise<DiffSide> {
+  if (!summaries.some((s) => s.id === id)) throw new UnknownSnapshotError(id);
+  const dir = snapshotDir((await localCopy(lake, id)).workDir, id);
+  return { id, dir, manifest: await readManifest(dir) };
 }

@@ -1,3 +1,4 @@
+import { openLake } from '../../data-lake/lake.ts';
 import type { FastifySchema } from 'fastify';
 import {
   PARQUET_TYPE,
@@ -60,7 +61,7 @@ export function createLakeApi(): ApiModule<LakeFiles> {
   return {
     serving: lakeServingModule,
     register(app, ctx) {
-      const snapshots = new LakeSnapshots(ctx.config.LAKE_DIR);
+      const snapshots = new LakeSnapshots(openLake(ctx.config));
       registerListings(app, ctx, snapshots);
       registerFileRoutes(app, {
         url: '/api/v1/lake/snapshots/:snapshot/:table.parquet',

@@ -1,5 +1,5 @@
-import { snapshotDir } from '../../data-lake/lake-paths.ts';
-import { readManifest } from '../../data-lake/manifest-file.ts';
+import { localCopy, readStoredManifest, type Lake } from '../../data-lake/lake.ts';
+import { InvalidSnapshotIdError, snapshotDir } from '../../data-lake/lake-paths.ts';
 import { listSnapshots } from '../../data-lake/snapshot-store.ts';
 import type { HeldListing } from '../../schemas/lake-api.ts';
 import type { Manifest } from '../../schemas/lake.ts';
@@ -24,7 +24,7 @@ export class LakeSnapshots {
   private readonly manifests = new Map<string, { manifest: Manifest | null; readAt: number }>();
 
   constructor(
-    private readonly lakeDir: string,
+    private readonly lake: Lake,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -33,7 +33,7 @@ export class LakeSnapshots {
     const manifest = await this.manifest(snapshotId);
     if (manifest === null || manifest.tables[table] === undefined) return null;
     return {
-      file: await servedTableFile(snapshotId, snapshotDir(this.lakeDir, snapshotId), manifest, table),
+      file: await servedTableFile(snapshotId, await this.localDir(snapshotId), manifest, table),
       held: manifest.hold !== undefined && manifest.review === undefined,
     };
   }
@@ -41,11 +41,11 @@ export class LakeSnapshots {
   /** The snapshots written but held for review, newest first, with their pinned tables. */
   async held(): Promise<HeldListing> {
     const held: HeldListing['held'] = [];
-    for (const summary of await listSnapshots(this.lakeDir)) {
+    for (const summary of await listSnapshots(this.lake)) {
       if (summary.status !== 'held') continue;
       const manifest = await this.manifest(summary.id);
       if (manifest?.hold === undefined) continue;
-      const dir = snapshotDir(this.lakeDir, summary.id);
+      const dir = await this.localDir(summary.id);
       const tables = [];
       for (const [name, entry] of Object.entries(manifest.tables).sort(([a], [b]) => a.localeCompare(b))) {
         const file = await servedTableFile(summary.id, dir, manifest, name);
@@ -73,17 +73,20 @@ export class LakeSnapshots {
     return { held };
   }
 
+  /** This machine's copy of the snapshot's files (a remote lake's downloaded and checked once). */
+  private async localDir(snapshotId: string): Promise<string> {
+    return snapshotDir((await localCopy(this.lake, snapshotId)).workDir, snapshotId);
+  }
+
   private async manifest(snapshotId: string): Promise<Manifest | null> {
     const kept = this.manifests.get(snapshotId);
     if (kept !== undefined && this.now() - kept.readAt < MANIFEST_TTL_MS) return kept.manifest;
     let manifest: Manifest | null;
     try {
-      manifest = await readManifest(snapshotDir(this.lakeDir, snapshotId));
+      // Null when not in the lake (collected, or never).
+      manifest = await readStoredManifest(this.lake, snapshotId);
     } catch (error) {
-      // Not in the lake (collected, or never), or not a snapshot id at all.
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'ENOENT' && !(error instanceof Error && error.name === 'InvalidSnapshotIdError'))
-        throw error;
+      if (!(error instanceof InvalidSnapshotIdError)) throw error;
       manifest = null;
     }
     // Bounded: a client naming many ids must not grow the map without end.

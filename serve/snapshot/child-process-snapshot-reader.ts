@@ -1,5 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { localCopy, type Lake } from '../../data-lake/lake.ts';
 import {
   openSnapshot,
   type Float64File,
@@ -47,9 +48,11 @@ export const MESSAGE_BYTES = 256 * 1024;
  * it would count against the server's memory for as long as it runs. The child exits once reads stop,
  * and takes that memory with it. The manifest is read here, as `openSnapshot` does (no DuckDB needed).
  */
-export async function openSnapshotInChildProcess(lakeDir: string, id: string): Promise<SnapshotReader> {
-  const { dir, manifest } = await openSnapshot(lakeDir, id);
-  return new ChildProcessSnapshotReader(lakeDir, id, dir, manifest);
+export async function openSnapshotInChildProcess(lake: Lake, id: string): Promise<SnapshotReader> {
+  // The child reads this machine's copy of the snapshot, a directory lake, whatever the lake's store.
+  const local = await localCopy(lake, id);
+  const { dir, manifest } = await openSnapshot(local, id);
+  return new ChildProcessSnapshotReader(local.workDir, id, dir, manifest);
 }
 
 class ChildProcessSnapshotReader implements SnapshotReader {

@@ -1,11 +1,12 @@
 import { serialize } from 'node:v8';
+import { localLake } from '../../data-lake/lake.ts';
 import { openSnapshot } from '../../data-lake/snapshot-reader.ts';
 import { MESSAGE_BYTES, type TableReply, type TableRequest } from './child-process-snapshot-reader.ts';
 
 // A child process that reads tables of one snapshot for the serving process (see
 // child-process-snapshot-reader.ts). It exits when the parent lets go of it.
 const [lakeDir, id] = process.argv.slice(2) as [string, string];
-const reader = await openSnapshot(lakeDir, id);
+const reader = await openSnapshot(localLake(lakeDir), id);
 const reply = (message: TableReply) => void process.send!(message);
 
 /** A table's rows in messages of about MESSAGE_BYTES (one, empty, for a table of none). */

@@ -1,3 +1,4 @@
+import { localLake } from '../../data-lake/lake.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -75,7 +76,7 @@ async function removeCheckout(dir: string): Promise<void> {
 
 /** What to load: the incentives always, REM and health when the lake has their tables. */
 async function scenarios(lakeDir: string): Promise<Scenario[]> {
-  const snapshot = await openSnapshot(lakeDir, (await readCurrent(lakeDir))!);
+  const snapshot = await openSnapshot(localLake(lakeDir), (await readCurrent(localLake(lakeDir)))!);
   let income = 20_000;
   const newIncome = {
     nextPath: () => {

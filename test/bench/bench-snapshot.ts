@@ -1,8 +1,9 @@
+import { localLake } from '../../data-lake/lake.ts';
 import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import type { Manifest } from '../../schemas/lake.ts';
-import { writeCurrent } from '../../data-lake/current-pointer.ts';
-import { promotePartialSnapshot, writePartialSnapshot } from '../../data-lake/snapshot-writer.ts';
+import { moveCurrent } from '../../data-lake/current-pointer.ts';
+import { storeSnapshot, writeSnapshotFiles } from '../../data-lake/snapshot-writer.ts';
 import { openSnapshot, readCurrent } from '../../data-lake/snapshot-reader.ts';
 import { quoteIdentifier, quoteLiteral } from '../../data-lake/sql-quote.ts';
 
@@ -28,8 +29,8 @@ export async function publishBenchSnapshot<T>(
   synthetic: SyntheticTables,
   read: (db: DuckDBConnection, manifest: Manifest, isSynthetic: boolean) => Promise<T>,
 ): Promise<T & { synthetic: boolean }> {
-  const parent = (await readCurrent(lakeDir))!;
-  const { dir, manifest } = await openSnapshot(lakeDir, parent);
+  const parent = (await readCurrent(localLake(lakeDir)))!;
+  const { dir, manifest } = await openSnapshot(localLake(lakeDir), parent);
   const instance = await DuckDBInstance.create(':memory:');
   try {
     const db = await instance.connect();
@@ -49,28 +50,30 @@ export async function publishBenchSnapshot<T>(
           (await db.runAndReadAll(`SELECT count(*) FROM ${quoteIdentifier(table)}`)).getColumns()[0]![0],
         );
       const made = isSynthetic ? synthetic.tables : [];
-      await writePartialSnapshot(lakeDir, db, {
-        ...manifest,
-        id: synthetic.snapshotId,
-        parent,
-        fingerprint: `${manifest.fingerprint}+${synthetic.fingerprintSuffix}`,
-        tables: [
-          ...Object.entries(manifest.tables)
-            .filter(([name]) => !made.includes(name))
-            .map(([name, entry]) => ({ name, ...entry })),
-          ...(await Promise.all(
-            made.map(async (name) => ({
-              name,
-              rows: await count(name),
-              schemaVersion: 1,
-              description: `SYNTHETIC ${name} of national size (bench)`,
-              inputs: { records: [], tables: [] },
-            })),
-          )),
-        ],
-      });
-      await promotePartialSnapshot(lakeDir, synthetic.snapshotId);
-      await writeCurrent(lakeDir, synthetic.snapshotId);
+      await storeSnapshot(
+        localLake(lakeDir),
+        await writeSnapshotFiles(localLake(lakeDir), db, {
+          ...manifest,
+          id: synthetic.snapshotId,
+          parent,
+          fingerprint: `${manifest.fingerprint}+${synthetic.fingerprintSuffix}`,
+          tables: [
+            ...Object.entries(manifest.tables)
+              .filter(([name]) => !made.includes(name))
+              .map(([name, entry]) => ({ name, ...entry })),
+            ...(await Promise.all(
+              made.map(async (name) => ({
+                name,
+                rows: await count(name),
+                schemaVersion: 1,
+                description: `SYNTHETIC ${name} of national size (bench)`,
+                inputs: { records: [], tables: [] },
+              })),
+            )),
+          ],
+        }),
+      );
+      await moveCurrent(localLake(lakeDir), synthetic.snapshotId);
       return { ...(await read(db, manifest, isSynthetic)), synthetic: isSynthetic };
     } finally {
       db.closeSync();

@@ -1,3 +1,4 @@
+import { localLake } from '../../data-lake/lake.ts';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -142,7 +143,7 @@ const repeatedBody = (scope: Record<string, unknown>) =>
  * the way: validation, the areas, and the rows' JSON, from the sums loaded in this process.
  */
 async function computeCosts(lakeDir: string, note: string): Promise<BenchResult[]> {
-  const data = (await loadHealthSnapshot(await openSnapshot(lakeDir, SNAPSHOT))).data?.[
+  const data = (await loadHealthSnapshot(await openSnapshot(localLake(lakeDir), SNAPSHOT))).data?.[
     DEFAULT_GRID_EMISSIONS
   ];
   return SCOPES.map(({ name, scope }) => {

@@ -1,8 +1,9 @@
+import { localLake } from '../../data-lake/lake.ts';
 import type { ChildProcess } from 'node:child_process';
 import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { readCurrent, writeCurrent } from '../../data-lake/current-pointer.ts';
+import { moveCurrent, readCurrent } from '../../data-lake/current-pointer.ts';
 import { snapshotDir } from '../../data-lake/lake-paths.ts';
 import type { BenchResult } from '../figures/bench-result.ts';
 import type { Bench } from './bench.ts';
@@ -101,7 +102,7 @@ async function loadDuringSwaps(
   calculator: Case,
   headers: Record<string, string>,
 ): Promise<BenchResult[]> {
-  const first = (await readCurrent(lakeDir))!;
+  const first = (await readCurrent(localLake(lakeDir)))!;
   const copy = `${first}-copy`;
   await cp(snapshotDir(lakeDir, first), snapshotDir(lakeDir, copy), { recursive: true });
   const load = () =>
@@ -117,7 +118,7 @@ async function loadDuringSwaps(
   let swaps = 0;
   const mover = (async () => {
     for (let next = copy; loading; next = next === copy ? first : copy) {
-      await writeCurrent(lakeDir, next);
+      await moveCurrent(localLake(lakeDir), next);
       const deadline = Date.now() + SWAP_TIMEOUT_MS;
       while ((await served()) !== next) {
         if (Date.now() > deadline)

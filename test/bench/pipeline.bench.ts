@@ -1,12 +1,13 @@
+import { localLake } from '../../data-lake/lake.ts';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { z } from 'zod';
 import { columnsOfRow } from '../../data-lake/column-types.ts';
-import { writeCurrent } from '../../data-lake/current-pointer.ts';
+import { moveCurrent } from '../../data-lake/current-pointer.ts';
 import { openSnapshot } from '../../data-lake/snapshot-reader.ts';
-import { promotePartialSnapshot, writePartialSnapshot } from '../../data-lake/snapshot-writer.ts';
+import { storeSnapshot, writeSnapshotFiles } from '../../data-lake/snapshot-writer.ts';
 import { loadTable } from '../../data-lake/table-loader.ts';
 import { createDemoLake } from '../support/demo-source/demo-lake.ts';
 import type { BenchResult } from '../figures/bench-result.ts';
@@ -46,28 +47,30 @@ async function writeAndPublish(count: number): Promise<BenchResult[]> {
     const started = performance.now();
     await loadTable(db, 'serving', columnsOfRow('serving', row), rows);
     const loaded = performance.now();
-    await writePartialSnapshot(lakeDir, db, {
-      id: 'bench',
-      createdAt: new Date().toISOString(),
-      parent: null,
-      fingerprint: '0'.repeat(64),
-      codeVersion: 'bench',
-      sources: {},
-      audit: [],
-      tables: [
-        {
-          name: 'serving',
-          rows: count,
-          schemaVersion: 1,
-          description: 'bench',
-          inputs: { records: [], tables: [] },
-        },
-      ],
-    });
-    await promotePartialSnapshot(lakeDir, 'bench');
-    await writeCurrent(lakeDir, 'bench');
+    await storeSnapshot(
+      localLake(lakeDir),
+      await writeSnapshotFiles(localLake(lakeDir), db, {
+        id: 'bench',
+        createdAt: new Date().toISOString(),
+        parent: null,
+        fingerprint: '0'.repeat(64),
+        codeVersion: 'bench',
+        sources: {},
+        audit: [],
+        tables: [
+          {
+            name: 'serving',
+            rows: count,
+            schemaVersion: 1,
+            description: 'bench',
+            inputs: { records: [], tables: [] },
+          },
+        ],
+      }),
+    );
+    await moveCurrent(localLake(lakeDir), 'bench');
     const published = performance.now();
-    const read = await (await openSnapshot(lakeDir, 'bench')).rows('serving');
+    const read = await (await openSnapshot(localLake(lakeDir), 'bench')).rows('serving');
     const readBack = performance.now();
     if (read.length !== count) throw new Error(`read ${read.length} rows back, wrote ${count}`);
     const label = count >= 1e6 ? `${count / 1e6}M` : `${count / 1e3}k`;

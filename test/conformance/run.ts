@@ -1,3 +1,4 @@
+import { localLake } from '../../data-lake/lake.ts';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -64,7 +65,7 @@ async function overHttp(source: string): Promise<Target> {
     config,
     logger,
     apiModules: [createIncentivesApi() as never],
-    source: lakeSnapshotSource(lakeDir),
+    source: lakeSnapshotSource(localLake(lakeDir)),
     publishFirstSnapshot: async () => {},
     print: () => {},
   });

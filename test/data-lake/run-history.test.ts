@@ -1,3 +1,4 @@
+import { localLake } from '../../data-lake/lake.ts';
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -15,12 +16,12 @@ afterEach(async () => {
 
 describe('RunHistory', () => {
   it('writes a record when a run starts, adds what it learns and ends it with its outcome', async () => {
-    const run = await RunHistory.start(lakeDir, {
+    const run = await RunHistory.start(localLake(lakeDir), {
       trigger: 'scheduled',
       previous: 'snap-1',
       now: new Date('2026-11-27T06:00:00.000Z'),
     });
-    expect((await listRuns(lakeDir))[0]).toMatchObject({
+    expect((await listRuns(localLake(lakeDir)))[0]).toMatchObject({
       outcome: 'running',
       endedAt: null,
       trigger: 'scheduled',
@@ -47,14 +48,14 @@ describe('RunHistory', () => {
   });
 
   it('lists runs newest first, a run whose process died as interrupted, and skips a file it cannot read', async () => {
-    const older = await RunHistory.start(lakeDir, {
+    const older = await RunHistory.start(localLake(lakeDir), {
       trigger: 'manual',
       previous: null,
       now: new Date('2026-11-26T00:00:00Z'),
     });
     await older.finish('published', { snapshot: 'snap-1', now: new Date('2026-11-26T00:00:09Z') });
     const dead = spawnSync(process.execPath, ['-e', '']).pid!;
-    const killed = await RunHistory.start(lakeDir, {
+    const killed = await RunHistory.start(localLake(lakeDir), {
       trigger: 'start',
       previous: 'snap-1',
       now: new Date('2026-11-27T00:00:00Z'),
@@ -66,7 +67,7 @@ describe('RunHistory', () => {
     );
     await writeFile(path.join(lakeDir, 'runs', 'garbage.json'), '{');
 
-    expect((await listRuns(lakeDir)).map((run) => [run.id, run.outcome])).toEqual([
+    expect((await listRuns(localLake(lakeDir))).map((run) => [run.id, run.outcome])).toEqual([
       [killed.id, 'interrupted'],
       [older.id, 'published'],
     ]);

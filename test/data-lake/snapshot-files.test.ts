@@ -1,3 +1,4 @@
+import { localLake } from '../../data-lake/lake.ts';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -7,11 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { columnsOfRow } from '../../data-lake/column-types.ts';
 import { InvalidSnapshotIdError } from '../../data-lake/lake-paths.ts';
 import { openSnapshot } from '../../data-lake/snapshot-reader.ts';
-import {
-  promotePartialSnapshot,
-  writePartialSnapshot,
-  type SnapshotDraft,
-} from '../../data-lake/snapshot-writer.ts';
+import { storeSnapshot, writeSnapshotFiles, type SnapshotDraft } from '../../data-lake/snapshot-writer.ts';
 import { loadTable } from '../../data-lake/table-loader.ts';
 
 const row = z.object({
@@ -76,9 +73,9 @@ async function writeSnapshot(id: string) {
   const db = await instance.connect();
   try {
     await loadTable(db, 'zips', columnsOfRow('zips', row), rows);
-    const manifest = await writePartialSnapshot(lakeDir, db, draft(id));
-    await promotePartialSnapshot(lakeDir, id);
-    return manifest;
+    const written = await writeSnapshotFiles(localLake(lakeDir), db, draft(id));
+    await storeSnapshot(localLake(lakeDir), written);
+    return written.manifest;
   } finally {
     db.closeSync();
     instance.closeSync();
@@ -88,7 +85,7 @@ async function writeSnapshot(id: string) {
 describe('snapshot files', () => {
   it('round-trips every column type through Parquet: integers as numbers, JSON columns as values', async () => {
     await writeSnapshot('s1');
-    const snapshot = await openSnapshot(lakeDir, 's1');
+    const snapshot = await openSnapshot(localLake(lakeDir), 's1');
 
     expect(snapshot.dir).toBe(path.join(lakeDir, 'snapshots', 's1'));
     expect(await snapshot.rows('zips')).toEqual(rows);
@@ -104,8 +101,8 @@ describe('snapshot files', () => {
 
   it('names a table the snapshot lacks, and refuses ids that could leave the lake', async () => {
     await writeSnapshot('s1');
-    const snapshot = await openSnapshot(lakeDir, 's1');
+    const snapshot = await openSnapshot(localLake(lakeDir), 's1');
     await expect(snapshot.rows('states')).rejects.toThrow('snapshot s1 has no table "states"');
-    await expect(openSnapshot(lakeDir, '../s1')).rejects.toThrow(InvalidSnapshotIdError);
+    await expect(openSnapshot(localLake(lakeDir), '../s1')).rejects.toThrow(InvalidSnapshotIdError);
   });
 });

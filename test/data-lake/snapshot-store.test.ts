@@ -1,3 +1,4 @@
+import { localLake } from '../../data-lake/lake.ts';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -28,7 +29,7 @@ describe('removeRunLeftovers', () => {
     await writeFile(path.join(lakeDir, 'cache', 'build-spill', 'duckdb_temp_storage-0.tmp'), 'spilled');
     await mkdir(path.join(lakeDir, 'cache', 'serving'), { recursive: true });
 
-    expect((await removeRunLeftovers(lakeDir)).sort()).toEqual([
+    expect((await removeRunLeftovers(localLake(lakeDir))).sort()).toEqual([
       '20261120T160000000Z-cccccccc.tmp-deleting',
       '20261121T170000000Z-bbbbbbbb.partial',
       'CURRENT.tmp-4242-0a1b2c3d',
@@ -49,9 +50,9 @@ describe('removeRunLeftovers', () => {
 describe('readPublishedManifest', () => {
   // A published snapshot's manifest is read back in test/transform/pipeline/staged-publish.test.ts.
   it('is null with nothing published, and when CURRENT names a snapshot without a readable manifest', async () => {
-    expect(await readPublishedManifest(lakeDir)).toBeNull();
+    expect(await readPublishedManifest(localLake(lakeDir))).toBeNull();
     await mkdir(path.join(lakeDir, 'snapshots', '20261121T160000000Z-aaaaaaaa'), { recursive: true });
     await writeFile(path.join(lakeDir, 'CURRENT'), '20261121T160000000Z-aaaaaaaa\n');
-    expect(await readPublishedManifest(lakeDir)).toBeNull();
+    expect(await readPublishedManifest(localLake(lakeDir))).toBeNull();
   });
 });

@@ -1,3 +1,4 @@
+import { localLake } from '../../data-lake/lake.ts';
 import { runMain, UsageError } from '../../lib/cli-main.ts';
 import { openSqlSession, type SqlSession } from '../../data-lake/cli/sql-session.ts';
 import { snapshotDir } from '../../data-lake/lake-paths.ts';
@@ -16,7 +17,7 @@ export function runLakeFiguresCommand(
   runMain(async () => {
     const [lakeDir, snapshotId] = process.argv.slice(2);
     if (!lakeDir) throw new UsageError(`usage: npm run ${script} -- <lake dir> [snapshot id]`);
-    const session = await openSqlSession(lakeDir, snapshotId);
+    const session = await openSqlSession(localLake(lakeDir), snapshotId);
     try {
       const changed = await writeFigures(set, await figuresOf(session, lakeDir));
       console.log(

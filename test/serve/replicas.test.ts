@@ -1,3 +1,4 @@
+import { localLake } from '../../data-lake/lake.ts';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -36,7 +37,7 @@ async function startReplicas(count: number, env: Record<string, string>): Promis
         config: testConfig({ LAKE_DIR: lakeDir, PORT: '0', SERVE_ROLE: 'replica', ...env }),
         logger: silentLogger(),
         apiModules: [programsModule()],
-        source: lakeSnapshotSource(lakeDir),
+        source: lakeSnapshotSource(localLake(lakeDir)),
         publishFirstSnapshot: () => Promise.reject(new Error('a replica never publishes')),
         print: () => {},
       }),

@@ -1,3 +1,4 @@
+import { localLake } from '../../data-lake/lake.ts';
 import { execFile, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -118,7 +119,7 @@ const idAndAmount = ({ id, amount }: Incentive) => JSON.stringify({ id, amount }
 
 /** Incentives by state as the lake's own incentives file counts them (federal ones have no state). */
 async function lakeIncentivesByState(): Promise<[string, number][]> {
-  const session = await openSqlSession(lakeDir);
+  const session = await openSqlSession(localLake(lakeDir));
   try {
     const [result] = await session.query(
       "SELECT coalesce(state, 'federal') AS state, count(*)::INTEGER FROM incentives GROUP BY 1 ORDER BY 1",
@@ -340,7 +341,7 @@ const CHECKS = new Map<string, (answer: Answer) => void | Promise<void>>([
     async (answer) => {
       expect(answer.statuses).toEqual([200]);
       const listing = json(answer) as { snapshot: { id: string }; tables: { name: string }[] };
-      const session = await openSqlSession(lakeDir);
+      const session = await openSqlSession(localLake(lakeDir));
       session.close();
       expect(listing.snapshot.id).toBe(session.snapshotId);
       expect(listing.tables.map((table) => table.name)).toEqual(
@@ -352,7 +353,7 @@ const CHECKS = new Map<string, (answer: Answer) => void | Promise<void>>([
     'curl -H "Authorization: Bearer $LAKE_API_KEY" -o incentives.parquet http://127.0.0.1:3000/api/v1/lake/incentives.parquet',
     async (answer) => {
       expect(answer.statuses).toEqual([200]);
-      const session = await openSqlSession(lakeDir);
+      const session = await openSqlSession(localLake(lakeDir));
       session.close();
       const lakeFile = session.tables.find((table) => table.name === 'incentives')!.file;
       const sha256 = async (file: string) =>

@@ -1,3 +1,4 @@
+import { localLake } from '../../data-lake/lake.ts';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -6,8 +7,8 @@ import { afterAll, beforeAll } from 'vitest';
 import type { ZodType } from 'zod';
 import type { Manifest } from '../../schemas/lake.ts';
 import { columnsOfRow } from '../../data-lake/column-types.ts';
-import { writeCurrent } from '../../data-lake/current-pointer.ts';
-import { promotePartialSnapshot, writePartialSnapshot } from '../../data-lake/snapshot-writer.ts';
+import { moveCurrent } from '../../data-lake/current-pointer.ts';
+import { storeSnapshot, writeSnapshotFiles } from '../../data-lake/snapshot-writer.ts';
 import { loadTable } from '../../data-lake/table-loader.ts';
 import { loadConfig } from '../../lib/config.ts';
 import type { ApiModule } from '../../serve/api-module.ts';
@@ -37,31 +38,33 @@ export async function writeTablesSnapshot(
     try {
       for (const table of tables)
         await loadTable(db, table.name, columnsOfRow(table.name, table.row), table.rows);
-      await writePartialSnapshot(lakeDir, db, {
-        id,
-        createdAt: '2026-11-21T12:00:00.000Z',
-        parent: null,
-        fingerprint: `fixture-${id}`,
-        codeVersion: 'fixture-code',
-        sources: options.sources ?? {},
-        audit: options.hold?.findings ?? [],
-        ...(options.hold ? { hold: options.hold } : {}),
-        tables: tables.map((table) => ({
-          name: table.name,
-          rows: table.rows.length,
-          schemaVersion: 1,
-          description: `fixture ${table.name}`,
-          inputs: table.inputs ?? { records: [], tables: [] },
-        })),
-      });
+      await storeSnapshot(
+        localLake(lakeDir),
+        await writeSnapshotFiles(localLake(lakeDir), db, {
+          id,
+          createdAt: '2026-11-21T12:00:00.000Z',
+          parent: null,
+          fingerprint: `fixture-${id}`,
+          codeVersion: 'fixture-code',
+          sources: options.sources ?? {},
+          audit: options.hold?.findings ?? [],
+          ...(options.hold ? { hold: options.hold } : {}),
+          tables: tables.map((table) => ({
+            name: table.name,
+            rows: table.rows.length,
+            schemaVersion: 1,
+            description: `fixture ${table.name}`,
+            inputs: table.inputs ?? { records: [], tables: [] },
+          })),
+        }),
+      );
     } finally {
       db.closeSync();
     }
   } finally {
     instance.closeSync();
   }
-  await promotePartialSnapshot(lakeDir, id);
-  if (options.publish) await writeCurrent(lakeDir, id);
+  if (options.publish) await moveCurrent(localLake(lakeDir), id);
 }
 
 /** The fixture `programs` table the stand-in module serves. */
@@ -107,7 +110,7 @@ export async function startServer(
 ) {
   const logger = silentLogger();
   const holder = new SnapshotHolder({
-    source: lakeSnapshotSource(lakeDir),
+    source: lakeSnapshotSource(localLake(lakeDir)),
     modules: modules.map((m) => m.serving),
     pollMs: 60_000,
     logger,

@@ -1,3 +1,4 @@
+import { localLake } from '../../data-lake/lake.ts';
 import { cp, mkdir, mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -107,7 +108,7 @@ export function upstreamBreakageSpecs({ source, states, zip, quietState }: Break
 
   /** CURRENT and the answer served for the first state are those of the first run. */
   async function servedUnchanged(): Promise<void> {
-    expect(await readCurrent(path.join(root, 'lake'))).toBe(published);
+    expect(await readCurrent(localLake(path.join(root, 'lake')))).toBe(published);
     expect(server.holder.current()?.id).toBe(published);
     expect(await calculator()).toBe(answer);
   }
@@ -120,7 +121,7 @@ export function upstreamBreakageSpecs({ source, states, zip, quietState }: Break
       (f) => f.table === 'incentives' && f.check === 'partition-emptied',
     );
     expect(emptied?.examples?.map((example) => example.split(':')[0]).sort()).toEqual([...held].sort());
-    const diff = await diffLake(path.join(root, 'lake'), result.snapshotId);
+    const diff = await diffLake(localLake(path.join(root, 'lake')), result.snapshotId);
     const incentives = diff.tables.find((t) => t.table === 'incentives')!;
     for (const state of held) {
       expect(incentives.partitions).toContainEqual(expect.objectContaining({ partition: state, after: 0 }));
@@ -202,7 +203,7 @@ export function upstreamBreakageSpecs({ source, states, zip, quietState }: Break
           `.* and ${count - 5} more \\(the records differ in: position\\)\\)\\. .*SOURCE_FALLBACK=published\\.$`,
       ),
     );
-    const [run] = await listRuns(path.join(root, 'lake'));
+    const [run] = await listRuns(localLake(path.join(root, 'lake')));
     expect(run).toMatchObject({
       outcome: 'failed',
       rejectedSources: [{ source: 'incentives', version: expect.stringMatching(/^[0-9a-f]{16}$/) }],
@@ -214,7 +215,7 @@ export function upstreamBreakageSpecs({ source, states, zip, quietState }: Break
     const refused = runOn('programs-mixed-up', programsMixedUp);
     await expect(refused).rejects.toBeInstanceOf(AuditFailedError);
     const refusedMessage = ((await refused.catch((e: unknown) => e)) as Error).message;
-    const [refusedRun] = await listRuns(path.join(root, 'lake'));
+    const [refusedRun] = await listRuns(localLake(path.join(root, 'lake')));
     expect(refusedRun).toMatchObject({
       outcome: 'failed',
       rejectedSources: [{ source: 'incentives', reason: `refused with the run: ${refusedMessage}` }],
@@ -255,7 +256,7 @@ export function upstreamBreakageSpecs({ source, states, zip, quietState }: Break
         },
       ],
     });
-    const [run] = await listRuns(path.join(root, 'lake'));
+    const [run] = await listRuns(localLake(path.join(root, 'lake')));
     expect(run).toMatchObject({
       outcome: 'unchanged',
       rejectedSources: [{ source: 'incentives', fallback: publishedVersion }],
@@ -282,10 +283,10 @@ export function upstreamBreakageSpecs({ source, states, zip, quietState }: Break
       await writeFile(removeFile, JSON.stringify(quiet.slice(1), null, 2));
     });
     expect(result.status).toBe('published');
-    expect(await readCurrent(path.join(root, 'lake'))).toBe(result.snapshotId);
+    expect(await readCurrent(localLake(path.join(root, 'lake')))).toBe(result.snapshotId);
     // The server follows a publish (and only a publish) to the new snapshot.
     await expect.poll(() => server.holder.current()?.id, { timeout: 60_000 }).toBe(result.snapshotId);
-    const diff = await diffLake(path.join(root, 'lake'), result.snapshotId, published);
+    const diff = await diffLake(localLake(path.join(root, 'lake')), result.snapshotId, published);
     expect(diff.incentives?.incentives.amountChanged).toHaveLength(3);
     expect(diff.incentives?.incentives.disappeared.map((row) => row.state)).toEqual([quietState]);
   }, 300_000);

@@ -10,11 +10,13 @@ import {
   type RunPipelineOptions,
 } from '../pipeline/run-pipeline.ts';
 import { holdReport } from '../../data-lake/audit/hold-report.ts';
+import { PublishRaceError } from '../../data-lake/current-pointer.ts';
+import { openLake } from '../../data-lake/lake.ts';
 import { LakeBusyError } from '../../data-lake/lake-lock.ts';
 import { listSnapshots } from '../../data-lake/snapshot-store.ts';
 import { readSourceFreshness, staleSources } from '../../data-lake/source-freshness.ts';
 
-/** Exit code when another run holds the lake (EX_TEMPFAIL: try again later). */
+/** Exit code when another run holds the lake or published first (EX_TEMPFAIL: try again later). */
 export const EXIT_BUSY = 75;
 /** Exit code when the run wrote a snapshot but held it for review: nothing was published. */
 export const EXIT_HELD = 3;
@@ -27,7 +29,7 @@ export function exitMeaning(code: number): string {
   if (code === EXIT_HELD) return 'held for review: nothing published (npm run lake -- list, diff, publish)';
   if (code === EXIT_SOURCE_REJECTED)
     return 'failed: a source version was rejected, nothing published (npm run lake -- runs)';
-  if (code === EXIT_BUSY) return 'not run: another run holds the lake';
+  if (code === EXIT_BUSY) return 'not run: another run holds the lake, or published first';
   return 'failed: nothing published';
 }
 
@@ -48,10 +50,10 @@ export async function pipelineCommand(options: PipelineCommandOptions): Promise<
   const leave = async (outcome: RunOutcome) => {
     if (metrics === undefined || textfile === undefined) return;
     metrics.finished(outcome);
-    const lakeDir = options.config.LAKE_DIR;
-    const freshness = await readSourceFreshness(lakeDir);
+    const lake = openLake(options.config);
+    const freshness = await readSourceFreshness(lake);
     metrics.lake({
-      heldSnapshots: (await listSnapshots(lakeDir)).filter((s) => s.status === 'held').length,
+      heldSnapshots: (await listSnapshots(lake)).filter((s) => s.status === 'held').length,
       freshness,
       stale: staleSources(freshness, options.config.SOURCE_STALE_AFTER_DAYS, new Date()),
     });
@@ -66,6 +68,13 @@ export async function pipelineCommand(options: PipelineCommandOptions): Promise<
   } catch (error) {
     if (error instanceof LakeBusyError) {
       printError(`pipeline not run: ${error.message}`);
+      return EXIT_BUSY;
+    }
+    if (error instanceof PublishRaceError) {
+      printError(
+        `pipeline not published: ${error.message}. Its snapshot ${error.id} is kept in the lake, held ` +
+          '(npm run lake -- list); run the pipeline again to build on what is published now.',
+      );
       return EXIT_BUSY;
     }
     const rejected =

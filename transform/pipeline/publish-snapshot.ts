@@ -6,9 +6,11 @@ import type { Logger } from '../../lib/log.ts';
 import type { Progress } from '../../lib/progress.ts';
 import type { Config } from '../../schemas/config.ts';
 import type { AuditFinding, Manifest } from '../../schemas/lake.ts';
-import { writeCurrent } from '../../data-lake/current-pointer.ts';
+import { PublishRaceError, swapCurrent, type CurrentPointer } from '../../data-lake/current-pointer.ts';
+import { localCopy, snapshotCacheDir, snapshotKey, type Lake } from '../../data-lake/lake.ts';
 import { lakePaths, snapshotDir } from '../../data-lake/lake-paths.ts';
-import { promotePartialSnapshot, writePartialSnapshot } from '../../data-lake/snapshot-writer.ts';
+import { serializeManifest } from '../../data-lake/manifest-file.ts';
+import { storeSnapshot, writeSnapshotFiles } from '../../data-lake/snapshot-writer.ts';
 import type { StagingStore } from '../../data-lake/staging-store.ts';
 import { inputNames, type AnyLakeTable } from '../tables/lake-table.ts';
 import { AuditFailedError } from './audit-failed-error.ts';
@@ -20,7 +22,9 @@ import type { UsableVersion } from './select-source-versions.ts';
 import { manifestSource, stagedRecordReader } from './staged-inputs.ts';
 
 export interface PublishInputs {
-  lakeDir: string;
+  lake: Lake;
+  /** CURRENT as the run found it: the publish swaps it only if it is still that. */
+  current: CurrentPointer;
   /** Every table to build, in dependency order, the quarantine table included. */
   tables: readonly AnyLakeTable[];
   staging: StagingStore;
@@ -61,14 +65,19 @@ export interface WrittenSnapshot {
  * place; only when no comparison holds it does it swap CURRENT to it (write–audit–publish).
  */
 export async function buildAndPublish(inputs: PublishInputs): Promise<WrittenSnapshot> {
-  const { lakeDir, chosen, now, progress, logger, step, lineage, plan, published } = inputs;
+  const { lake, chosen, now, progress, logger, step, lineage, plan, published } = inputs;
   const id = snapshotId(now, lineage.fingerprint);
-  const reused =
+  // This machine's copy of the published snapshot: the files reused tables take over, and audits read.
+  const publishedDir =
     published && inputs.parent !== null
-      ? reusedTables(plan, published, snapshotDir(lakeDir, inputs.parent))
+      ? snapshotDir((await localCopy(lake, inputs.parent)).workDir, inputs.parent)
+      : null;
+  const reused =
+    published && inputs.parent !== null && publishedDir !== null
+      ? reusedTables(plan, published, publishedDir, inputs.parent)
       : [];
   const reusedNames = new Set(reused.map((r) => r.name));
-  const spill = lakePaths(lakeDir).buildSpill;
+  const spill = lakePaths(lake.workDir).buildSpill;
   // DuckDB creates its temp directory but not the directories above it (found by the national run).
   await mkdir(spill, { recursive: true });
   const instance = await DuckDBInstance.create(':memory:', {
@@ -93,9 +102,7 @@ export async function buildAndPublish(inputs: PublishInputs): Promise<WrittenSna
     const comparisons = await auditAgainstPublished(
       db,
       built.map(({ table }) => table),
-      published && inputs.parent !== null
-        ? { manifest: published, dir: snapshotDir(lakeDir, inputs.parent) }
-        : null,
+      published && publishedDir !== null ? { manifest: published, dir: publishedDir } : null,
       lineage,
     );
     // A reused table's findings are those of the snapshot its file comes from (its holds were reviewed).
@@ -110,8 +117,8 @@ export async function buildAndPublish(inputs: PublishInputs): Promise<WrittenSna
 
     const rowsBuilt = new Map(built.map(({ table, rows }) => [table.name, rows]));
     const writing = progress.start('write snapshot', { total: inputs.tables.length, unit: 'tables' });
-    const manifest = await writePartialSnapshot(
-      lakeDir,
+    const written = await writeSnapshotFiles(
+      lake,
       db,
       {
         id,
@@ -137,21 +144,27 @@ export async function buildAndPublish(inputs: PublishInputs): Promise<WrittenSna
             settings,
             key: [...table.contract.key],
             ...(table.contract.partition === undefined ? {} : { partition: table.contract.partition }),
-            ...(reuse ? { reuse: { file: reuse.file, sha256: reuse.sha256 } } : {}),
+            ...(reuse ? { reuse: { file: reuse.file, sha256: reuse.sha256, snapshot: reuse.snapshot } } : {}),
           };
         }),
       },
       () => writing.tick(),
     );
     writing.done();
+    const { manifest } = written;
     await step('snapshot-written');
-    await promotePartialSnapshot(lakeDir, id);
+    await storeSnapshot(lake, written);
     await step('snapshot-promoted');
     if (holds.length > 0) {
       logger.warn({ snapshot: id, against: inputs.parent, holds }, `snapshot ${id} held for review`);
       return { manifest, published: false };
     }
-    await writeCurrent(lakeDir, id);
+    try {
+      await swapCurrent(lake, id, inputs.current);
+    } catch (error) {
+      if (error instanceof PublishRaceError) await holdAfterLostRace(lake, manifest, error);
+      throw error;
+    }
     await step('published');
     logger.info(
       { snapshot: id, parent: inputs.parent, tables: Object.keys(manifest.tables).length },
@@ -206,11 +219,44 @@ function reusedTables(
   plan: RebuildPlan,
   published: Manifest,
   publishedDir: string,
-): { name: string; file: string; rows: number; sha256: string }[] {
+  snapshot: string,
+): { name: string; file: string; rows: number; sha256: string; snapshot: string }[] {
   return [...plan.reuse].map((name) => {
     const entry = published.tables[name]!;
-    return { name, file: path.join(publishedDir, entry.file), rows: entry.rows, sha256: entry.sha256 };
+    return {
+      name,
+      file: path.join(publishedDir, entry.file),
+      rows: entry.rows,
+      sha256: entry.sha256,
+      snapshot,
+    };
   });
+}
+
+/**
+ * A snapshot whose publish lost the race stays in the lake, held: it was audited against a snapshot that is
+ * no longer CURRENT, so `lake publish` refuses it (run the pipeline again) and nothing of it is lost.
+ */
+async function holdAfterLostRace(lake: Lake, manifest: Manifest, race: PublishRaceError): Promise<void> {
+  const held: Manifest = {
+    ...manifest,
+    hold: {
+      against: manifest.parent ?? '(none)',
+      findings: [
+        {
+          table: '(snapshot)',
+          check: 'publish-race',
+          severity: 'hold',
+          message: `another run published ${race.winner ?? 'nothing'} while this one was building`,
+        },
+      ],
+    },
+  };
+  await lake.store.put(snapshotKey(manifest.id), serializeManifest(held));
+  // This machine's copy of a remote lake's snapshot must not say otherwise: it is fetched again if read.
+  if (lake.store.localPath(snapshotKey(manifest.id)) === null) {
+    await rm(path.join(snapshotCacheDir(lake), 'snapshots', manifest.id), { recursive: true, force: true });
+  }
 }
 
 /** Sortable by creation time, and unique per run: e.g. 20261121T161654123Z-3f2a9c1e. */

@@ -14,10 +14,10 @@ import { createProgress, type Progress } from '../../lib/progress.ts';
 import type { Config } from '../../schemas/config.ts';
 import type { AuditFinding, Manifest, RunRecord } from '../../schemas/lake.ts';
 import type { PipelineCatalog } from '../catalog.ts';
-import { readCurrent } from '../../data-lake/current-pointer.ts';
+import { readCurrent, readCurrentPointer } from '../../data-lake/current-pointer.ts';
+import { openLake, readStoredManifest, type Lake } from '../../data-lake/lake.ts';
 import { acquireLakeLock } from '../../data-lake/lake-lock.ts';
-import { lakePaths, snapshotDir } from '../../data-lake/lake-paths.ts';
-import { readManifest } from '../../data-lake/manifest-file.ts';
+import { lakePaths } from '../../data-lake/lake-paths.ts';
 import { RunHistory } from '../../data-lake/run-history.ts';
 import { listSnapshots, removeRunLeftovers } from '../../data-lake/snapshot-store.ts';
 import {
@@ -103,18 +103,16 @@ export class SourcesRejectedError extends Error {
  * failed ones included, leaves a record in the lake's run history.
  */
 export async function runPipeline(options: RunPipelineOptions): Promise<PipelineResult> {
-  const lakeDir = options.config.LAKE_DIR;
+  const lake = openLake(options.config);
   const now = options.now ?? (() => new Date());
-  const paths = lakePaths(lakeDir);
-  await mkdir(paths.snapshots, { recursive: true });
-  await mkdir(paths.staging, { recursive: true });
-  const history = await RunHistory.start(lakeDir, {
+  await mkdir(lakePaths(lake.workDir).staging, { recursive: true });
+  const history = await RunHistory.start(lake, {
     trigger: options.trigger ?? 'manual',
-    previous: await readCurrent(lakeDir).catch(() => null),
+    previous: await readCurrent(lake).catch(() => null),
     now: now(),
   });
   try {
-    const result = await runLocked(options, history);
+    const result = await runLocked(options, lake, history);
     await history.finish(result.status, {
       snapshot: result.snapshotId,
       detail: resultDetail(result),
@@ -134,10 +132,13 @@ const resultDetail = (result: PipelineResult): string =>
       ? `held ${result.snapshotId} for review against ${result.manifest.hold.against}`
       : `published ${result.snapshotId} (previous: ${result.previous ?? 'none'})`;
 
-async function runLocked(options: RunPipelineOptions, history: RunHistory): Promise<PipelineResult> {
+async function runLocked(
+  options: RunPipelineOptions,
+  lake: Lake,
+  history: RunHistory,
+): Promise<PipelineResult> {
   const { config, logger, catalog } = options;
-  const lakeDir = config.LAKE_DIR;
-  const paths = lakePaths(lakeDir);
+  const paths = lakePaths(lake.workDir);
   const progress = options.progress ?? createProgress({ logger });
   const step = async (name: PipelineStep) => {
     logger.debug({ step: name }, `pipeline step ${name}`);
@@ -148,19 +149,24 @@ async function runLocked(options: RunPipelineOptions, history: RunHistory): Prom
     catalog.recordSchemas.map((schema) => schema.name),
   );
 
-  const lock = await acquireLakeLock(lakeDir, { purpose: 'pipeline run', waitMs: options.lockWaitMs ?? 0 });
+  const lock = await acquireLakeLock(lake.workDir, {
+    purpose: 'pipeline run',
+    waitMs: options.lockWaitMs ?? 0,
+  });
   // The versions this run brought that the published snapshot was not built from: an audit refuses them.
   let changedSources: UsableVersion[] = [];
   try {
     await step('locked');
     const staging = new StagingStore(paths.staging);
-    const leftovers = await removeRunLeftovers(lakeDir);
+    const leftovers = await removeRunLeftovers(lake);
     await staging.removeLeftovers();
     if (leftovers.length > 0) logger.info({ leftovers }, 'removed leftovers of an interrupted run');
 
-    const current = await readCurrent(lakeDir);
+    // What is published as the run starts: a publish at the end swaps CURRENT only if it is still this.
+    const pointer = await readCurrentPointer(lake);
+    const current = pointer.id;
     const currentManifest =
-      current === null ? null : await readManifest(snapshotDir(lakeDir, current)).catch(() => null);
+      current === null ? null : await readStoredManifest(lake, current).catch(() => null);
     const fallback =
       config.SOURCE_FALLBACK === 'published' && currentManifest !== null
         ? Object.fromEntries(Object.entries(currentManifest.sources).map(([name, s]) => [name, s.version]))
@@ -204,7 +210,7 @@ async function runLocked(options: RunPipelineOptions, history: RunHistory): Prom
       return { status: 'unchanged', snapshotId: current, ...fallbacks };
     }
     // The same inputs were already written and held against this CURRENT: it still waits for review.
-    const stillHeld = await heldSnapshotOf(lakeDir, lineage.fingerprint, current);
+    const stillHeld = await heldSnapshotOf(lake, lineage.fingerprint, current);
     if (stillHeld !== null) {
       logger.warn({ snapshot: stillHeld.id }, `snapshot ${stillHeld.id} is still held for review`);
       await history.update(auditRecord(stillHeld));
@@ -216,7 +222,8 @@ async function runLocked(options: RunPipelineOptions, history: RunHistory): Prom
     await history.update({ tables: { rebuilt: [...plan.build], reused: [...plan.reuse] } });
 
     const { manifest, published } = await buildAndPublish({
-      lakeDir,
+      lake,
+      current: pointer,
       tables: allTables,
       lineage,
       plan,
@@ -338,14 +345,14 @@ async function stageSources(
 
 /** The held snapshot with these inputs, compared with `current`, if a run already wrote one. */
 async function heldSnapshotOf(
-  lakeDir: string,
+  lake: Lake,
   fingerprint: string,
   current: string | null,
 ): Promise<(Manifest & { hold: NonNullable<Manifest['hold']> }) | null> {
-  for (const summary of await listSnapshots(lakeDir)) {
+  for (const summary of await listSnapshots(lake)) {
     if (summary.status !== 'held' || summary.fingerprint !== fingerprint) continue;
-    const manifest = await readManifest(snapshotDir(lakeDir, summary.id));
-    if (manifest.hold?.against === current) return withHold(manifest);
+    const manifest = await readStoredManifest(lake, summary.id);
+    if (manifest?.hold?.against === current) return withHold(manifest);
   }
   return null;
 }
@@ -393,13 +400,17 @@ async function ingestTracked(
     if (error instanceof IngestError) reads.push({ source: error.source, failure: error.message });
     throw error;
   } finally {
-    await recordSourceReads(config.LAKE_DIR, reads, now);
+    await recordSourceReads(openLake(config), reads, now);
   }
   for (const summary of summaries) read.set(summary.source, { version: summary.version });
   const collapsedKeys = summaries.flatMap((summary) =>
     summary.collapsed.map(({ differingFields: _, ...group }) => ({ source: summary.source, ...group })),
   );
-  const stale = staleSources(await readSourceFreshness(config.LAKE_DIR), config.SOURCE_STALE_AFTER_DAYS, now);
+  const stale = staleSources(
+    await readSourceFreshness(openLake(config)),
+    config.SOURCE_STALE_AFTER_DAYS,
+    now,
+  );
   for (const source of stale) {
     logger.warn(
       { source: source.source, reason: source.reason, since: source.since },

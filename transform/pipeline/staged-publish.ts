@@ -1,4 +1,5 @@
 import type { PipelineCatalog } from '../catalog.ts';
+import type { Lake } from '../../data-lake/lake.ts';
 import { readPublishedManifest } from '../../data-lake/snapshot-store.ts';
 import { SAMPLE_STATES, type Config } from '../../schemas/config.ts';
 import { declaredSettings, inputNames, type AnyLakeTable } from '../tables/lake-table.ts';
@@ -44,12 +45,8 @@ export function firstAnswersConfig(config: Config): Config {
  * configured precompute). A table built on any other settings is left as it is: a lake built with
  * `REM_STATES=all npm run pipeline` must not shrink because the server started without that setting.
  */
-export async function staleTables(
-  lakeDir: string,
-  catalog: PipelineCatalog,
-  config: Config,
-): Promise<string[]> {
-  const manifest = await readPublishedManifest(lakeDir);
+export async function staleTables(lake: Lake, catalog: PipelineCatalog, config: Config): Promise<string[]> {
+  const manifest = await readPublishedManifest(lake);
   const quick = firstAnswersConfig(config);
   const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
   return catalog.tables
@@ -64,7 +61,7 @@ export async function staleTables(
 }
 
 /** Whether the published snapshot has none of `tables` (a fresh lake that only served its first stage). */
-export async function lacksAll(lakeDir: string, tables: readonly AnyLakeTable[]): Promise<boolean> {
-  const manifest = await readPublishedManifest(lakeDir);
+export async function lacksAll(lake: Lake, tables: readonly AnyLakeTable[]): Promise<boolean> {
+  const manifest = await readPublishedManifest(lake);
   return tables.every((table) => manifest?.tables[table.name] === undefined);
 }

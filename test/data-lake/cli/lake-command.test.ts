@@ -1,3 +1,4 @@
+import { localLake } from '../../../data-lake/lake.ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../../lib/cli-main.ts';
 import { lakeCommand, type LakeCommandContext } from '../../../data-lake/cli/lake-command.ts';
@@ -14,7 +15,7 @@ let snapshots: string[];
 
 /** The command's context: the demo lake, a fixed operator and clock. */
 const context = (): LakeCommandContext => ({
-  lakeDir: lake.lakeDir,
+  lake: localLake(lake.lakeDir),
   sourceStaleAfterDays: 90,
   operator: () => 'dana',
   now: () => new Date('2026-11-05T10:00:00.000Z'),
@@ -72,7 +73,7 @@ describe('npm run lake', () => {
     expect(await lakeCli('rollback', snapshots[0]!)).toBe(
       `CURRENT now names ${snapshots[0]} (was ${snapshots[2]})`,
     );
-    expect(await readCurrent(lake.lakeDir)).toBe(snapshots[0]);
+    expect(await readCurrent(localLake(lake.lakeDir))).toBe(snapshots[0]);
 
     const next = await lake.run();
     expect(next.status === 'published' && next.manifest.parent).toBe(snapshots[0]);
@@ -83,7 +84,7 @@ describe('npm run lake', () => {
     expect(await lakeCli('gc', '--keep', '1')).toBe(`deleted 1: ${snapshots[1]}`);
     expect((await lakeCli('list')).split('\n')).toHaveLength(5);
     expect(await lakeCli('gc', '--keep', '0')).toBe(`deleted 1: ${snapshots[2]}`);
-    expect(await readCurrent(lake.lakeDir)).toBe(snapshots[0]);
+    expect(await readCurrent(localLake(lake.lakeDir))).toBe(snapshots[0]);
     expect(await lakeCli('gc', '--keep', '0')).toBe('nothing to delete');
   });
 
@@ -100,7 +101,7 @@ describe('npm run lake', () => {
     const run = await acquireLakeLock(lake.lakeDir, { purpose: 'pipeline run' });
     await expect(lakeCommand(['rollback', snapshots[0]!], context(), io)).rejects.toThrow(LakeBusyError);
     await run.release();
-    expect(await readCurrent(lake.lakeDir)).toBe(snapshots[2]);
+    expect(await readCurrent(localLake(lake.lakeDir))).toBe(snapshots[2]);
   });
 
   describe('reviewing a held snapshot', () => {
@@ -159,7 +160,7 @@ describe('npm run lake', () => {
       expect(await lakeCli('publish', held, '--reason', 'NY supplier stopped')).toBe(
         `published ${held} after review by dana (was ${snapshots[2]}): NY supplier stopped`,
       );
-      expect(await readCurrent(lake.lakeDir)).toBe(held);
+      expect(await readCurrent(localLake(lake.lakeDir))).toBe(held);
       expect(JSON.parse(await lakeCli('show')).review).toEqual({
         publishedAt: '2026-11-05T10:00:00.000Z',
         operator: 'dana',
@@ -206,7 +207,7 @@ describe('npm run lake', () => {
       await expect(lake.run({ now: () => new Date('2026-11-05T10:00:00.000Z') })).rejects.toThrow(
         'audit blocked the publish',
       );
-      const [refused, duplicated] = (await listRuns(lake.lakeDir)) as [RunRecord, RunRecord];
+      const [refused, duplicated] = (await listRuns(localLake(lake.lakeDir))) as [RunRecord, RunRecord];
 
       const lines = (await lakeCli('runs')).split('\n');
       expect(lines[2]).toMatch(/\| failed +\| .* \| audit blocked the publish: 1 error finding$/);

@@ -1,3 +1,4 @@
+import { localLake } from '../../../data-lake/lake.ts';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -32,7 +33,7 @@ async function sql(
   const err: string[] = [];
   stdout.on('data', (c: Buffer) => out.push(c.toString()));
   stderr.on('data', (c: Buffer) => err.push(c.toString()));
-  const code = await sqlCommand(argv, lake.lakeDir, { stdin, stdout, stderr });
+  const code = await sqlCommand(argv, localLake(lake.lakeDir), { stdin, stdout, stderr });
   return { code, stdout: out.join(''), stderr: err.join('') };
 }
 

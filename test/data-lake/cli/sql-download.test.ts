@@ -1,3 +1,4 @@
+import { localLake } from '../../../data-lake/lake.ts';
 import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
@@ -50,7 +51,7 @@ async function sql(argv: string[], env: { apiKey?: string; cwd: string }) {
   const stderr = new PassThrough().on('data', (chunk: Buffer) => (output.stderr += chunk.toString()));
   const stdin = new PassThrough();
   stdin.end();
-  const code = await sqlCommand(argv, '/no/local/lake', { stdin, stdout, stderr }, env);
+  const code = await sqlCommand(argv, localLake('/no/local/lake'), { stdin, stdout, stderr }, env);
   return { code, ...output };
 }
 

@@ -1,3 +1,4 @@
+import { localLake } from '../../../data-lake/lake.ts';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -46,7 +47,7 @@ async function loadBoth(id: string, cells: HealthImpactCell[]) {
     publish: false,
     sources: HEALTH_FIXTURE_SOURCES,
   });
-  const { data } = await loadHealthSnapshot(await openSnapshotInChildProcess(lakeDir, id));
+  const { data } = await loadHealthSnapshot(await openSnapshotInChildProcess(localLake(lakeDir), id));
   return data!;
 }
 
@@ -300,7 +301,7 @@ describe('loading health cells', () => {
 
   it('loads nothing from a snapshot without the table, so the route answers 503', async () => {
     await writeTablesSnapshot(lakeDir, 'empty', [], { publish: false });
-    expect(await loadHealthSnapshot(await openSnapshotInChildProcess(lakeDir, 'empty'))).toEqual({
+    expect(await loadHealthSnapshot(await openSnapshotInChildProcess(localLake(lakeDir), 'empty'))).toEqual({
       data: null,
     });
   });

@@ -1,3 +1,4 @@
+import { localLake } from '../../../data-lake/lake.ts';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { STATUS_CODES } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -405,7 +406,7 @@ beforeAll(async () => {
 
   const api = createIncentivesApi();
   holder = new SnapshotHolder({
-    source: lakeSnapshotSource(lakeDir),
+    source: lakeSnapshotSource(localLake(lakeDir)),
     modules: [api.serving],
     pollMs: 60_000,
     logger,

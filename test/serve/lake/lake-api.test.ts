@@ -1,3 +1,4 @@
+import { localLake } from '../../../data-lake/lake.ts';
 import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { get as httpGet, type IncomingMessage } from 'node:http';
@@ -342,7 +343,7 @@ describe('reading a served table remotely', () => {
       // The HEAD for the size, then only slices: never the whole file in one answer.
       expect(statuses[0]).toBe(200);
       expect(new Set(statuses.slice(1))).toEqual(new Set([206]));
-      const local = await (await openSnapshot(server().lakeDir, SNAPSHOT)).rows(table);
+      const local = await (await openSnapshot(localLake(server().lakeDir), SNAPSHOT)).rows(table);
       expect(remote.map(asJsonValues)).toEqual(local);
     }
   });
@@ -500,7 +501,9 @@ describe('a remote reader following the listing’s pinned URLs', () => {
     expect(holder.current()?.id).toBe('lake-pin-b');
     // …and its row groups still come from the snapshot its footer came from.
     const rows = await parquetReadObjects({ file, compressors });
-    expect(rows.map(asJsonValues)).toEqual(await (await openSnapshot(lakeDir, first)).rows('meter_readings'));
+    expect(rows.map(asJsonValues)).toEqual(
+      await (await openSnapshot(localLake(lakeDir), first)).rows('meter_readings'),
+    );
 
     const again = await fetch(url, { headers: auth, method: 'HEAD' });
     expect(again.headers.get('cache-control')).toBe('private, max-age=31536000, immutable');

@@ -1,3 +1,4 @@
+import { localLake } from '../../../data-lake/lake.ts';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -27,7 +28,7 @@ afterAll(() => rm(lakeDir, { recursive: true, force: true }));
 
 async function storeOf(id: string, statistics = FIXTURE_STATISTICS) {
   await writeTablesSnapshot(lakeDir, id, remFixtureTables(statistics), { publish: false });
-  return ClusterStatisticsStore.load(await openSnapshot(lakeDir, id));
+  return ClusterStatisticsStore.load(await openSnapshot(localLake(lakeDir), id));
 }
 
 describe('ClusterStatisticsStore', () => {
@@ -109,7 +110,7 @@ describe('ClusterStatisticsStore', () => {
 
   it('reads which clusters were run and which the sampler found implausible', async () => {
     await writeTablesSnapshot(lakeDir, 'support', remFixtureTables(), { publish: false });
-    const support = await loadClusterSupport(await openSnapshot(lakeDir, 'support'));
+    const support = await loadClusterSupport(await openSnapshot(localLake(lakeDir), 'support'));
     expect([...support]).toEqual([
       ['44007|natural_gas|-', true],
       ['44007|natural_gas|natural_gas', true],

@@ -1,3 +1,4 @@
+import { localLake } from '../../../data-lake/lake.ts';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -22,7 +23,7 @@ afterAll(() => rm(lakeDir, { recursive: true, force: true }));
 
 describe('countyMapClusters', () => {
   it("finds each map county's cluster for every pair of fuels: its position, or why the map has none", async () => {
-    const snapshot = await openSnapshot(lakeDir, 'map');
+    const snapshot = await openSnapshot(localLake(lakeDir), 'map');
     const support = await loadClusterSupport(snapshot);
     const store = await ClusterStatisticsStore.load(snapshot);
     // Providence (RI), Lubbock (TX) and a county the snapshot ran nothing for.
@@ -49,7 +50,7 @@ describe('countyMapClusters', () => {
   });
 
   it('marks a cluster run as supported but missing from the statistics', async () => {
-    const snapshot = await openSnapshot(lakeDir, 'map');
+    const snapshot = await openSnapshot(localLake(lakeDir), 'map');
     const store = await ClusterStatisticsStore.load(snapshot);
     const support = new Map([['44007|electricity|-', true]]);
     const clusters = await countyMapClusters(['44007'], support, store);

@@ -1,3 +1,4 @@
+import { localLake } from '../../../data-lake/lake.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ThreadPoolFull } from '../../../lib/thread-pool.ts';
 import {
@@ -33,7 +34,7 @@ const SAMPLES = 40; // REM_TEST_ENV's REM_SAMPLES, which both lakes ran with
 async function runLake(lake: RemLake) {
   const run = await lake.run();
   if (run.status !== 'published') throw new Error(`expected a publish, got ${run.status}`);
-  return openSnapshot(lake.lakeDir, run.snapshotId);
+  return openSnapshot(localLake(lake.lakeDir), run.snapshotId);
 }
 
 const model = specRemModel();

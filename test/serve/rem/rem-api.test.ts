@@ -1,3 +1,4 @@
+import { localLake } from '../../../data-lake/lake.ts';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
@@ -5,7 +6,7 @@ import { savingsSchema } from '../../../schemas/rem-api.ts';
 import { offlineGeocoder } from '../../../serve/geocoding/open-geocoder.ts';
 import { REM_STATEMENT } from '../../../serve/rem/rem-data.ts';
 import { committedModelVersions } from '../../../simulate/surrogate/committed-model.ts';
-import { writeCurrent } from '../../../data-lake/current-pointer.ts';
+import { moveCurrent } from '../../../data-lake/current-pointer.ts';
 import {
   FIXTURE_CLUSTERS,
   FIXTURE_STATISTICS,
@@ -337,7 +338,7 @@ describe('GET /api/v1/rem/server_version', () => {
 
 describe('a snapshot without the REM tables', () => {
   it('keeps the other routes serving while the REM routes answer 503, and the cache files live per snapshot', async () => {
-    await writeCurrent(server().lakeDir, 'without-rem');
+    await moveCurrent(localLake(server().lakeDir), 'without-rem');
     await server().holder.refresh();
     const programs = await get('/v1/programs');
     expect(programs.statusCode).toBe(200);
@@ -355,7 +356,7 @@ describe('a snapshot without the REM tables', () => {
     expect((await get('/api/v1/rem/server_version')).statusCode).toBe(200);
     expect(await readdir(path.join(server().lakeDir, 'cache', 'serving'))).toEqual(['with-rem']);
 
-    await writeCurrent(server().lakeDir, 'with-rem');
+    await moveCurrent(localLake(server().lakeDir), 'with-rem');
     await server().holder.refresh();
     const again = await remAddress(
       `address=${encodeURIComponent(PROVIDENCE)}&upgrade=baseline&heating_fuel=natural_gas`,

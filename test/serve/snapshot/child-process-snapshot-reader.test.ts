@@ -1,3 +1,4 @@
+import { localLake } from '../../../data-lake/lake.ts';
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -15,8 +16,8 @@ afterAll(() => rm(lakeDir, { recursive: true, force: true }));
 
 describe('openSnapshotInChildProcess', () => {
   it('gives the same manifest and rows as reading in this process', async () => {
-    const direct = await openSnapshot(lakeDir, 's1');
-    const viaChild = await openSnapshotInChildProcess(lakeDir, 's1');
+    const direct = await openSnapshot(localLake(lakeDir), 's1');
+    const viaChild = await openSnapshotInChildProcess(localLake(lakeDir), 's1');
     expect(viaChild.id).toBe('s1');
     expect(viaChild.manifest).toEqual(direct.manifest);
     expect(await viaChild.rows('programs')).toEqual([
@@ -37,14 +38,14 @@ describe('openSnapshotInChildProcess', () => {
       ['none', 0],
     ] as const) {
       await writeProgramsSnapshot(lakeDir, id, count, { publish: false });
-      const rows = await (await openSnapshotInChildProcess(lakeDir, id)).rows('programs');
-      expect(rows).toEqual(await (await openSnapshot(lakeDir, id)).rows('programs'));
+      const rows = await (await openSnapshotInChildProcess(localLake(lakeDir), id)).rows('programs');
+      expect(rows).toEqual(await (await openSnapshot(localLake(lakeDir), id)).rows('programs'));
       expect(rows).toHaveLength(count);
     }
   });
 
   it('rejects a table the snapshot lacks with the reader’s message, and keeps reading others', async () => {
-    const reader = await openSnapshotInChildProcess(lakeDir, 's1');
+    const reader = await openSnapshotInChildProcess(localLake(lakeDir), 's1');
     await expect(reader.rows('nope')).rejects.toThrow('snapshot s1 has no table "nope"');
     expect(await reader.rows('programs')).toHaveLength(3);
   });
@@ -55,21 +56,23 @@ describe('openSnapshotInChildProcess', () => {
       { name: 'program', type: 'VARCHAR' },
       { name: 'amountUsd', type: 'DOUBLE' },
     ];
-    expect(await (await openSnapshotInChildProcess(lakeDir, 's1')).columns('programs')).toEqual(columns);
-    expect(await (await openSnapshot(lakeDir, 's1')).columns('programs')).toEqual(columns);
-    await expect((await openSnapshot(lakeDir, 's1')).columns('nope')).rejects.toThrow(
+    expect(await (await openSnapshotInChildProcess(localLake(lakeDir), 's1')).columns('programs')).toEqual(
+      columns,
+    );
+    expect(await (await openSnapshot(localLake(lakeDir), 's1')).columns('programs')).toEqual(columns);
+    await expect((await openSnapshot(localLake(lakeDir), 's1')).columns('nope')).rejects.toThrow(
       'snapshot s1 has no table "nope"',
     );
   });
 
   it('refuses a snapshot that does not exist before starting any process', async () => {
-    await expect(openSnapshotInChildProcess(lakeDir, 's9')).rejects.toThrow();
+    await expect(openSnapshotInChildProcess(localLake(lakeDir), 's9')).rejects.toThrow();
   });
 });
 
 describe('writeFloat64File', () => {
   it('writes a query over the snapshot’s tables as float64 rows, in the serving cache, and reuses the file', async () => {
-    const reader = await openSnapshotInChildProcess(lakeDir, 's1');
+    const reader = await openSnapshotInChildProcess(localLake(lakeDir), 's1');
     const sql = 'SELECT amountUsd, length(program) FROM programs ORDER BY amountUsd DESC';
     const file = await reader.writeFloat64File('amounts', sql);
     expect(file.values).toBe(6);
@@ -78,7 +81,7 @@ describe('writeFloat64File', () => {
     expect([...new Float64Array(bytes.buffer, bytes.byteOffset, 6)]).toEqual([3000, 9, 2000, 9, 1000, 9]);
     const written = (await stat(file.path)).mtimeMs;
     // Asked again (as after a restart), the complete file is reused, not rewritten.
-    const again = await openSnapshot(lakeDir, 's1');
+    const again = await openSnapshot(localLake(lakeDir), 's1');
     expect(await again.writeFloat64File('amounts', sql)).toEqual(file);
     expect((await stat(file.path)).mtimeMs).toBe(written);
     // Another query under the same name is another file.
@@ -86,7 +89,7 @@ describe('writeFloat64File', () => {
   });
 
   it('rejects a query that fails with DuckDB’s message and leaves no file behind', async () => {
-    const reader = await openSnapshotInChildProcess(lakeDir, 's1');
+    const reader = await openSnapshotInChildProcess(localLake(lakeDir), 's1');
     await expect(reader.writeFloat64File('broken', 'SELECT nope FROM programs')).rejects.toThrow(/nope/);
     const files = await readdir(path.join(lakeDir, 'cache', 'serving', 's1'));
     expect(files.some((f) => f.startsWith('broken'))).toBe(false);

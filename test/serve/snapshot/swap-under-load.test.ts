@@ -1,8 +1,9 @@
+import { localLake } from '../../../data-lake/lake.ts';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { writeCurrent } from '../../../data-lake/current-pointer.ts';
+import { moveCurrent } from '../../../data-lake/current-pointer.ts';
 import { startService, type RunningService } from '../../../serve/service.ts';
 import { lakeSnapshotSource } from '../../../serve/snapshot/lake-snapshot-source.ts';
 import { programsModule, silentLogger, testConfig, type ProgramRow } from '../../support/serve-fixtures.ts';
@@ -36,7 +37,7 @@ describe('snapshot swap under load', () => {
       logger: silentLogger(),
       // A pause inside the handler keeps requests in flight across each swap.
       apiModules: [programsModule({ handlerDelayMs: 3 })],
-      source: lakeSnapshotSource(lakeDir),
+      source: lakeSnapshotSource(localLake(lakeDir)),
       publishFirstSnapshot: async () => {
         throw new Error('a snapshot is already published');
       },
@@ -72,7 +73,7 @@ describe('snapshot swap under load', () => {
       expect.poll(() => served.get(id) ?? 0, { timeout: 20_000, interval: 10 }).toBeGreaterThanOrEqual(count);
     await answeredFrom('s0', 30);
     for (const id of SNAPSHOTS.slice(1)) {
-      await writeCurrent(lakeDir, id);
+      await moveCurrent(localLake(lakeDir), id);
       await answeredFrom(id, 30);
     }
     stop = true;

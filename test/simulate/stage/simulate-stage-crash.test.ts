@@ -1,3 +1,4 @@
+import { localLake } from '../../../data-lake/lake.ts';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -50,7 +51,7 @@ async function killAfterFirstResults(): Promise<void> {
 describe('a pipeline killed with SIGKILL in the middle of the simulate stage', () => {
   it('publishes nothing, and the next run computes only the missing clusters and holds each once', async () => {
     await killAfterFirstResults();
-    expect(await readCurrent(lake.lakeDir)).toBeNull();
+    expect(await readCurrent(localLake(lake.lakeDir))).toBeNull();
     const before = await keysOnLog(lake.lakeDir, REM_RESULTS_TOPIC);
     expect(before.length).toBeGreaterThan(0);
     expect(before.length).toBeLessThan(40);
@@ -61,7 +62,7 @@ describe('a pipeline killed with SIGKILL in the middle of the simulate stage', (
     const after = await keysOnLog(lake.lakeDir, REM_RESULTS_TOPIC);
     expect(after).toHaveLength(40);
     expect(new Set(after).size).toBe(40);
-    const snapshot = await openSnapshot(lake.lakeDir, run.snapshotId);
+    const snapshot = await openSnapshot(localLake(lake.lakeDir), run.snapshotId);
     const ids = (await snapshot.rows('rem_clusters')).map((c) => c.cluster_id as string);
     expect(ids).toHaveLength(40);
     expect(new Set(ids).size).toBe(40);

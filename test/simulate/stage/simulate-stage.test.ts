@@ -1,3 +1,4 @@
+import { localLake } from '../../../data-lake/lake.ts';
 import { readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pino } from 'pino';
@@ -16,7 +17,7 @@ beforeEach(async () => {
 afterEach(() => lake.remove());
 
 async function tables(snapshotId: string, lakeDir = lake.lakeDir) {
-  const snapshot = await openSnapshot(lakeDir, snapshotId);
+  const snapshot = await openSnapshot(localLake(lakeDir), snapshotId);
   return {
     manifest: snapshot.manifest,
     clusters: (await snapshot.rows('rem_clusters')) as unknown as RemClusterRow[],

@@ -1,3 +1,4 @@
+import { localLake } from '../../../data-lake/lake.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -258,7 +259,7 @@ export async function runReplicasSoak(options: SoakOptions): Promise<SoakResult>
   try {
     log('building the first snapshot from the sample data (the default pipeline)');
     await runPipeline({ LAKE_DIR: lakeDir, ...PIPELINE_ENV });
-    const first = (await readCurrent(lakeDir))!;
+    const first = (await readCurrent(localLake(lakeDir)))!;
     const changedSource = await changedIncentivesSource(dir);
     // The operator's one-time key, as `npm run keys -- create` makes it: replicas create none.
     const printed: string[] = [];
@@ -402,7 +403,7 @@ export async function runReplicasSoak(options: SoakOptions): Promise<SoakResult>
     await at(0.1);
     event('publishing a second snapshot (the pipeline, one incentive cap changed in its source)');
     await runPipeline({ LAKE_DIR: lakeDir, INCENTIVES_SOURCE: changedSource, ...PIPELINE_ENV });
-    const second = (await readCurrent(lakeDir))!;
+    const second = (await readCurrent(localLake(lakeDir)))!;
     if (second === first) throw new Error('the changed source published no new snapshot');
     capOf.set(second, SECOND_CAP);
     await answeredFrom(second, 50);

@@ -1,3 +1,4 @@
+import { localLake } from '../../../data-lake/lake.ts';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -69,7 +70,7 @@ describe('npm run pipeline', () => {
     const { code, out, err } = await command();
     expect(code).toBe(EXIT_SOURCE_REJECTED);
     expect(out).toEqual([]);
-    const [run] = await listRuns(lake.lakeDir);
+    const [run] = await listRuns(localLake(lake.lakeDir));
     const version = run!.rejectedSources![0]!.version;
     expect(version).toMatch(/^[0-9a-f]{16}$/);
     expect(run).toMatchObject({

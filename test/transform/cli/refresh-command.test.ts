@@ -1,3 +1,4 @@
+import { localLake } from '../../../data-lake/lake.ts';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -39,7 +40,7 @@ describe('npm run refresh', () => {
 
     expect(ended).toMatchObject({ trigger: 'start', exitCode: 0 });
     expect(await exited).toBe(0);
-    expect(await readCurrent(lakeDir)).toMatch(/^\d{8}T\d{9}Z-[0-9a-f]{8}$/);
+    expect(await readCurrent(localLake(lakeDir))).toMatch(/^\d{8}T\d{9}Z-[0-9a-f]{8}$/);
   }, 120_000);
 
   it('with --no-initial-run waits for the schedule (the project sample sources)', async () => {
@@ -50,7 +51,7 @@ describe('npm run refresh', () => {
 
     expect(ended).toMatchObject({ trigger: 'schedule', exitCode: 0 });
     expect(await exited).toBe(0);
-    expect(await readCurrent(lakeDir)).toMatch(/^\d{8}T\d{9}Z-[0-9a-f]{8}$/);
+    expect(await readCurrent(localLake(lakeDir))).toMatch(/^\d{8}T\d{9}Z-[0-9a-f]{8}$/);
   }, 120_000);
 
   it('holds a run whose source lost a state, says so at warn and in its metrics, and never publishes it', async () => {
@@ -59,7 +60,7 @@ describe('npm run refresh', () => {
     const firstExit = new Promise((resolve) => first.once('exit', resolve));
     first.kill('SIGTERM');
     await firstExit;
-    const published = await readCurrent(lakeDir);
+    const published = await readCurrent(localLake(lakeDir));
 
     // The sample source with Massachusetts' incentives emptied, as an upstream export gone wrong would be.
     const source = path.join(lakeDir, 'broken-source');
@@ -82,7 +83,7 @@ describe('npm run refresh', () => {
       exitCode: 3,
       msg: 'pipeline run ended: held for review: nothing published (npm run lake -- list, diff, publish)',
     });
-    expect(await readCurrent(lakeDir)).toBe(published);
+    expect(await readCurrent(localLake(lakeDir))).toBe(published);
     const metrics = await readFile(textfile, 'utf8');
     expect(sampleValue(metrics, 'electrify_pipeline_last_run_status', { status: 'held' })).toBe(1);
     expect(sampleValue(metrics, 'electrify_lake_held_snapshots')).toBe(1);

@@ -1,3 +1,4 @@
+import { localLake } from '../../../data-lake/lake.ts';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -55,7 +56,7 @@ describe('a run compared with the published snapshot', () => {
     const result = await lake.run({ now: () => new Date('2026-11-02T10:00:00.000Z') });
 
     expect(result.status).toBe('held');
-    expect(await readCurrent(lake.lakeDir)).toBe(published);
+    expect(await readCurrent(localLake(lake.lakeDir))).toBe(published);
     const manifest = await readManifest(snapshotDir(lake.lakeDir, result.snapshotId));
     expect(manifest.hold).toEqual({
       against: published,
@@ -73,7 +74,7 @@ describe('a run compared with the published snapshot', () => {
         },
       ],
     });
-    expect((await listSnapshots(lake.lakeDir)).map((s) => [s.id, s.status])).toEqual([
+    expect((await listSnapshots(localLake(lake.lakeDir))).map((s) => [s.id, s.status])).toEqual([
       [result.snapshotId, 'held'],
       [published, 'current'],
     ]);
@@ -104,7 +105,7 @@ describe('a run compared with the published snapshot', () => {
     ]);
     const result = await lake.run();
     expect(result.status).toBe('published');
-    expect(await readCurrent(lake.lakeDir)).toBe(result.snapshotId);
+    expect(await readCurrent(localLake(lake.lakeDir))).toBe(result.snapshotId);
   });
 
   it('says the same inputs are still held on the next run, without writing them again', async () => {
@@ -113,7 +114,7 @@ describe('a run compared with the published snapshot', () => {
     const again = await lake.run({ now: () => new Date('2026-11-03T10:00:00.000Z') });
 
     expect(again).toMatchObject({ status: 'held', snapshotId: held.snapshotId, rebuild: null });
-    expect(await listSnapshots(lake.lakeDir)).toHaveLength(2);
+    expect(await listSnapshots(localLake(lake.lakeDir))).toHaveLength(2);
   });
 
   it('publishes a held snapshot after review, recording who, when and why; the next run changes nothing', async () => {
@@ -124,9 +125,9 @@ describe('a run compared with the published snapshot', () => {
       reason: 'TX prices withdrawn by the supplier',
       now: new Date('2026-11-04T09:00:00.000Z'),
     };
-    await publishHeld(lake.lakeDir, held.snapshotId, review);
+    await publishHeld(localLake(lake.lakeDir), held.snapshotId, review);
 
-    expect(await readCurrent(lake.lakeDir)).toBe(held.snapshotId);
+    expect(await readCurrent(localLake(lake.lakeDir))).toBe(held.snapshotId);
     const manifest = await readManifest(snapshotDir(lake.lakeDir, held.snapshotId));
     expect(manifest.review).toEqual({
       publishedAt: '2026-11-04T09:00:00.000Z',
@@ -144,7 +145,7 @@ describe('a run compared with the published snapshot', () => {
     await writeFile(path.join(lake.sourceDir, 'prices.csv'), 'sku;price\n');
     await expect(lake.run({ now: () => new Date('2026-11-03T10:00:00.000Z') })).rejects.toThrow();
 
-    const runs = await listRuns(lake.lakeDir);
+    const runs = await listRuns(localLake(lake.lakeDir));
     expect(runs.map((run) => [run.startedAt, run.trigger, run.outcome])).toEqual([
       ['2026-11-03T10:00:00.000Z', 'manual', 'failed'],
       ['2026-11-02T10:00:00.000Z', 'manual', 'held'],
@@ -202,6 +203,6 @@ describe('the key a table declares', () => {
         },
       ]),
     });
-    expect(await readCurrent(lake.lakeDir)).toBe(published);
+    expect(await readCurrent(localLake(lake.lakeDir))).toBe(published);
   });
 });

@@ -1,3 +1,4 @@
+import { localLake } from '../../../data-lake/lake.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -92,16 +93,18 @@ describe('a pipeline run killed with SIGKILL', () => {
 
       await killHard(await startPausedRun(step));
 
-      expect(await readCurrent(lake.lakeDir)).toBe(served.snapshotId);
+      expect(await readCurrent(localLake(lake.lakeDir))).toBe(served.snapshotId);
       expect(await fingerprintFiles(served.snapshotId)).toEqual(servedFiles);
-      expect((await openSnapshot(lake.lakeDir, served.snapshotId)).manifest.tables.demo_prices!.rows).toBe(6);
+      expect(
+        (await openSnapshot(localLake(lake.lakeDir), served.snapshotId)).manifest.tables.demo_prices!.rows,
+      ).toBe(6);
 
       const next = await lake.run();
       if (next.status !== 'published') throw new Error(`expected a publish, got ${next.status}`);
       expect(next.previous).toBe(served.snapshotId);
-      expect(await readCurrent(lake.lakeDir)).toBe(next.snapshotId);
+      expect(await readCurrent(localLake(lake.lakeDir))).toBe(next.snapshotId);
       expect(next.manifest.sources.demo!.records).toEqual({ 'demo-price': { accepted: 4, quarantined: 0 } });
-      const rows = await (await openSnapshot(lake.lakeDir, next.snapshotId)).rows('demo_prices');
+      const rows = await (await openSnapshot(localLake(lake.lakeDir), next.snapshotId)).rows('demo_prices');
       expect(rows.map((r) => r.price_usd)).toEqual([14000, 13000, 1800, 1700]);
       const leftovers = (await readdir(path.join(lake.lakeDir, 'snapshots'))).filter((n) => n.includes('.'));
       expect(leftovers).toEqual([]);
@@ -115,9 +118,9 @@ describe('a pipeline run killed with SIGKILL', () => {
 
     await killHard(await startPausedRun('published'));
 
-    const current = await readCurrent(lake.lakeDir);
+    const current = await readCurrent(localLake(lake.lakeDir));
     expect(current).not.toBe(served.snapshotId);
-    const snapshot = await openSnapshot(lake.lakeDir, current!);
+    const snapshot = await openSnapshot(localLake(lake.lakeDir), current!);
     expect(snapshot.manifest.parent).toBe(served.snapshotId);
     expect(await lake.run()).toEqual({ status: 'unchanged', snapshotId: current });
   }, 120_000);

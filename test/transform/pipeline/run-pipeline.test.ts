@@ -1,3 +1,4 @@
+import { localLake } from '../../../data-lake/lake.ts';
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -30,8 +31,9 @@ afterEach(async () => {
   await lake.remove();
 });
 
+/** The lake's snapshot directories; none before the first snapshot is stored. */
 async function snapshotDirs(): Promise<string[]> {
-  return (await readdir(path.join(lake.lakeDir, 'snapshots'))).sort();
+  return (await readdir(path.join(lake.lakeDir, 'snapshots')).catch(() => [])).sort();
 }
 
 /** Every file below a directory (relative path → content), to compare staging byte for byte. */
@@ -58,7 +60,7 @@ describe('runPipeline over the demo source', () => {
     if (result.status !== 'published') return;
     expect(result.snapshotId).toMatch(/^20261121T160000000Z-[0-9a-f]{8}$/);
     expect(result.previous).toBeNull();
-    expect(await readCurrent(lake.lakeDir)).toBe(result.snapshotId);
+    expect(await readCurrent(localLake(lake.lakeDir))).toBe(result.snapshotId);
     expect(await snapshotDirs()).toEqual([result.snapshotId]);
 
     const { manifest } = result;
@@ -100,7 +102,7 @@ describe('runPipeline over the demo source', () => {
 
   it('serves the built rows back with integers as numbers and JSON columns as values', async () => {
     const result = await lake.run();
-    const snapshot = await openSnapshot(lake.lakeDir, result.snapshotId);
+    const snapshot = await openSnapshot(localLake(lake.lakeDir), result.snapshotId);
 
     expect(await snapshot.rows('demo_prices')).toEqual([
       {
@@ -170,7 +172,7 @@ describe('runPipeline over the demo source', () => {
 
     expect(result.manifest.sources.demo!.records).toEqual({ 'demo-price': { accepted: 2, quarantined: 2 } });
     expect(result.manifest.tables.demo_prices!.rows).toBe(2);
-    const snapshot = await openSnapshot(lake.lakeDir, result.snapshotId);
+    const snapshot = await openSnapshot(localLake(lake.lakeDir), result.snapshotId);
     expect(await snapshot.rows('quarantine')).toEqual([
       {
         source: 'demo',
@@ -258,7 +260,7 @@ describe('runPipeline over the demo source', () => {
         '      e.g. CA: 450950',
       ].join('\n'),
     );
-    expect(await readCurrent(lake.lakeDir)).toBe(first.snapshotId);
+    expect(await readCurrent(localLake(lake.lakeDir))).toBe(first.snapshotId);
     expect(await snapshotDirs()).toEqual([first.snapshotId]);
   });
 
@@ -289,7 +291,7 @@ describe('runPipeline over the demo source', () => {
     expect(second.manifest.fingerprint).not.toBe(
       (first as { manifest: { fingerprint: string } }).manifest.fingerprint,
     );
-    expect(await readCurrent(lake.lakeDir)).toBe(second.snapshotId);
+    expect(await readCurrent(localLake(lake.lakeDir))).toBe(second.snapshotId);
     expect(second.manifest.tables.demo_prices!.rows).toBe(4);
     expect(second.rebuild).toMatch(
       /^changed: source demo \S+ → \S+; rebuilding demo_prices, demo_region_summary, quarantine \(changed\); reusing 0 tables$/,
@@ -362,7 +364,7 @@ describe('runPipeline over the demo source', () => {
     await expect(runWith(reading('peeks_log', (ctx) => ctx.eventLog()))).rejects.toThrow(
       'table peeks_log: opens the event log without declaring inputs.topics',
     );
-    expect(await readCurrent(lake.lakeDir)).toBeNull();
+    expect(await readCurrent(localLake(lake.lakeDir))).toBeNull();
   });
 
   it('fails without publishing when a source cannot be read, and when a table build throws', async () => {
@@ -387,7 +389,7 @@ describe('runPipeline over the demo source', () => {
 
     await writeFile(path.join(lake.sourceDir, 'prices.csv'), 'sku;price\n');
     await expect(lake.run()).rejects.toThrow(IngestError);
-    expect(await readCurrent(lake.lakeDir)).toBe(first.snapshotId);
+    expect(await readCurrent(localLake(lake.lakeDir))).toBe(first.snapshotId);
     expect(await snapshotDirs()).toEqual([first.snapshotId]);
   });
 
@@ -426,7 +428,7 @@ describe('runPipeline over the demo source', () => {
         ],
       },
     ]);
-    expect(await readCurrent(lake.lakeDir)).toBeNull();
+    expect(await readCurrent(localLake(lake.lakeDir))).toBeNull();
   });
 
   describe('a table built in chunks', () => {
@@ -475,7 +477,7 @@ describe('runPipeline over the demo source', () => {
           examples: ['heat-pump CA', 'heat-pump NY'],
         },
       ]);
-      const snapshot = await openSnapshot(lake.lakeDir, result.snapshotId);
+      const snapshot = await openSnapshot(localLake(lake.lakeDir), result.snapshotId);
       expect(await snapshot.rows('quotes_in_cents')).toEqual([
         { item: 'heat-pump', region: 'CA', cents: 1425050 },
         { item: 'heat-pump-water-heater', region: 'CA', cents: 420000 },
@@ -515,7 +517,7 @@ describe('runPipeline over the demo source', () => {
       await expect(runWith(halfway)).rejects.toThrow(
         'table quotes_in_cents: build failed: the log went away',
       );
-      expect(await readCurrent(lake.lakeDir)).toBeNull();
+      expect(await readCurrent(localLake(lake.lakeDir))).toBeNull();
       expect(await snapshotDirs()).toEqual([]);
     });
   });

@@ -1,3 +1,4 @@
+import { localLake } from '../../../data-lake/lake.ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../lib/config.ts';
 import {
@@ -60,23 +61,23 @@ describe('staleTables', () => {
   it('names a table built on the quick stage’s settings, so a start stopped after that stage goes on', async () => {
     const catalog = catalogOf();
     await lake.run({ catalog, config: firstAnswersConfig(lake.config) });
-    expect(await staleTables(lake.lakeDir, catalog, lake.config)).toEqual(['demo_region_summary']);
+    expect(await staleTables(localLake(lake.lakeDir), catalog, lake.config)).toEqual(['demo_region_summary']);
     await lake.run({ catalog });
-    expect(await staleTables(lake.lakeDir, catalog, lake.config)).toEqual([]);
-    expect(await lacksAll(lake.lakeDir, [summary])).toBe(false);
+    expect(await staleTables(localLake(lake.lakeDir), catalog, lake.config)).toEqual([]);
+    expect(await lacksAll(localLake(lake.lakeDir), [summary])).toBe(false);
   });
 
   it('leaves a table built on other settings as it is: a national lake is not shrunk by a start', async () => {
     const catalog = catalogOf();
     await lake.run({ catalog, config: loadConfig({ LAKE_DIR: lake.lakeDir, REM_STATES: 'all' }) });
-    expect(await staleTables(lake.lakeDir, catalog, lake.config)).toEqual([]);
+    expect(await staleTables(localLake(lake.lakeDir), catalog, lake.config)).toEqual([]);
   });
 });
 
 describe('a staged first publish', () => {
   it('publishes the first stage, then the rest reusing its files, then nothing more', async () => {
     const catalog = demoCatalog(lake.sourceDir);
-    expect(await staleTables(lake.lakeDir, catalog, lake.config)).toEqual([
+    expect(await staleTables(localLake(lake.lakeDir), catalog, lake.config)).toEqual([
       'demo_region_summary',
       'demo_prices',
     ]);
@@ -84,8 +85,8 @@ describe('a staged first publish', () => {
     const first = await lake.run({ catalog: firstStageCatalog(catalog, [demoPricesTable]) });
     if (first.status !== 'published') throw new Error('expected the first stage to publish');
     expect(Object.keys(first.manifest.tables).sort()).toEqual(['demo_prices', 'quarantine']);
-    expect(await lacksAll(lake.lakeDir, [demoRegionSummaryTable as AnyLakeTable])).toBe(true);
-    expect(await staleTables(lake.lakeDir, catalog, lake.config)).toEqual(['demo_region_summary']);
+    expect(await lacksAll(localLake(lake.lakeDir), [demoRegionSummaryTable as AnyLakeTable])).toBe(true);
+    expect(await staleTables(localLake(lake.lakeDir), catalog, lake.config)).toEqual(['demo_region_summary']);
 
     const second = await lake.run({ catalog });
     if (second.status !== 'published') throw new Error('expected the whole catalog to publish');
@@ -95,7 +96,7 @@ describe('a staged first publish', () => {
         'demo_prices (read by a changed table); reusing 1 table',
     );
     expect(second.manifest.tables.demo_prices!.sha256).toBe(first.manifest.tables.demo_prices!.sha256);
-    expect(await staleTables(lake.lakeDir, catalog, lake.config)).toEqual([]);
+    expect(await staleTables(localLake(lake.lakeDir), catalog, lake.config)).toEqual([]);
 
     // A later start finds the lake complete: the same run publishes nothing.
     expect(await lake.run({ catalog })).toEqual({ status: 'unchanged', snapshotId: second.snapshotId });
