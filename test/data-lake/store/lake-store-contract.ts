@@ -8,7 +8,10 @@ import type { LakeStore } from '../../../data-lake/store/lake-store.ts';
  * What every LakeStore back end must do, run against each (a directory, SeaweedFS over S3): the pipeline,
  * the lake commands and the replicas rely on exactly these behaviours. `open` gives a new, empty store.
  */
-export function lakeStoreContract(name: string, open: () => Promise<{ store: LakeStore; close(): Promise<void> }>) {
+export function lakeStoreContract(
+  name: string,
+  open: () => Promise<{ store: LakeStore; close(): Promise<void> }>,
+) {
   describe(`LakeStore contract: ${name}`, () => {
     let store: LakeStore;
     let close: () => Promise<void>;
@@ -55,7 +58,11 @@ export function lakeStoreContract(name: string, open: () => Promise<{ store: Lak
     });
 
     it('lists keys under a prefix at any depth, sorted, and forgets deleted ones', async () => {
-      for (const key of ['snapshots/s2/manifest.json', 'snapshots/s1/zips.parquet', 'snapshots/s1/manifest.json'])
+      for (const key of [
+        'snapshots/s2/manifest.json',
+        'snapshots/s1/zips.parquet',
+        'snapshots/s1/manifest.json',
+      ])
         await store.put(key, key);
       await store.put('snapshots-other', 'not under snapshots/');
       expect(await store.list('snapshots/')).toEqual([
@@ -63,7 +70,10 @@ export function lakeStoreContract(name: string, open: () => Promise<{ store: Lak
         'snapshots/s1/zips.parquet',
         'snapshots/s2/manifest.json',
       ]);
-      expect(await store.list('snapshots/s1/')).toEqual(['snapshots/s1/manifest.json', 'snapshots/s1/zips.parquet']);
+      expect(await store.list('snapshots/s1/')).toEqual([
+        'snapshots/s1/manifest.json',
+        'snapshots/s1/zips.parquet',
+      ]);
       await store.delete('snapshots/s1/zips.parquet');
       await store.delete('snapshots/never-there');
       expect(await store.list('snapshots/s1/')).toEqual(['snapshots/s1/manifest.json']);
