@@ -9,7 +9,7 @@ import tseslint from 'typescript-eslint';
 const SYNCHRONOUS_FS = [...Object.keys(fs).filter((name) => name.endsWith('Sync')), 'default'];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'data-lake/local/**', 'coverage/**', '.tmp/**', 'dist/**'] },
+  { ignores: ['node_modules/**', 'data-lake/local/**', 'coverage/**', '.tmp/**', 'dist/**', '.cache/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
