@@ -23,12 +23,20 @@ export interface DemoLake {
   remove(): Promise<void>;
 }
 
-export async function createDemoLake(): Promise<DemoLake> {
+/**
+ * A demo lake in a new directory, or with `lakeUrl` in that store (the directory is then the run's working
+ * directory; the S3 client takes its endpoint and credentials from the environment, as it always does).
+ */
+export async function createDemoLake({ lakeUrl }: { lakeUrl?: string | undefined } = {}): Promise<DemoLake> {
   const root = await mkdtemp(path.join(tmpdir(), 'demo-lake-'));
   const lakeDir = path.join(root, 'lake');
   const sourceDir = path.join(root, 'source');
   await cp(DEMO_DATA_DIR, sourceDir, { recursive: true });
-  const config = loadConfig({ LAKE_DIR: lakeDir, LOG_LEVEL: 'silent' });
+  const config = loadConfig({
+    LAKE_DIR: lakeDir,
+    LOG_LEVEL: 'silent',
+    ...(lakeUrl === undefined ? {} : { LAKE_URL: lakeUrl }),
+  });
   const logger = createLogger('silent');
   return {
     lakeDir,

@@ -1,0 +1,36 @@
+import { S3Client } from '@aws-sdk/client-s3';
+import { describe, expect, it } from 'vitest';
+import { parseS3Url, S3Store } from '../../../data-lake/store/s3-store.ts';
+import { seaweedfsUnavailable } from '../../support/engines/engines.ts';
+import { startSeaweedfs } from '../../support/engines/seaweedfs.ts';
+import { lakeStoreContract } from './lake-store-contract.ts';
+
+describe('parseS3Url', () => {
+  it('reads a bucket and a prefix, which keys go under', () => {
+    expect(parseS3Url('s3://electrify-lake')).toEqual({ bucket: 'electrify-lake', prefix: '' });
+    expect(parseS3Url('s3://electrify-lake/prod/lake/')).toEqual({
+      bucket: 'electrify-lake',
+      prefix: 'prod/lake/',
+    });
+  });
+  it('refuses what is not an S3 URL, saying what one looks like', () => {
+    expect(() => parseS3Url('https://electrify-lake/prod')).toThrow(
+      '"https://electrify-lake/prod" is not an S3 lake URL (s3://bucket or s3://bucket/prefix)',
+    );
+  });
+});
+
+const unavailable = seaweedfsUnavailable('the S3 lake store specs');
+if (unavailable === undefined) {
+  lakeStoreContract('S3 (SeaweedFS)', async () => {
+    const s3 = await startSeaweedfs();
+    const client = new S3Client({
+      endpoint: s3.endpoint,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
+    });
+    // Under a prefix, as a deployment would share a bucket.
+    return { store: new S3Store(`s3://${s3.bucket}/prod/lake`, client), close: () => s3.stop() };
+  });
+}
