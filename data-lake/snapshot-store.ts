@@ -63,10 +63,25 @@ export async function showSnapshot(lake: Lake, id: string): Promise<Manifest> {
   return readSnapshotManifest(lake, id);
 }
 
-/** Points CURRENT at an existing snapshot (by a compare-and-swap); returns the id it named before. */
+/**
+ * Points CURRENT at an existing snapshot (by a compare-and-swap); returns the id it named before. A held
+ * snapshot is refused: it is published after review (`publishHeld`), never rolled back to.
+ */
 export async function rollbackTo(lake: Lake, id: string): Promise<string | null> {
-  await readSnapshotManifest(lake, id);
+  const manifest = await readSnapshotManifest(lake, id);
+  if (manifest.hold !== undefined && manifest.review === undefined) throw new HeldRollbackError(id);
   return moveCurrent(lake, id);
+}
+
+/** Rolling back to a snapshot that waits for review. */
+export class HeldRollbackError extends Error {
+  constructor(readonly id: string) {
+    super(
+      `snapshot ${id} is held for review, never published: review it (npm run lake -- diff ${id}) and ` +
+        `publish it with npm run lake -- publish ${id} --reason "…"`,
+    );
+    this.name = 'HeldRollbackError';
+  }
 }
 
 /**

@@ -4,7 +4,7 @@ import { LakeBusyError } from './lake-lock.ts';
 import { LakeStoreError } from './store/lake-store.ts';
 import { InvalidSnapshotIdError } from './lake-paths.ts';
 import { NothingToDiffError } from './diff/lake-diff.ts';
-import { NotHeldError, StaleHoldError, UnknownSnapshotError } from './snapshot-store.ts';
+import { HeldRollbackError, NotHeldError, StaleHoldError, UnknownSnapshotError } from './snapshot-store.ts';
 
 /**
  * The lake's errors a person running a command causes or can fix (a mistyped snapshot id, a run holding
@@ -18,6 +18,7 @@ export const LAKE_USER_ERRORS = [
   StaleHoldError,
   NothingToDiffError,
   PublishRaceError,
+  HeldRollbackError,
   SnapshotNotInStoreError,
   CorruptSnapshotError,
   LakeStoreError,

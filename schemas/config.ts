@@ -43,7 +43,7 @@ export const configSchema = z.object({
   /**
    * `s3://bucket/prefix`: the lake's snapshots, CURRENT, run records and source freshness live in this S3
    * bucket (the AWS SDK's usual environment: AWS_ENDPOINT_URL_S3 or AWS_ENDPOINT_URL, AWS_REGION,
-   * credentials), shared by hosts; LAKE_DIR stays this machine's working directory. Unset: the lake is
+   * credentials, AWS_MAX_ATTEMPTS), shared by hosts; LAKE_DIR stays this machine's working directory. Unset: the lake is
    * LAKE_DIR.
    */
   LAKE_URL: z

@@ -1,7 +1,7 @@
 import { Counter, Gauge, Registry } from 'prom-client';
 import { collectProcessMetrics } from '../lib/metrics/process-metrics.ts';
 import { SeriesHistogram, type HistogramSeries } from '../lib/metrics/series-histogram.ts';
-import type { LoadedSnapshot } from './snapshot/snapshot-holder.ts';
+import type { LoadedSnapshot, SourceStatus } from './snapshot/snapshot-holder.ts';
 
 /** Latency buckets (seconds): most answers come from memory in a millisecond or two; profiles take longer. */
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
@@ -24,7 +24,7 @@ export class ServeMetrics {
   private readonly rateLimited: Counter;
   private readonly swaps: Counter;
   private readonly failedLoads: Counter;
-  private snapshots: { current(): LoadedSnapshot | null } = { current: () => null };
+  private snapshots: { current(): LoadedSnapshot | null; status?(): SourceStatus } = { current: () => null };
   private modelQueue: () => number = () => 0;
 
   constructor(now: () => number = Date.now) {
@@ -86,6 +86,36 @@ export class ServeMetrics {
           this.set({ snapshot_id: snapshot.id }, (now() - Date.parse(snapshot.createdAt)) / 1000);
       },
     });
+    const status = () => this.snapshots.status?.();
+    new Gauge({
+      name: 'electrify_lake_reachable',
+      help: "1 when the last read of the lake's CURRENT succeeded, 0 while the lake cannot be read (the last snapshot serves)",
+      registers,
+      collect() {
+        this.set(status()?.reachable === false ? 0 : 1);
+      },
+    });
+    new Gauge({
+      name: 'electrify_snapshot_behind',
+      help: 'CURRENT names a snapshot this process could not load (unreachable, corrupt or incomplete): 1, else 0',
+      registers,
+      collect() {
+        const seen = status();
+        const current = seen?.current ?? null;
+        this.set(current !== null && current !== served()?.id ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'electrify_publish_announcements_following',
+      help: 'Whether announcements of publishes on the event log are followed: 1, 0 while failing; no series when not configured',
+      registers,
+      collect() {
+        this.reset();
+        const announcements = status()?.announcements;
+        if (announcements !== undefined && announcements !== 'off')
+          this.set(announcements === 'following' ? 1 : 0);
+      },
+    });
     const queueDepth = () => this.modelQueue();
     new Gauge({
       name: 'electrify_rem_model_queue_depth',
@@ -126,7 +156,7 @@ export class ServeMetrics {
   }
 
   /** What serves the snapshot whose id and age each scrape reports. */
-  watchSnapshots(snapshots: { current(): LoadedSnapshot | null }): void {
+  watchSnapshots(snapshots: { current(): LoadedSnapshot | null; status?(): SourceStatus }): void {
     this.snapshots = snapshots;
   }
 

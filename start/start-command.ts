@@ -21,6 +21,7 @@ import { limitHeapGrowth } from '../serve/heap-growth.ts';
 import { startService } from '../serve/service.ts';
 import { answerVersion } from '../serve/answer-version.ts';
 import { openLake } from '../data-lake/lake.ts';
+import { openKafkaEventLog } from '../lib/eventlog/open-event-log.ts';
 import { codeFingerprint } from '../lib/code-fingerprint.ts';
 import { lakeSnapshotSource } from '../serve/snapshot/lake-snapshot-source.ts';
 
@@ -86,7 +87,15 @@ export async function startCommand(config: Config): Promise<number | undefined> 
       apiModules: createApiModules({
         remModel: threadedRemModel({ threads: config.REM_MODEL_THREADS, maxQueued: config.REM_MODEL_QUEUE }),
       }),
-      source: lakeSnapshotSource(openLake(config)),
+      source: lakeSnapshotSource(openLake(config), {
+        // On Kafka, publishes are announced: a replica loads a new snapshot within a second of it.
+        ...(config.KAFKA_BROKERS === undefined
+          ? {}
+          : {
+              announcements: () =>
+                openKafkaEventLog({ ...config, KAFKA_BROKERS: config.KAFKA_BROKERS! }, logger),
+            }),
+      }),
       // The model threads' code answers /rem requests the snapshot does not hold: it is part of every ETag.
       answerVersion: answerVersion(config, [codeFingerprint([REM_MODEL_THREAD]).hash]),
       // The incentives first (seconds): the calculator answers while the REM and health tables precompute.

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { UsageError } from '../../lib/cli-main.ts';
 import { readCurrent } from '../current-pointer.ts';
 import type { Lake } from '../lake.ts';
+import type { PublishedSnapshot } from '../published-snapshots.ts';
 import { diffReport } from '../diff/diff-report.ts';
 import { diffLake } from '../diff/lake-diff.ts';
 import { acquireLakeLock } from '../lake-lock.ts';
@@ -22,6 +23,8 @@ export interface LakeCommandContext {
   /** Who publishes a held snapshot (LAKE_OPERATOR, else the login name), for its manifest. */
   operator: () => string;
   now: () => Date;
+  /** Tells replicas that CURRENT moved (on Kafka: the published-snapshots topic); default: nobody. */
+  announce?: (event: PublishedSnapshot) => Promise<void>;
 }
 
 export const LAKE_USAGE = [
@@ -84,6 +87,7 @@ export async function lakeCommand(
       if (!reason) throw new UsageError(`publish needs --reason "<why the change is right>"\n${LAKE_USAGE}`);
       const review = { operator: context.operator(), reason, now: context.now() };
       const manifest = await withLock(lake, 'lake publish', () => publishHeld(lake, id, review));
+      await context.announce?.({ id, previous: manifest.hold!.against, by: 'lake publish' });
       out.print(
         `published ${id} after review by ${manifest.review!.operator} (was ${manifest.hold!.against}): ${reason}`,
       );
@@ -109,6 +113,7 @@ export async function lakeCommand(
       const [id] = at(1);
       if (id === undefined) throw new UsageError(`rollback needs a snapshot id\n${LAKE_USAGE}`);
       const previous = await withLock(lake, 'lake rollback', () => rollbackTo(lake, id));
+      await context.announce?.({ id, previous, by: 'lake rollback' });
       out.print(`CURRENT now names ${id} (was ${previous ?? 'none'})`);
       return 0;
     }

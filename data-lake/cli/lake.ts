@@ -1,9 +1,31 @@
 import { userInfo } from 'node:os';
 import { loadConfig } from '../../lib/config.ts';
+import { openKafkaEventLog } from '../../lib/eventlog/open-event-log.ts';
+import { createLogger } from '../../lib/log.ts';
+import type { Config } from '../../schemas/config.ts';
+import { announcePublished, type PublishedSnapshot } from '../published-snapshots.ts';
 import { runMain } from '../../lib/cli-main.ts';
 import { openLake } from '../lake.ts';
 import { LAKE_USER_ERRORS } from '../user-errors.ts';
 import { lakeCommand } from './lake-command.ts';
+
+/** Says on Kafka that CURRENT moved; a command's publish stands even when the log cannot be reached. */
+async function announceOnKafka(config: Config, event: PublishedSnapshot): Promise<void> {
+  const logger = createLogger(config.LOG_LEVEL, 'lake');
+  try {
+    const log = await openKafkaEventLog({ ...config, KAFKA_BROKERS: config.KAFKA_BROKERS! }, logger);
+    try {
+      await announcePublished(log, event);
+    } finally {
+      await log.close();
+    }
+  } catch (err) {
+    logger.warn(
+      { err },
+      `${event.by} of ${event.id} not announced on the event log: replicas see it at their next poll`,
+    );
+  }
+}
 
 /** Who runs the command, as a held snapshot's review records it: LAKE_OPERATOR, else the login name. */
 const operator = (): string =>
@@ -20,6 +42,9 @@ runMain(
         sourceStaleAfterDays: config.SOURCE_STALE_AFTER_DAYS,
         operator,
         now: () => new Date(),
+        ...(config.KAFKA_BROKERS === undefined
+          ? {}
+          : { announce: (event) => announceOnKafka(config, event) }),
       },
       { print: (text) => console.log(text) },
     );

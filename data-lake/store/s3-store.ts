@@ -35,7 +35,6 @@ export function s3ClientFromEnvironment(env: NodeJS.ProcessEnv = process.env): S
     // Only the checksums S3 itself requires: stores other than AWS refuse some of the SDK's newer ones.
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
-    maxAttempts: 3,
   });
 }
 

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { ServingModule } from '../snapshot/serving-module.ts';
-import type { LoadedSnapshot } from '../snapshot/snapshot-holder.ts';
+import type { LoadedSnapshot, SourceStatus } from '../snapshot/snapshot-holder.ts';
 import { precomputePercent, type PrecomputeProgress } from './not-ready.ts';
 
 /*
@@ -12,7 +12,7 @@ import { precomputePercent, type PrecomputeProgress } from './not-ready.ts';
  */
 
 export interface HealthzOptions {
-  snapshots: { current(): LoadedSnapshot | null };
+  snapshots: { current(): LoadedSnapshot | null; status?(): SourceStatus };
   /** The API modules' serving halves: each is a family whose readiness the check reports. */
   modules: readonly ServingModule<unknown>[];
   precompute: () => PrecomputeProgress | null;
@@ -48,6 +48,29 @@ const healthSchema = z
       })
       .nullable()
       .describe('The running precompute of the families not ready yet, or null when none runs'),
+    lake: z
+      .object({
+        current: z.string().nullable().describe('What CURRENT named when last read'),
+        reachable: z
+          .boolean()
+          .describe(
+            "Whether the last read of the lake's CURRENT succeeded; while false, the last snapshot serves",
+          ),
+        error: z
+          .string()
+          .nullable()
+          .describe(
+            'The last failure to read CURRENT or load what it names (a corrupt file among them), while it lasts',
+          ),
+        since: z.string().nullable().describe('When that failure began'),
+        announcements: z
+          .enum(['following', 'failing', 'off'])
+          .describe(
+            'Whether announcements of publishes on the event log are followed (the poll covers while failing)',
+          ),
+      })
+      .nullable()
+      .describe('How this process follows the lake: still 200 while the lake or the log is unreachable'),
   })
   .meta({ id: 'Health' });
 
@@ -91,6 +114,7 @@ export const healthzPlugin: FastifyPluginAsync<HealthzOptions> = async (scope, o
                 percent: precomputePercent(progress),
                 secondsLeft: progress.leftMs === undefined ? null : Math.ceil(progress.leftMs / 1000),
               },
+        lake: options.snapshots.status?.() ?? null,
       });
     },
   );

@@ -11,6 +11,25 @@ export interface SnapshotSource {
   open(id: string): Promise<SnapshotReader>;
   /** A directory whose changes may mean CURRENT moved; watched so a swap need not wait for the next poll. */
   readonly watchDir?: string;
+  /**
+   * Follows announcements that CURRENT moved (the published-snapshots topic), calling `onPublished` for
+   * each and `onState` when following fails or recovers; returns what stops it. The poll stays the fallback.
+   */
+  follow?(onPublished: () => void, onState: (error: Error | null) => void): () => void;
+}
+
+/** How the holder's last look at the lake went: what /healthz and the metrics report. */
+export interface SourceStatus {
+  /** What CURRENT named when last read; null before the first read or when nothing is published. */
+  current: string | null;
+  /** Whether the last read of CURRENT succeeded (false: the store is unreachable, the last snapshot serves). */
+  reachable: boolean;
+  /** The last failure to read CURRENT or to load what it names, while it lasts; else null. */
+  error: string | null;
+  /** Since when that failure has lasted (ISO time). */
+  since: string | null;
+  /** The announcements of publishes: followed, failing (the poll covers), or not configured. */
+  announcements: 'following' | 'failing' | 'off';
 }
 
 /** One published snapshot with every module's data loaded: immutable, swapped as a whole. */
@@ -40,6 +59,10 @@ export async function loadSnapshot(
     m.tables.filter((t) => !(t.name in reader.manifest.tables)).map((t) => `${m.name} needs table ${t.name}`),
   );
   if (missing.length > 0) throw new Error(`snapshot ${reader.id} is incomplete: ${missing.join('; ')}`);
+  // CURRENT never names a held snapshot but by mistake (a hand-edited pointer): it waits for review.
+  if (reader.manifest.hold !== undefined && reader.manifest.review === undefined) {
+    throw new Error(`snapshot ${reader.id} is held for review, not published: it is not served`);
+  }
   const loaded = await Promise.all(modules.map(async (m) => [m.name, await m.load(reader)] as const));
   return Object.freeze({
     id: reader.id,
@@ -63,6 +86,14 @@ export class SnapshotHolder {
   private lastFailure: string | null = null;
   private timer: NodeJS.Timeout | undefined;
   private watcher: FSWatcher | undefined;
+  private stopFollowing: (() => void) | undefined;
+  private sourceStatus: SourceStatus = {
+    current: null,
+    reachable: true,
+    error: null,
+    since: null,
+    announcements: 'off',
+  };
 
   constructor(private readonly options: SnapshotHolderOptions) {}
 
@@ -70,12 +101,29 @@ export class SnapshotHolder {
     return this.snapshot;
   }
 
+  status(): SourceStatus {
+    return this.sourceStatus;
+  }
+
   /** Loads what CURRENT names (if anything), then follows it. */
   async start(): Promise<void> {
     await this.refresh();
     this.timer = setInterval(() => void this.refresh(), this.options.pollMs);
     this.timer.unref();
-    const dir = this.options.source.watchDir;
+    const { source } = this.options;
+    if (source.follow !== undefined) {
+      this.sourceStatus = { ...this.sourceStatus, announcements: 'following' };
+      this.stopFollowing = source.follow(
+        () => void this.refresh(),
+        (error) => {
+          this.sourceStatus = {
+            ...this.sourceStatus,
+            announcements: error === null ? 'following' : 'failing',
+          };
+        },
+      );
+    }
+    const dir = source.watchDir;
     if (dir === undefined) return;
     try {
       this.watcher = watch(dir, { persistent: false }, () => void this.refresh());
@@ -88,6 +136,7 @@ export class SnapshotHolder {
   close(): void {
     clearInterval(this.timer);
     this.watcher?.close();
+    this.stopFollowing?.();
   }
 
   /** Checks CURRENT and swaps if it moved. A call during a check makes one more check after it. */
@@ -110,23 +159,38 @@ export class SnapshotHolder {
   private async checkOnce(): Promise<void> {
     const { source, modules, logger } = this.options;
     let id: string | null = null;
+    let reachable = false;
     try {
       id = await source.currentId();
-      if (id === null || id === this.snapshot?.id) return;
+      reachable = true;
+      if (id === null || id === this.snapshot?.id) {
+        this.sourceStatus = { ...this.sourceStatus, current: id, reachable, error: null, since: null };
+        return;
+      }
       const loaded = await loadSnapshot(await source.open(id), modules);
       const previous = this.snapshot?.id ?? null;
       this.snapshot = loaded;
       this.lastFailure = null;
+      this.sourceStatus = { ...this.sourceStatus, current: id, reachable, error: null, since: null };
       this.options.events?.snapshotSwapped();
       logger.info({ snapshot: loaded.id, previous }, 'serving snapshot');
     } catch (err) {
+      this.sourceStatus = {
+        ...this.sourceStatus,
+        current: reachable ? id : this.sourceStatus.current,
+        reachable,
+        error: (err as Error).message,
+        since: this.sourceStatus.since ?? new Date().toISOString(),
+      };
       this.options.events?.snapshotLoadFailed();
       // Logged once per failure: the poll retries quietly (a transient failure heals by itself).
       const failure = id ?? 'CURRENT';
       if (failure !== this.lastFailure) {
         logger.error(
           { err, snapshot: id, serving: this.snapshot?.id ?? null },
-          'snapshot load failed; still serving the previous one',
+          reachable
+            ? 'snapshot load failed; still serving the previous one'
+            : "the lake's CURRENT cannot be read; still serving the previous snapshot",
         );
       }
       this.lastFailure = failure;

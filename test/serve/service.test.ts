@@ -204,6 +204,7 @@ describe('startService', () => {
           percent: 25,
           secondsLeft: 90,
         },
+        lake: { current: 'incentives-only', reachable: true, error: null, since: null, announcements: 'off' },
       });
 
       release();

@@ -1,4 +1,4 @@
-import { localLake } from '../../data-lake/lake.ts';
+import { localLake, type Lake } from '../../data-lake/lake.ts';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -25,13 +25,17 @@ export interface FixtureTable {
   inputs?: { records: string[]; tables: string[] };
 }
 
-/** Writes a real lake snapshot (Parquet + manifest, through the lake's own writer) of the given tables. */
+/**
+ * Writes a real lake snapshot (Parquet + manifest, through the lake's own writer) of the given tables, into
+ * a lake or the directory of one.
+ */
 export async function writeTablesSnapshot(
-  lakeDir: string,
+  lakeOrDir: Lake | string,
   id: string,
   tables: readonly FixtureTable[],
   options: { publish: boolean; sources?: Manifest['sources']; hold?: Manifest['hold'] },
 ): Promise<void> {
+  const lake = typeof lakeOrDir === 'string' ? localLake(lakeOrDir) : lakeOrDir;
   const instance = await DuckDBInstance.create(':memory:');
   try {
     const db = await instance.connect();
@@ -39,8 +43,8 @@ export async function writeTablesSnapshot(
       for (const table of tables)
         await loadTable(db, table.name, columnsOfRow(table.name, table.row), table.rows);
       await storeSnapshot(
-        localLake(lakeDir),
-        await writeSnapshotFiles(localLake(lakeDir), db, {
+        lake,
+        await writeSnapshotFiles(lake, db, {
           id,
           createdAt: '2026-11-21T12:00:00.000Z',
           parent: null,
@@ -64,7 +68,7 @@ export async function writeTablesSnapshot(
   } finally {
     instance.closeSync();
   }
-  if (options.publish) await moveCurrent(localLake(lakeDir), id);
+  if (options.publish) await moveCurrent(lake, id);
 }
 
 /** The fixture `programs` table the stand-in module serves. */
@@ -78,12 +82,12 @@ export const programsTable = (snapshot: string, count = 3): FixtureTable => ({
  * snapshot id; `publish` also moves CURRENT to it.
  */
 export function writeProgramsSnapshot(
-  lakeDir: string,
+  lake: Lake | string,
   id: string,
   count: number,
   options: { publish: boolean },
 ): Promise<void> {
-  return writeTablesSnapshot(lakeDir, id, [programsTable(id, count)], options);
+  return writeTablesSnapshot(lake, id, [programsTable(id, count)], options);
 }
 
 /**

@@ -10,6 +10,7 @@ import { PublishRaceError, swapCurrent, type CurrentPointer } from '../../data-l
 import { localCopy, snapshotCacheDir, snapshotKey, type Lake } from '../../data-lake/lake.ts';
 import { lakePaths, snapshotDir } from '../../data-lake/lake-paths.ts';
 import { serializeManifest } from '../../data-lake/manifest-file.ts';
+import { announcePublished } from '../../data-lake/published-snapshots.ts';
 import { storeSnapshot, writeSnapshotFiles } from '../../data-lake/snapshot-writer.ts';
 import type { StagingStore } from '../../data-lake/staging-store.ts';
 import { inputNames, type AnyLakeTable } from '../tables/lake-table.ts';
@@ -166,6 +167,7 @@ export async function buildAndPublish(inputs: PublishInputs): Promise<WrittenSna
       throw error;
     }
     await step('published');
+    await announce(inputs, id);
     logger.info(
       { snapshot: id, parent: inputs.parent, tables: Object.keys(manifest.tables).length },
       `published snapshot ${id}`,
@@ -231,6 +233,27 @@ function reusedTables(
       snapshot,
     };
   });
+}
+
+/**
+ * Tells the replicas following the event log (on Kafka) that CURRENT moved. The publish stands whether or
+ * not the announcement gets out: a replica then sees it at its next poll.
+ */
+async function announce(inputs: PublishInputs, id: string): Promise<void> {
+  if (inputs.config.KAFKA_BROKERS === undefined) return;
+  try {
+    const log = await inputs.openLog();
+    try {
+      await announcePublished(log, { id, previous: inputs.parent, by: 'pipeline' });
+    } finally {
+      await log.close();
+    }
+  } catch (err) {
+    inputs.logger.warn(
+      { err },
+      `publish of ${id} not announced on the event log: replicas see it at their next poll`,
+    );
+  }
 }
 
 /**

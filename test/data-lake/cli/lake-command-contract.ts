@@ -8,6 +8,7 @@ import { lakeCommand, type LakeCommandContext } from '../../../data-lake/cli/lak
 import { readCurrent } from '../../../data-lake/current-pointer.ts';
 import { acquireLakeLock, LakeBusyError } from '../../../data-lake/lake-lock.ts';
 import {
+  HeldRollbackError,
   listSnapshots,
   NotHeldError,
   StaleHoldError,
@@ -267,6 +268,14 @@ export function lakeCommandContract(backend: string, lakeUrl: () => string | und
         await expect(
           lakeCommand(['publish', held, '--reason', 'again'], context(), { print: () => undefined }),
         ).rejects.toThrow(NotHeldError);
+      });
+
+      it('refuses to roll back to a held snapshot: it is published after review or not at all', async () => {
+        const held = await holdNewYork();
+        await expect(lakeCommand(['rollback', held], context(), { print: () => undefined })).rejects.toThrow(
+          HeldRollbackError,
+        );
+        expect(await readCurrent(openLake(lake.config))).toBe(snapshots[2]);
       });
 
       it('refuses a held snapshot audited against another CURRENT than today’s', async () => {

@@ -40,6 +40,7 @@ describe('the health-check plugin', () => {
       snapshot: null,
       families: { programs: false },
       precompute: null,
+      lake: null,
     });
     snapshot = await loadSnapshot(memoryReader('snap-a'), [programsModule().serving]);
     expect((await app!.inject({ method: 'GET', url: '/v1/programs', headers: withKey })).statusCode).toBe(
@@ -56,6 +57,7 @@ describe('the health-check plugin', () => {
         snapshot: { id: 'snap-a', createdAt: '2026-11-21T12:00:00.000Z' },
         families: { programs: true },
         precompute: null,
+        lake: null,
       });
       expect(response.headers['x-ratelimit-limit']).toBeUndefined();
     }
@@ -78,6 +80,7 @@ describe('the health-check plugin', () => {
       snapshot: { id: 'snap-a', createdAt: '2026-11-21T12:00:00.000Z' },
       families: { programs: true },
       precompute: null,
+      lake: null,
     });
     const data = await app!.inject({
       method: 'GET',
