@@ -18,7 +18,10 @@ import { partitionForKey } from './partition-for-key.ts';
 export interface KafkaEventLogOptions {
   brokers: string[];
   clientId: string;
-  /** Prepended to every topic name (config KAFKA_TOPIC_PREFIX), so several deployments can share a cluster. */
+  /**
+   * Prepended to every topic and consumer group name (config KAFKA_TOPIC_PREFIX), so several deployments can
+   * share a cluster.
+   */
   topicPrefix: string;
   /** Partitions of a topic created without a count. */
   defaultPartitions?: number;
@@ -367,7 +370,7 @@ export class KafkaEventLog implements EventLog {
 
   private newConsumer(groupId: string): Consumer {
     return this.kafka.consumer({
-      groupId,
+      groupId: this.groupName(groupId),
       sessionTimeout: this.options.sessionTimeoutMs ?? 6000,
       heartbeatInterval: this.options.heartbeatIntervalMs ?? 500,
       maxWaitTimeInMs: this.options.maxWaitTimeInMs ?? 100,
@@ -402,7 +405,9 @@ export class KafkaEventLog implements EventLog {
     names: string[],
   ): Promise<{ name: string; partition: number; next: number; end: number }[]> {
     if (names.length === 0) return [];
-    const committed = await retried(() => this.admin.fetchOffsets({ groupId, topics: names }));
+    const committed = await retried(() =>
+      this.admin.fetchOffsets({ groupId: this.groupName(groupId), topics: names }),
+    );
     const positions = [];
     for (const name of names) {
       const offsets = await this.admin.fetchTopicOffsets(name);
@@ -439,6 +444,15 @@ export class KafkaEventLog implements EventLog {
 
   private topicName(topic: string): string {
     return `${this.options.topicPrefix}${topic}`;
+  }
+
+  /**
+   * Consumer groups carry the prefix too: kafkajs's round-robin assignment deals every topic any member of a
+   * group subscribes to among all its members, so two deployments sharing a group name would be handed each
+   * other's partitions.
+   */
+  private groupName(groupId: string): string {
+    return `${this.options.topicPrefix}${groupId}`;
   }
 }
 

@@ -98,6 +98,40 @@ describe.skipIf(unavailable !== undefined)('the Kafka event log on a 3-node Apac
       });
     }, 60_000);
 
+    it('keeps apart deployments of other prefixes whose groups have the same name', async () => {
+      const [a, b] = [await open('deployment-a', 'a.'), await open('deployment-b', 'b.')];
+      const controller = new AbortController();
+      try {
+        await a.publish('units', interleavedRecords('a', 4, 1));
+        await b.publish('units', interleavedRecords('b', 4, 1));
+        const seenByA: string[] = [];
+        const member = a.consume({
+          groupId: 'workers',
+          topics: ['units'],
+          signal: controller.signal,
+          onBatch: async (batch) => void seenByA.push(...batch.map((r) => r.key)),
+        });
+        for (let waited = 0; seenByA.length < 4; waited += 50) {
+          if (waited > 30_000) throw new Error('the member of a.workers did not handle its units');
+          await setTimeout(50);
+        }
+        // Had the groups one name on the cluster, this drain would be dealt a.units partitions and refuse.
+        const drainedByB: string[] = [];
+        await b.drain({
+          groupId: 'workers',
+          topics: ['units'],
+          onBatch: async (batch) => void drainedByB.push(...batch.map((r) => r.key)),
+        });
+        controller.abort();
+        await member;
+        expect(drainedByB.sort()).toEqual(['b-0', 'b-1', 'b-2', 'b-3']);
+        expect(seenByA.sort()).toEqual(['a-0', 'a-1', 'a-2', 'a-3']);
+      } finally {
+        controller.abort();
+        await Promise.all([a.close(), b.close()]);
+      }
+    }, 60_000);
+
     it('makes a reset fail, not hang, while another member of its group holds partitions', async () => {
       await withOtherMember('reset-group', 'reset', async (log) => {
         await expect(log.resetGroup('reset-group', ['reset'])).rejects.toThrow(
