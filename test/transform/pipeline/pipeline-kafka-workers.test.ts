@@ -115,12 +115,15 @@ describe.skipIf(unavailable !== undefined)(
       expect(computed.length).toBeGreaterThan(0);
       survivor.child.kill('SIGTERM');
       expect(await survivor.exited).toBe(0);
+      // How long the survivor published no results across the broker's death, and when the run ended.
+      const before = computed.filter((time) => time <= brokerKilled).at(-1) ?? started;
       const after = computed.find((time) => time > brokerKilled);
+      const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
       console.log(
-        `pipeline on Kafka: ${((finished - started) / 1000).toFixed(1)} s; broker ${coordinator} (the simulate ` +
-          `group's coordinator) killed at ${((brokerKilled - started) / 1000).toFixed(1)} s; the surviving ` +
-          `worker's next results ${after === undefined ? 'none' : `${((after - brokerKilled) / 1000).toFixed(1)} s`} ` +
-          `after; the run finished ${((finished - brokerKilled) / 1000).toFixed(1)} s after`,
+        `pipeline on Kafka: ${seconds(finished - started)}; broker ${coordinator} (the simulate group's ` +
+          `coordinator) killed at ${seconds(brokerKilled - started)}; the surviving worker published no results ` +
+          `for ${after === undefined ? 'the rest of the run' : seconds(after - before)} across it; the run ` +
+          `finished ${seconds(finished - brokerKilled)} after it`,
       );
 
       const embeddedSnapshot = await publishSnapshot({});
