@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
-import { exitOf, freePort } from '../processes.ts';
+import { exitOf, freePorts } from '../processes.ts';
 import { KAFKA_LIB } from './engines.ts';
 
 /**
@@ -159,8 +159,11 @@ async function answersMetadata(
  */
 export async function startKafkaCluster({ nodes = 3 }: { nodes?: number } = {}): Promise<KafkaCluster> {
   const dir = await mkdtemp(path.join(tmpdir(), 'kafka-cluster-'));
-  const ports: { broker: number; controller: number }[] = [];
-  for (let i = 0; i < nodes; i++) ports.push({ broker: await freePort(), controller: await freePort() });
+  const free = await freePorts(2 * nodes);
+  const ports = Array.from({ length: nodes }, (_, i) => ({
+    broker: free[2 * i]!,
+    controller: free[2 * i + 1]!,
+  }));
   const clusterId = kafkaUuid();
   const ids = ports.map((_, i) => i + 1);
   const nodeDir = (id: number) => path.join(dir, `node-${id}`);
