@@ -31,7 +31,9 @@ else
   need mvn "Debian: apt-get install maven"
   start=$SECONDS
   rm -rf "$kafka_dir"
-  mvn -q -B -Dstyle.color=never -f "$here/kafka-pom.xml" dependency:copy-dependencies -DoutputDirectory="$kafka_dir/lib"
+  # Maven 3.8 prints colour resets even in batch mode: dropped, its messages kept.
+  mvn -q -B -f "$here/kafka-pom.xml" dependency:copy-dependencies -DoutputDirectory="$kafka_dir/lib" 2>&1 |
+    sed 's/\x1b\[[0-9;]*m//g'
   cp "$here/kafka-pom.xml" "$kafka_dir/installed"
   echo "Apache Kafka $kafka_version: installed in $kafka_dir ($((SECONDS - start)) s)"
 fi

@@ -1,3 +1,4 @@
+import { setTimeout } from 'node:timers/promises';
 import {
   Kafka,
   logLevel,
@@ -17,7 +18,10 @@ import { partitionForKey } from './partition-for-key.ts';
 export interface KafkaEventLogOptions {
   brokers: string[];
   clientId: string;
-  /** Prepended to every topic name (config KAFKA_TOPIC_PREFIX), so several deployments can share a cluster. */
+  /**
+   * Prepended to every topic and consumer group name (config KAFKA_TOPIC_PREFIX), so several deployments can
+   * share a cluster.
+   */
   topicPrefix: string;
   /** Partitions of a topic created without a count. */
   defaultPartitions?: number;
@@ -26,28 +30,58 @@ export interface KafkaEventLogOptions {
   sessionTimeoutMs?: number;
   heartbeatIntervalMs?: number;
   maxWaitTimeInMs?: number;
-  /**
-   * Creates a topic, resolving to false when it already exists. Default: the CreateTopics admin request to the
-   * controller. Tests against a broker without that request (librdkafka's mock cluster) pass the broker's own.
-   */
-  createTopic?: (name: string, partitions: number) => Promise<boolean>;
 }
+
+/**
+ * How kafkajs retries a request that failed for a reason that may pass: 300 ms doubling to at most 5 s, 15 times,
+ * about a minute in all. Its defaults give up after about 9 s (5 retries; under NODE_ENV=test, 15 shorter ones),
+ * which is how long a cluster takes to notice a dead broker (broker.session.timeout.ms) and elect new leaders for
+ * its partitions: calls failed that should have waited that out. The 5 s cap keeps a client from sleeping long
+ * past the recovery (with 30 s, one run's worker published nothing for 38 s after its group's coordinator died;
+ * 12-17 s with 5 s). Given whole, so tests retry as production does.
+ */
+const RETRY = { initialRetryTime: 300, maxRetryTime: 5_000, factor: 0.2, multiplier: 2, retries: 15 };
 
 /** Kafka brokers refuse batches over message.max.bytes (1 MiB by default): publish in smaller sends. */
 const MAX_SEND_BYTES = 512 * 1024;
 
-/** The same murmur2 partitioner as the embedded log, so a key lands on the same partition in both. */
-const keyPartitioner: ICustomPartitioner =
+/** A record as `publish` sends it: the envelope as JSON, on the partition its key picks. */
+interface SendMessage extends Message {
+  key: string;
+  value: string;
+  partition: number;
+}
+
+/** `messages` cut into consecutive sends of at most MAX_SEND_BYTES of values (one message at least). */
+function sendsOf(messages: SendMessage[]): SendMessage[][] {
+  const sends: SendMessage[][] = [];
+  let bytes = 0;
+  for (const message of messages) {
+    const last = sends.at(-1);
+    if (last === undefined || bytes + message.value.length > MAX_SEND_BYTES) {
+      sends.push([message]);
+      bytes = message.value.length;
+    } else {
+      last.push(message);
+      bytes += message.value.length;
+    }
+  }
+  return sends;
+}
+
+/** `publish` picks each record's partition itself (murmur2 of its key, as the embedded log does). */
+const givenPartition: ICustomPartitioner =
   () =>
-  ({ partitionMetadata, message }) =>
-    partitionForKey(String(message.key), partitionMetadata.length);
+  ({ message }) =>
+    message.partition!;
 
 /**
  * The event log on Kafka (kafkajs): topics carry the envelope as a JSON value under the record's natural
  * key; consumer groups keep their committed offsets in Kafka.
  */
 export class KafkaEventLog implements EventLog {
-  private readonly knownTopics = new Set<string>();
+  /** Topics known to exist, by prefixed name, with their partition counts. */
+  private readonly knownTopics = new Map<string, number>();
 
   private constructor(
     private readonly kafka: Kafka,
@@ -61,10 +95,21 @@ export class KafkaEventLog implements EventLog {
       clientId: options.clientId,
       brokers: options.brokers,
       logLevel: logLevel.WARN,
+      retry: RETRY,
       logCreator: () => (entry) => forwardLog(options.logger, entry),
     });
     const admin = kafka.admin();
-    const producer = kafka.producer({ createPartitioner: keyPartitioner, allowAutoTopicCreation: false });
+    // Idempotent: a send retried after a lost answer or a leader change is written once (the broker drops a
+    // batch whose sequence it has), so a broker dying mid-publish duplicates nothing. It needs acks all.
+    const producer = kafka.producer({
+      createPartitioner: givenPartition,
+      allowAutoTopicCreation: false,
+      idempotent: true,
+      // Bounded, unlike kafkajs's default for an idempotent producer (forever): a publish fails its caller
+      // after about a minute without a cluster. kafkajs warns at start that this "may invalidate EoS
+      // guarantees"; the log claims at-least-once, and idempotence is there only against duplicates.
+      retry: RETRY,
+    });
     await admin.connect();
     try {
       await producer.connect();
@@ -76,31 +121,57 @@ export class KafkaEventLog implements EventLog {
   }
 
   async ensureTopic(topic: string, partitions?: number): Promise<void> {
-    const name = this.topicName(topic);
-    if (this.knownTopics.has(name)) return;
-    const numPartitions = partitions ?? this.options.defaultPartitions ?? DEFAULT_PARTITIONS;
-    if (this.options.createTopic) await this.options.createTopic(name, numPartitions);
-    else await this.admin.createTopics({ topics: [{ topic: name, numPartitions }], waitForLeaders: true });
-    this.knownTopics.add(name);
+    await this.partitionCount(topic, partitions);
   }
 
   async publish(topic: string, records: OutgoingRecord[]): Promise<void> {
     if (records.length === 0) return;
-    await this.ensureTopic(topic);
-    let messages: Message[] = [];
-    let bytes = 0;
-    const send = async () => {
-      await this.producer.send({ topic: this.topicName(topic), messages, acks: -1 });
-      messages = [];
-      bytes = 0;
-    };
+    const name = this.topicName(topic);
+    const partitions = await this.partitionCount(topic);
+    const byPartition = new Map<number, SendMessage[]>();
     for (const { key, value } of records) {
-      const message = { key, value: JSON.stringify(value) };
-      if (messages.length > 0 && bytes + message.value.length > MAX_SEND_BYTES) await send();
-      messages.push(message);
-      bytes += message.value.length;
+      const partition = partitionForKey(key, partitions);
+      const messages = byPartition.get(partition) ?? [];
+      messages.push({ key, value: JSON.stringify(value), partition });
+      byPartition.set(partition, messages);
     }
-    await send();
+    // One partition per send: when a send to several leaders fails on one, kafkajs retries it only to the
+    // brokers that did not answer, as they were, so a partition whose leader moved to one that had answered
+    // would be left out. Sends of one partition run in order; partitions go concurrently.
+    await Promise.all(
+      [...byPartition.values()].map(async (messages) => {
+        for (const send of sendsOf(messages))
+          await this.producer.send({ topic: name, messages: send, acks: -1 });
+      }),
+    );
+  }
+
+  /**
+   * Creates the topic unless it exists (its partitions then as they are, `partitions` ignored) and resolves to
+   * its partition count once every partition has a leader. The replication factor is the cluster's
+   * default.replication.factor (-1 asks for it; docs/event-log.md).
+   */
+  private async partitionCount(topic: string, partitions?: number): Promise<number> {
+    const name = this.topicName(topic);
+    const known = this.knownTopics.get(name);
+    if (known !== undefined) return known;
+    const numPartitions = partitions ?? this.options.defaultPartitions ?? DEFAULT_PARTITIONS;
+    await this.admin.createTopics({
+      topics: [{ topic: name, numPartitions, replicationFactor: -1 }],
+      waitForLeaders: false,
+    });
+    // For a moment after CreateTopics the broker asked may not know the topic yet: kafkajs's own
+    // waitForLeaders then gives up. The metadata of every topic lists it once it does, where asking for it by
+    // name would be an error answer, which kafkajs logs as an error.
+    const count = await retried(async () => {
+      const { topics } = await this.admin.fetchTopicMetadata();
+      const leaders = topics.find((t) => t.name === name)?.partitions ?? [];
+      if (leaders.length === 0 || leaders.some((p) => p.leader < 0))
+        throw Object.assign(new Error(`topic ${name} has partitions without a leader`), { retriable: true });
+      return leaders.length;
+    });
+    this.knownTopics.set(name, count);
+    return count;
   }
 
   async drain({ groupId, topics, onBatch }: DrainOptions): Promise<number> {
@@ -229,8 +300,8 @@ export class KafkaEventLog implements EventLog {
       names,
       earliest.map(({ topic, partition }) => `${topic}/${partition}`),
       async (member) => {
+        // What it fetches meanwhile is ignored; it commits nothing else.
         await member.consumer.run({ autoCommit: false, eachBatch: async () => {} });
-        member.consumer.pause(names.map((topic) => ({ topic })));
         await member.joined;
         await member.consumer.commitOffsets(earliest);
         member.finish();
@@ -301,7 +372,7 @@ export class KafkaEventLog implements EventLog {
 
   private newConsumer(groupId: string): Consumer {
     return this.kafka.consumer({
-      groupId,
+      groupId: this.groupName(groupId),
       sessionTimeout: this.options.sessionTimeoutMs ?? 6000,
       heartbeatInterval: this.options.heartbeatIntervalMs ?? 500,
       maxWaitTimeInMs: this.options.maxWaitTimeInMs ?? 100,
@@ -336,12 +407,15 @@ export class KafkaEventLog implements EventLog {
     names: string[],
   ): Promise<{ name: string; partition: number; next: number; end: number }[]> {
     if (names.length === 0) return [];
-    const committed = await this.admin.fetchOffsets({ groupId, topics: names });
+    const committed = await retried(() =>
+      this.admin.fetchOffsets({ groupId: this.groupName(groupId), topics: names }),
+    );
     const positions = [];
     for (const name of names) {
       const offsets = await this.admin.fetchTopicOffsets(name);
       const ofTopic = committed.find((c) => c.topic === name)?.partitions ?? [];
-      for (const { partition, high, low } of offsets) {
+      // In partition order: kafkajs asks each partition's leader, and lists them as the brokers answered.
+      for (const { partition, high, low } of offsets.sort((a, b) => a.partition - b.partition)) {
         const commit = Number(ofTopic.find((p) => p.partition === partition)?.offset ?? -1);
         // Negative offsets mean "none" (-1) or "reset to earliest" (-2, written by resetOffsets).
         positions.push({ name, partition, next: commit < 0 ? Number(low) : commit, end: Number(high) });
@@ -373,6 +447,15 @@ export class KafkaEventLog implements EventLog {
   private topicName(topic: string): string {
     return `${this.options.topicPrefix}${topic}`;
   }
+
+  /**
+   * Consumer groups carry the prefix too: kafkajs's round-robin assignment deals every topic any member of a
+   * group subscribes to among all its members, so two deployments sharing a group name would be handed each
+   * other's partitions.
+   */
+  private groupName(groupId: string): string {
+    return `${this.options.topicPrefix}${groupId}`;
+  }
 }
 
 /** Records of one partition a consumer group has yet to commit. */
@@ -390,6 +473,24 @@ interface GroupMember {
   finish(): void;
   fail(error: unknown): void;
   failed(): boolean;
+}
+
+/**
+ * Runs a request again while its error is retriable (kafkajs's errors say so), for up to a minute, as long as
+ * kafkajs's own retries (RETRY). kafkajs's admin retries most requests itself but not fetchOffsets, which a group
+ * coordinator refuses for a few seconds while it loads the offsets topic (a new cluster, a group's first use)
+ * or after it moved (its broker died).
+ */
+async function retried<T>(request: () => Promise<T>, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (let wait = 100; ; wait = Math.min(2 * wait, 2000)) {
+    try {
+      return await request();
+    } catch (error) {
+      if ((error as { retriable?: unknown }).retriable !== true || Date.now() + wait > deadline) throw error;
+      await setTimeout(wait);
+    }
+  }
 }
 
 function forwardLog(logger: Logger | undefined, { namespace, level, log }: LogEntry): void {

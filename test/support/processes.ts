@@ -20,6 +20,20 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+/**
+ * `count` distinct free ports, held open together while they are picked: ports taken one after the other can
+ * come back the same (the system hands out a port closed a moment ago again).
+ */
+export async function freePorts(count: number): Promise<number[]> {
+  const servers = Array.from({ length: count }, () => createServer());
+  await Promise.all(
+    servers.map((server) => new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))),
+  );
+  const ports = servers.map((server) => (server.address() as { port: number }).port);
+  await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+  return ports;
+}
+
 /** Runs a TypeScript entry point with tsx in a child process (node itself, so the pid is the program's). */
 export function runTs(
   entry: string,

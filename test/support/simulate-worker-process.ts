@@ -8,6 +8,8 @@ export interface WorkerProcess {
   child: ChildProcessWithoutNullStreams;
   /** Its log lines' messages, as they come. */
   lines: string[];
+  /** When each of `lines` came (Date.now()). */
+  times: number[];
   /** Resolves once a message matches (at once if one already did); rejects if the worker exits first. */
   logged(match: RegExp): Promise<void>;
   /** Its exit code (null when killed by a signal). */
@@ -28,6 +30,7 @@ export function startWorker(
   });
   children.push(child);
   const lines: string[] = [];
+  const times: number[] = [];
   let output = '';
   const waiters: { match: RegExp; resolve: () => void }[] = [];
   child.stdout.on('data', (chunk: Buffer) => {
@@ -37,6 +40,7 @@ export function startWorker(
     for (const line of complete) {
       const message = (JSON.parse(line) as { msg: string }).msg;
       lines.push(message);
+      times.push(Date.now());
       for (const waiter of waiters.filter((w) => w.match.test(message))) waiter.resolve();
     }
   });
@@ -49,5 +53,5 @@ export function startWorker(
       waiters.push({ match, resolve });
       void exited.then((code) => reject(new Error(`worker exited (${code}) before ${match}: ${stderr}`)));
     });
-  return { child, lines, logged, exited, stderr: () => stderr };
+  return { child, lines, times, logged, exited, stderr: () => stderr };
 }

@@ -11,20 +11,8 @@ import { byPosition, interleavedRecords, programRecord, sequenceOf } from './env
  */
 export type OpenEventLog = (store: string) => Promise<EventLog>;
 
-export interface ContractOptions {
-  /**
-   * Whether the back end's group can rebalance between two members (default true). librdkafka 2.0.2's mock
-   * cluster cannot: its SyncGroup answers REBALANCE_IN_PROGRESS to two kafkajs members in a loop (docs/event-log.md).
-   */
-  rebalances?: boolean;
-}
-
 /** The behaviour every EventLog back end must show; run by each back end's test file. */
-export function describeEventLogContract(
-  name: string,
-  open: OpenEventLog,
-  { rebalances = true }: ContractOptions = {},
-): void {
+export function describeEventLogContract(name: string, open: OpenEventLog): void {
   describe(`EventLog contract: ${name}`, () => {
     const opened: EventLog[] = [];
     const openLog = async (store: string): Promise<EventLog> => {
@@ -304,86 +292,83 @@ export function describeEventLogContract(
       expect(next.records.map((r) => r.key)).toEqual(['after-0']);
     });
 
-    // Not registered where the back end cannot rebalance (see ContractOptions): run elsewhere, never skipped.
-    if (rebalances) {
-      it('splits the partitions between two members of one group, and every record is handled', async () => {
-        const store = freshStore();
-        const group = `${store}-workers`;
-        const log = await openLog(store);
-        await log.ensureTopic('units', 4);
-        const records = interleavedRecords('unit', 40, 5);
-        await log.publish('units', records);
-        // Each member goes slowly until the other has handled something, so neither can finish alone first.
-        const members: ReturnType<typeof member>[] = [];
-        const pace = (other: () => ReturnType<typeof member> | undefined) => async () => {
-          if ((other()?.handled.length ?? 0) === 0) await new Promise((resolve) => setTimeout(resolve, 100));
-        };
-        members.push(
-          member(
-            log,
-            group,
-            ['units'],
-            pace(() => members[1]),
-            1,
-          ),
-        );
-        members.push(
-          member(
-            log,
-            group,
-            ['units'],
-            pace(() => members[0]),
-            1,
-          ),
-        );
-        const all = () => new Set(members.flatMap((m) => m.handled.map(position)));
-        await until(() => all().size === records.length, 60_000);
-        await Promise.all(members.map((m) => m.stop()));
+    it('splits the partitions between two members of one group, and every record is handled', async () => {
+      const store = freshStore();
+      const group = `${store}-workers`;
+      const log = await openLog(store);
+      await log.ensureTopic('units', 4);
+      const records = interleavedRecords('unit', 40, 5);
+      await log.publish('units', records);
+      // Each member goes slowly until the other has handled something, so neither can finish alone first.
+      const members: ReturnType<typeof member>[] = [];
+      const pace = (other: () => ReturnType<typeof member> | undefined) => async () => {
+        if ((other()?.handled.length ?? 0) === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+      };
+      members.push(
+        member(
+          log,
+          group,
+          ['units'],
+          pace(() => members[1]),
+          1,
+        ),
+      );
+      members.push(
+        member(
+          log,
+          group,
+          ['units'],
+          pace(() => members[0]),
+          1,
+        ),
+      );
+      const all = () => new Set(members.flatMap((m) => m.handled.map(position)));
+      await until(() => all().size === records.length, 60_000);
+      await Promise.all(members.map((m) => m.stop()));
 
-        expect(members.map((m) => m.handled.length > 0)).toEqual([true, true]);
-        // At least once: a rebalance may hand a record to both members, but none is left out.
-        expect(all().size).toBe(records.length);
-        expect(new Set(members.flatMap((m) => m.handled.map((r) => `${r.key}#${sequenceOf(r)}`))).size).toBe(
-          200,
-        );
-        expect((await collect(log, group, ['units'])).count).toBe(0);
-      }, 90_000);
+      expect(members.map((m) => m.handled.length > 0)).toEqual([true, true]);
+      // At least once: a rebalance may hand a record to both members, but none is left out.
+      expect(all().size).toBe(records.length);
+      expect(new Set(members.flatMap((m) => m.handled.map((r) => `${r.key}#${sequenceOf(r)}`))).size).toBe(
+        200,
+      );
+      expect((await collect(log, group, ['units'])).count).toBe(0);
+    }, 90_000);
 
-      it('redelivers the batch of a member that died mid-batch to another member of the group', async () => {
-        const store = freshStore();
-        const group = `${store}-workers`;
-        const log = await openLog(store);
-        await log.ensureTopic('units', 1);
-        await log.publish('units', interleavedRecords('unit', 4, 3));
-        const crash = new Error('worker died mid-batch');
-        const lost: ConsumedRecord[] = [];
-        const crashOnce = async (batch: ConsumedRecord[]) => {
-          if (lost.length > 0) return;
-          lost.push(...batch);
-          throw crash;
-        };
-        const members = [
-          member(log, group, ['units'], crashOnce, 5),
-          member(log, group, ['units'], crashOnce, 5),
-        ];
-        const crashed = await Promise.race(
-          members.map((m, i) =>
-            m.done.then(
-              () => -1,
-              () => i,
-            ),
+    it('redelivers the batch of a member that died mid-batch to another member of the group', async () => {
+      const store = freshStore();
+      const group = `${store}-workers`;
+      const log = await openLog(store);
+      await log.ensureTopic('units', 1);
+      await log.publish('units', interleavedRecords('unit', 4, 3));
+      const crash = new Error('worker died mid-batch');
+      const lost: ConsumedRecord[] = [];
+      const crashOnce = async (batch: ConsumedRecord[]) => {
+        if (lost.length > 0) return;
+        lost.push(...batch);
+        throw crash;
+      };
+      const members = [
+        member(log, group, ['units'], crashOnce, 5),
+        member(log, group, ['units'], crashOnce, 5),
+      ];
+      const crashed = await Promise.race(
+        members.map((m, i) =>
+          m.done.then(
+            () => -1,
+            () => i,
           ),
-        );
-        const survivor = members[1 - crashed]!;
-        await until(() => survivor.handled.length >= 12, 60_000);
-        await survivor.stop();
+        ),
+      );
+      const survivor = members[1 - crashed]!;
+      await until(() => survivor.handled.length >= 12, 60_000);
+      await survivor.stop();
 
-        await expect(members[crashed]!.done).rejects.toBe(crash);
-        expect(lost.map(position)).toEqual(['units/0/0', 'units/0/1', 'units/0/2', 'units/0/3', 'units/0/4']);
-        expect(survivor.handled.map(position)).toEqual([...Array(12).keys()].map((o) => `units/0/${o}`));
-        expect((await collect(log, group, ['units'])).count).toBe(0);
-      }, 90_000);
-    }
+      await expect(members[crashed]!.done).rejects.toBe(crash);
+      expect(lost.map(position)).toEqual(['units/0/0', 'units/0/1', 'units/0/2', 'units/0/3', 'units/0/4']);
+      expect(survivor.handled.map(position)).toEqual([...Array(12).keys()].map((o) => `units/0/${o}`));
+      expect((await collect(log, group, ['units'])).count).toBe(0);
+    }, 90_000);
 
     it('round-trips envelopes exactly', async () => {
       const store = freshStore();

@@ -7,20 +7,19 @@ import { KafkaEventLog } from '../../../lib/eventlog/kafka-log.ts';
 import { openEventLog } from '../../../lib/eventlog/open-event-log.ts';
 import { loadConfig } from '../../../lib/config.ts';
 import { createLogger } from '../../../lib/log.ts';
-import { KafkaTestBroker } from '../../support/kafka-broker/kafka-broker.ts';
+import { kafkaUnavailable } from '../../support/engines/engines.ts';
+import { startKafkaCluster, type KafkaCluster } from '../../support/engines/kafka-cluster.ts';
 import { programRecord } from './envelopes.ts';
 
 const logger = createLogger('silent');
 let lakeDir: string;
-let broker: KafkaTestBroker;
 beforeAll(async () => {
   lakeDir = await mkdtemp(path.join(tmpdir(), 'open-event-log-'));
-  broker = await KafkaTestBroker.start();
 });
 afterAll(async () => {
-  await broker.stop();
   await rm(lakeDir, { recursive: true, force: true });
 });
+const unavailable = kafkaUnavailable('openEventLog on Kafka');
 
 describe('openEventLog', () => {
   it('opens the embedded log in <LAKE_DIR>/log when no Kafka brokers are configured', async () => {
@@ -35,31 +34,38 @@ describe('openEventLog', () => {
     }
   });
 
-  it('opens Kafka with the configured topic prefix when KAFKA_BROKERS is set', async () => {
-    const config = loadConfig({
-      LAKE_DIR: lakeDir,
-      KAFKA_BROKERS: broker.address,
-      KAFKA_TOPIC_PREFIX: 'staging.',
-    });
-    const log = await openEventLog(config, logger);
-    try {
-      expect(log).toBeInstanceOf(KafkaEventLog);
-      await log.publish('programs', [programRecord('program-1', 0)]);
-      const plain = await KafkaEventLog.open({
-        brokers: [broker.address],
-        clientId: 'check',
-        topicPrefix: '',
+  it.skipIf(unavailable !== undefined)(
+    'opens Kafka with the configured topic prefix when KAFKA_BROKERS is set',
+    async () => {
+      // One node is enough to see where the records go.
+      const cluster: KafkaCluster = await startKafkaCluster({ nodes: 1 });
+      const config = loadConfig({
+        LAKE_DIR: lakeDir,
+        KAFKA_BROKERS: cluster.bootstrap,
+        KAFKA_TOPIC_PREFIX: 'staging.',
       });
-      const topics: string[] = [];
-      await plain.drain({
-        groupId: 'prefix-check',
-        topics: ['staging.programs', 'programs'],
-        onBatch: async (batch) => void topics.push(...batch.map((r) => r.topic)),
-      });
-      await plain.close();
-      expect(topics).toEqual(['staging.programs']);
-    } finally {
-      await log.close();
-    }
-  });
+      const log = await openEventLog(config, logger);
+      try {
+        expect(log).toBeInstanceOf(KafkaEventLog);
+        await log.publish('programs', [programRecord('program-1', 0)]);
+        const plain = await KafkaEventLog.open({
+          brokers: cluster.brokers,
+          clientId: 'check',
+          topicPrefix: '',
+        });
+        const topics: string[] = [];
+        await plain.drain({
+          groupId: 'prefix-check',
+          topics: ['staging.programs', 'programs'],
+          onBatch: async (batch) => void topics.push(...batch.map((r) => r.topic)),
+        });
+        await plain.close();
+        expect(topics).toEqual(['staging.programs']);
+      } finally {
+        await log.close();
+        await cluster.stop();
+      }
+    },
+    120_000,
+  );
 });

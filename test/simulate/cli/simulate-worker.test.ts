@@ -12,37 +12,38 @@ import {
   SIMULATE_GROUP,
   workUnitRecord,
 } from '../../../simulate/stage/simulate-stage.ts';
-import { KafkaTestBroker } from '../../support/kafka-broker/kafka-broker.ts';
+import { kafkaUnavailable } from '../../support/engines/engines.ts';
+import { startKafkaCluster, type KafkaCluster } from '../../support/engines/kafka-cluster.ts';
 import { promtoolCheckMetrics, promtoolUnavailable } from '../../support/promtool.ts';
 import { sampleValue, samplesOf } from '../../support/prometheus-text.ts';
 import { planFixtureUnits } from '../../support/rem-stage/rem-lake.ts';
 import { startWorker as startSimulateWorker } from '../../support/simulate-worker-process.ts';
 
-let broker: KafkaTestBroker;
+const unavailable = kafkaUnavailable('npm run simulate:worker on Kafka');
+let cluster: KafkaCluster;
 let model: ModelFiles;
 const children: ChildProcessWithoutNullStreams[] = [];
 beforeAll(async () => {
-  broker = await KafkaTestBroker.start();
   model = await readModelFiles();
-});
+  if (unavailable === undefined) cluster = await startKafkaCluster();
+}, 120_000);
 afterEach(() => {
   for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
 });
 afterAll(async () => {
-  await broker.stop();
-  expect(broker.protocolErrors).toEqual([]);
+  await cluster?.stop();
 });
 
 const startWorker = (env: Record<string, string>) => startSimulateWorker(env, children);
 
 const kafkaLog = (topicPrefix: string) =>
-  KafkaEventLog.open({ brokers: [broker.address], clientId: 'simulate-worker-test', topicPrefix });
+  KafkaEventLog.open({ brokers: cluster.brokers, clientId: 'simulate-worker-test', topicPrefix });
 
-describe('npm run simulate:worker with Kafka (in-process test broker)', () => {
+describe.skipIf(unavailable !== undefined)('npm run simulate:worker with Kafka (3 brokers)', () => {
   it('a worker killed with SIGKILL mid-run loses nothing: the pipeline finishes and gathers each cluster once', async () => {
     const topicPrefix = 'worker-kill.';
     const units = await planFixtureUnits(model, { counties: 2, samples: 20 });
-    const worker = startWorker({ KAFKA_BROKERS: broker.address, KAFKA_TOPIC_PREFIX: topicPrefix });
+    const worker = startWorker({ KAFKA_BROKERS: cluster.bootstrap, KAFKA_TOPIC_PREFIX: topicPrefix });
     await worker.logged(/joining the simulate group/);
     const logger = createLogger('silent');
     const log = await kafkaLog(topicPrefix);
@@ -103,7 +104,7 @@ describe('npm run simulate:worker with Kafka (in-process test broker)', () => {
         units.map((unit) => workUnitRecord(unit, '2026-11-23T12:00:00.000Z')),
       );
       const worker = startWorker({
-        KAFKA_BROKERS: broker.address,
+        KAFKA_BROKERS: cluster.bootstrap,
         KAFKA_TOPIC_PREFIX: topicPrefix,
         METRICS_PORT: '0',
       });
@@ -151,7 +152,7 @@ describe('npm run simulate:worker with Kafka (in-process test broker)', () => {
   }, 120_000);
 
   it('stops cleanly on SIGTERM: it leaves the group and exits 0', async () => {
-    const worker = startWorker({ KAFKA_BROKERS: broker.address, KAFKA_TOPIC_PREFIX: 'worker-term.' });
+    const worker = startWorker({ KAFKA_BROKERS: cluster.bootstrap, KAFKA_TOPIC_PREFIX: 'worker-term.' });
     await worker.logged(/joining the simulate group/);
     worker.child.kill('SIGTERM');
 
@@ -168,7 +169,7 @@ describe('npm run simulate:worker with Kafka (in-process test broker)', () => {
     const foreign = { ...unit!, versions: { ...unit!.versions, model: 'rem-surrogate-v99' } };
     const log = await kafkaLog(topicPrefix);
     try {
-      const worker = startWorker({ KAFKA_BROKERS: broker.address, KAFKA_TOPIC_PREFIX: topicPrefix });
+      const worker = startWorker({ KAFKA_BROKERS: cluster.bootstrap, KAFKA_TOPIC_PREFIX: topicPrefix });
       await worker.logged(/joining the simulate group/);
       await log.publish(REM_WORK_UNITS_TOPIC, [workUnitRecord(foreign, '2026-11-23T12:00:00.000Z')]);
 
@@ -189,7 +190,9 @@ describe('npm run simulate:worker with Kafka (in-process test broker)', () => {
       await log.close();
     }
   }, 60_000);
+});
 
+describe('npm run simulate:worker without Kafka', () => {
   it('refuses to start with the embedded event log, saying why', async () => {
     const worker = startWorker({ KAFKA_BROKERS: '' });
 

@@ -5,7 +5,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
-import { freePort } from '../processes.ts';
+import { freePorts } from '../processes.ts';
 import { WEED } from './engines.ts';
 
 /** A running SeaweedFS S3 endpoint and the one bucket it was started with. */
@@ -40,7 +40,7 @@ export async function startSeaweedfs({
 }: { bucket?: string } = {}): Promise<SeaweedfsServer> {
   const dir = await mkdtemp(path.join(tmpdir(), 'seaweedfs-'));
   const [master, masterGrpc, volume, volumeGrpc, filer, filerGrpc, s3, s3Grpc, admin, adminGrpc] =
-    await Promise.all(Array.from({ length: 10 }, () => freePort()));
+    await freePorts(10);
   const accessKeyId = `test${randomBytes(6).toString('hex')}`;
   const secretAccessKey = randomBytes(20).toString('hex');
   const logFile = path.join(dir, 'weed.log');
