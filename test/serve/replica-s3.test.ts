@@ -7,7 +7,10 @@ import { moveCurrent } from '../../data-lake/current-pointer.ts';
 import { openLake, snapshotKey, type Lake } from '../../data-lake/lake.ts';
 import { lakeSnapshotSource } from '../../serve/snapshot/lake-snapshot-source.ts';
 import { startService, type RunningService } from '../../serve/service.ts';
-import { seaweedfsUnavailable } from '../support/engines/engines.ts';
+import { kafkaUnavailable, seaweedfsUnavailable } from '../support/engines/engines.ts';
+import { startKafkaCluster } from '../support/engines/kafka-cluster.ts';
+import { openKafkaEventLog } from '../../lib/eventlog/open-event-log.ts';
+import { announcePublished } from '../../data-lake/published-snapshots.ts';
 import { startSeaweedfs, type SeaweedfsServer } from '../support/engines/seaweedfs.ts';
 import { sampleValue } from '../support/prometheus-text.ts';
 import { programsModule, silentLogger, testConfig } from '../support/serve-fixtures.ts';
@@ -147,3 +150,88 @@ describe.skipIf(unavailable !== undefined)('a replica following a lake in S3', (
     expect(await metric('electrify_lake_reachable')).toBe(1);
   });
 });
+
+const noKafka = kafkaUnavailable('the replica following publish announcements');
+
+describe.skipIf(unavailable !== undefined || noKafka !== undefined)(
+  'a replica told of publishes on Kafka',
+  () => {
+    it('serves a new snapshot within a second of its announcement, with a poll of a minute', async () => {
+      const s3 = await startSeaweedfs();
+      const kafka = await startKafkaCluster({ nodes: 1 });
+      const root = await mkdtemp(path.join(tmpdir(), 'replica-announced-'));
+      Object.assign(process.env, {
+        AWS_ENDPOINT_URL_S3: s3.endpoint,
+        AWS_ACCESS_KEY_ID: s3.accessKeyId,
+        AWS_SECRET_ACCESS_KEY: s3.secretAccessKey,
+        AWS_REGION: 'us-east-1',
+      });
+      const settings = {
+        LAKE_URL: `s3://${s3.bucket}/prod`,
+        KAFKA_BROKERS: kafka.bootstrap,
+        KAFKA_TOPIC_PREFIX: 'announce.',
+      };
+      const pipelineHost = openLake({
+        LAKE_DIR: path.join(root, 'pipeline-host'),
+        LAKE_URL: settings.LAKE_URL,
+      });
+      let replica: RunningService | undefined;
+      try {
+        await writeProgramsSnapshot(pipelineHost, 'a1', 3, { publish: true });
+        const config = testConfig({
+          ...settings,
+          LAKE_DIR: path.join(root, 'replica-host'),
+          PORT: '0',
+          API_KEYS: KEY,
+          SERVE_ROLE: 'replica',
+          SNAPSHOT_POLL_MS: '60000',
+        });
+        const logger = silentLogger();
+        replica = await startService({
+          config,
+          logger,
+          apiModules: [programsModule()],
+          source: lakeSnapshotSource(openLake(config), {
+            announcements: () =>
+              openKafkaEventLog({ ...config, KAFKA_BROKERS: config.KAFKA_BROKERS! }, logger),
+          }),
+          publishFirstSnapshot: () => Promise.reject(new Error('a replica never publishes')),
+          print: () => {},
+        });
+        const servedId = async () =>
+          (
+            await fetch(`${replica!.url}/v1/programs`, { headers: { authorization: `Bearer ${KEY}` } })
+          ).headers.get('x-snapshot-id');
+        expect(await servedId()).toBe('a1');
+        // Following: the group has joined once the topic's first announcement (none yet) could be heard.
+        await expect
+          .poll(
+            async () =>
+              ((await (await fetch(`${replica!.url}/healthz`)).json()) as { lake: { announcements: string } })
+                .lake.announcements,
+          )
+          .toBe('following');
+        const log = await openKafkaEventLog({ ...config, KAFKA_BROKERS: config.KAFKA_BROKERS! }, logger);
+        try {
+          // The first announcement reaches a group that has only just joined: give it the time a join takes.
+          await writeProgramsSnapshot(pipelineHost, 'a2', 4, { publish: true });
+          await announcePublished(log, { id: 'a2', previous: 'a1', by: 'pipeline' });
+          await expect.poll(servedId, { timeout: 30_000, interval: 25 }).toBe('a2');
+
+          await writeProgramsSnapshot(pipelineHost, 'a3', 5, { publish: true });
+          const announced = performance.now();
+          await announcePublished(log, { id: 'a3', previous: 'a2', by: 'pipeline' });
+          await expect.poll(servedId, { timeout: 10_000, interval: 25 }).toBe('a3');
+          expect(performance.now() - announced).toBeLessThan(1000);
+        } finally {
+          await log.close();
+        }
+      } finally {
+        await replica?.stop();
+        await kafka.stop();
+        await s3.stop();
+        await rm(root, { recursive: true, force: true });
+      }
+    }, 180_000);
+  },
+);

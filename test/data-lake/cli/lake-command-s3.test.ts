@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, describe } from 'vitest';
 import { seaweedfsUnavailable } from '../../support/engines/engines.ts';
 import { startSeaweedfs, type SeaweedfsServer } from '../../support/engines/seaweedfs.ts';
 import { lakeCommandContract } from './lake-command-contract.ts';
 
 // The lake commands on a lake in S3 (SeaweedFS): the same contract as on a directory.
-if (seaweedfsUnavailable('the lake commands on S3') === undefined) {
+const unavailable = seaweedfsUnavailable('the lake commands on S3');
+
+describe.skipIf(unavailable !== undefined)('on S3', () => {
   let s3: SeaweedfsServer;
   beforeAll(async () => {
     s3 = await startSeaweedfs();
@@ -20,4 +22,4 @@ if (seaweedfsUnavailable('the lake commands on S3') === undefined) {
   afterAll(() => s3?.stop());
   // A lake of its own under the bucket for every test.
   lakeCommandContract('a lake in S3', () => `s3://${s3.bucket}/lake-${randomBytes(4).toString('hex')}`);
-}
+});
