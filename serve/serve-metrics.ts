@@ -86,7 +86,22 @@ export class ServeMetrics {
           this.set({ snapshot_id: snapshot.id }, (now() - Date.parse(snapshot.createdAt)) / 1000);
       },
     });
+    this.lakeGauges(registers);
+    const queueDepth = () => this.modelQueue();
+    new Gauge({
+      name: 'electrify_rem_model_queue_depth',
+      help: 'REM model jobs (clusters computed on request, profiles) waiting for a model thread',
+      registers,
+      collect() {
+        this.set(queueDepth());
+      },
+    });
+  }
+
+  /** How this process follows the lake: reachable, behind CURRENT, following announcements. */
+  private lakeGauges(registers: Registry[]): void {
     const status = () => this.snapshots.status?.();
+    const served = () => this.snapshots.current();
     new Gauge({
       name: 'electrify_lake_reachable',
       help: "1 when the last read of the lake's CURRENT succeeded, 0 while the lake cannot be read (the last snapshot serves)",
@@ -114,15 +129,6 @@ export class ServeMetrics {
         const announcements = status()?.announcements;
         if (announcements !== undefined && announcements !== 'off')
           this.set(announcements === 'following' ? 1 : 0);
-      },
-    });
-    const queueDepth = () => this.modelQueue();
-    new Gauge({
-      name: 'electrify_rem_model_queue_depth',
-      help: 'REM model jobs (clusters computed on request, profiles) waiting for a model thread',
-      registers,
-      collect() {
-        this.set(queueDepth());
       },
     });
   }

@@ -68,6 +68,7 @@ const healthSchema = z
           .describe(
             'Whether announcements of publishes on the event log are followed (the poll covers while failing)',
           ),
+        announced: z.string().nullable().describe('The snapshot the last announcement heard named'),
       })
       .nullable()
       .describe('How this process follows the lake: still 200 while the lake or the log is unreachable'),

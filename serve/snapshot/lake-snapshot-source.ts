@@ -34,7 +34,7 @@ export function lakeSnapshotSource(
 
 function follow(
   openLog: () => Promise<EventLog>,
-  onPublished: () => void,
+  onPublished: (id: string) => void,
   onState: (error: Error | null) => void,
 ): () => void {
   const stop = new AbortController();

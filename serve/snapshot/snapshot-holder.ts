@@ -15,7 +15,7 @@ export interface SnapshotSource {
    * Follows announcements that CURRENT moved (the published-snapshots topic), calling `onPublished` for
    * each and `onState` when following fails or recovers; returns what stops it. The poll stays the fallback.
    */
-  follow?(onPublished: () => void, onState: (error: Error | null) => void): () => void;
+  follow?(onPublished: (id: string) => void, onState: (error: Error | null) => void): () => void;
 }
 
 /** How the holder's last look at the lake went: what /healthz and the metrics report. */
@@ -30,6 +30,8 @@ export interface SourceStatus {
   since: string | null;
   /** The announcements of publishes: followed, failing (the poll covers), or not configured. */
   announcements: 'following' | 'failing' | 'off';
+  /** The snapshot the last announcement heard named (null: none heard yet). */
+  announced: string | null;
 }
 
 /** One published snapshot with every module's data loaded: immutable, swapped as a whole. */
@@ -93,6 +95,7 @@ export class SnapshotHolder {
     error: null,
     since: null,
     announcements: 'off',
+    announced: null,
   };
 
   constructor(private readonly options: SnapshotHolderOptions) {}
@@ -114,7 +117,10 @@ export class SnapshotHolder {
     if (source.follow !== undefined) {
       this.sourceStatus = { ...this.sourceStatus, announcements: 'following' };
       this.stopFollowing = source.follow(
-        () => void this.refresh(),
+        (id) => {
+          this.sourceStatus = { ...this.sourceStatus, announced: id };
+          void this.refresh();
+        },
         (error) => {
           this.sourceStatus = {
             ...this.sourceStatus,

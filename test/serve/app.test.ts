@@ -211,7 +211,14 @@ describe('GET /healthz', () => {
       snapshot: null,
       families: { programs: false },
       precompute: null,
-      lake: { current: null, reachable: true, error: null, since: null, announcements: 'off' },
+      lake: {
+        current: null,
+        reachable: true,
+        error: null,
+        since: null,
+        announcements: 'off',
+        announced: null,
+      },
     });
     source.publish(memoryReader('snap-a', undefined, '2026-11-20T08:30:00.000Z'));
     await holder.refresh();
@@ -220,7 +227,14 @@ describe('GET /healthz', () => {
       snapshot: { id: 'snap-a', createdAt: '2026-11-20T08:30:00.000Z' },
       families: { programs: true },
       precompute: null,
-      lake: { current: 'snap-a', reachable: true, error: null, since: null, announcements: 'off' },
+      lake: {
+        current: 'snap-a',
+        reachable: true,
+        error: null,
+        since: null,
+        announcements: 'off',
+        announced: null,
+      },
     });
   });
 });

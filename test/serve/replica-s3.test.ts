@@ -90,6 +90,7 @@ describe.skipIf(unavailable !== undefined)('a replica following a lake in S3', (
       error: null,
       since: null,
       announcements: 'off',
+      announced: null,
     });
   });
 
@@ -150,6 +151,11 @@ describe.skipIf(unavailable !== undefined)('a replica following a lake in S3', (
     expect(await metric('electrify_lake_reachable')).toBe(1);
   });
 });
+
+const health = async (service: RunningService) =>
+  (await (await fetch(`${service.url}/healthz`)).json()) as {
+    lake: { announcements: string; announced: string | null };
+  };
 
 const noKafka = kafkaUnavailable('the replica following publish announcements');
 
@@ -221,8 +227,13 @@ describe.skipIf(unavailable !== undefined || noKafka !== undefined)(
           await writeProgramsSnapshot(pipelineHost, 'a3', 5, { publish: true });
           const announced = performance.now();
           await announcePublished(log, { id: 'a3', previous: 'a2', by: 'pipeline' });
-          await expect.poll(servedId, { timeout: 10_000, interval: 25 }).toBe('a3');
+          // Heard within a second of the announcement, then loaded (downloaded, checked, read) and served.
+          await expect
+            .poll(async () => (await health(replica!)).lake.announced, { timeout: 10_000, interval: 10 })
+            .toBe('a3');
           expect(performance.now() - announced).toBeLessThan(1000);
+          await expect.poll(servedId, { timeout: 10_000, interval: 25 }).toBe('a3');
+          expect(performance.now() - announced).toBeLessThan(5000);
         } finally {
           await log.close();
         }

@@ -204,7 +204,14 @@ describe('startService', () => {
           percent: 25,
           secondsLeft: 90,
         },
-        lake: { current: 'incentives-only', reachable: true, error: null, since: null, announcements: 'off' },
+        lake: {
+          current: 'incentives-only',
+          reachable: true,
+          error: null,
+          since: null,
+          announcements: 'off',
+          announced: null,
+        },
       });
 
       release();
