@@ -40,26 +40,47 @@ export function anomalyFindings(change: TableChange): AuditFinding[] {
   ];
 }
 
-/** The partitions that had rows and lost them: those the settings let go, and the others. */
-function emptiedPartitions({ contract, before, after, settingsBefore, settingsAfter }: TableChange) {
+/**
+ * The partitions that had rows and lost them all: those the settings no longer select (`deselected`) and
+ * the others (`emptied`); and those that lost some because the settings select less of them (`narrowed`).
+ */
+function partitionLosses({ contract, before, after, settingsBefore, settingsAfter }: TableChange) {
   const deselected: string[] = [];
   const emptied: string[] = [];
-  if (contract.partition === undefined) return { deselected, emptied };
+  const narrowed: string[] = [];
+  if (contract.partition === undefined) return { deselected, emptied, narrowed };
+  const level = (settings: Readonly<Record<string, unknown>>, partition: string) =>
+    contract.selectedBy?.level(settings, partition);
   for (const [partition, was] of before.partitions) {
-    if (was.rows === 0 || (after.partitions.get(partition)?.rows ?? 0) > 0) continue;
-    const { selectedBy } = contract;
-    const letGo =
-      selectedBy !== undefined &&
-      selectedBy.selects(settingsBefore, partition) &&
-      !selectedBy.selects(settingsAfter, partition);
-    (letGo ? deselected : emptied).push(partition);
+    const now = after.partitions.get(partition)?.rows ?? 0;
+    if (was.rows === 0 || now >= was.rows) continue;
+    const levelBefore = level(settingsBefore, partition);
+    const levelAfter = level(settingsAfter, partition);
+    const selectsLess = levelBefore !== undefined && levelAfter! < levelBefore;
+    if (now > 0) {
+      if (selectsLess) narrowed.push(partition);
+    } else if (selectsLess && levelAfter === 0) deselected.push(partition);
+    else emptied.push(partition);
   }
-  return { deselected, emptied };
+  return { deselected, emptied, narrowed };
+}
+
+/** The settings of the table's selection that changed, as `NAME before → after`. */
+function changedSelection(change: TableChange): string {
+  return change.contract
+    .selectedBy!.settings.filter(
+      (name) => JSON.stringify(change.settingsBefore[name]) !== JSON.stringify(change.settingsAfter[name]),
+    )
+    .map(
+      (name) =>
+        `${name} ${describeSetting(change.settingsBefore[name])} → ${describeSetting(change.settingsAfter[name])}`,
+    )
+    .join(', ');
 }
 
 function partitionFindings(change: TableChange): AuditFinding[] {
   const { table, contract, before, after } = change;
-  const { deselected, emptied } = emptiedPartitions(change);
+  const { deselected, emptied, narrowed } = partitionLosses(change);
   const rowsBefore = (partition: string) => before.partitions.get(partition)!.rows;
   const findings: AuditFinding[] = [];
   if (emptied.length > 0) {
@@ -70,15 +91,7 @@ function partitionFindings(change: TableChange): AuditFinding[] {
     );
   }
   if (deselected.length > 0) {
-    const settings = contract
-      .selectedBy!.settings.filter(
-        (name) => JSON.stringify(change.settingsBefore[name]) !== JSON.stringify(change.settingsAfter[name]),
-      )
-      .map(
-        (name) =>
-          `${name} ${describeSetting(change.settingsBefore[name])} → ${describeSetting(change.settingsAfter[name])}`,
-      )
-      .join(', ');
+    const settings = changedSelection(change);
     findings.push(
       partitionFinding(
         table,
@@ -92,8 +105,26 @@ function partitionFindings(change: TableChange): AuditFinding[] {
       ),
     );
   }
+  const narrowedDrops = narrowed.filter((partition) =>
+    isDrop(rowsBefore(partition), after.partitions.get(partition)!.rows, contract.maxDrop),
+  );
+  if (narrowedDrops.length > 0) {
+    const settings = changedSelection(change);
+    findings.push(
+      partitionFinding(
+        table,
+        'partition-narrowed',
+        'warning',
+        narrowedDrops,
+        before,
+        after,
+        (n) =>
+          `${n === 1 ? 'a partition has' : `${n} partitions have`} fewer rows because the settings select less of ${n === 1 ? 'it' : 'them'} (${settings})`,
+      ),
+    );
+  }
   const dropped = [...before.partitions.keys()].filter((partition) => {
-    if (contract.partition === undefined) return false;
+    if (contract.partition === undefined || narrowed.includes(partition)) return false;
     const now = after.partitions.get(partition)?.rows ?? 0;
     return now > 0 && isDrop(rowsBefore(partition), now, contract.maxDrop);
   });
@@ -155,13 +186,14 @@ function partitionFinding(
 function tableDropFindings(change: TableChange): AuditFinding[] {
   const { table, contract, before, after } = change;
   if (before.rows === 0) return [];
-  const { deselected } = emptiedPartitions(change);
-  const explained = deselected.reduce((sum, p) => sum + before.partitions.get(p)!.rows, 0);
+  const { deselected, narrowed } = partitionLosses(change);
+  const lost = (p: string) => before.partitions.get(p)!.rows - (after.partitions.get(p)?.rows ?? 0);
+  const explained = [...deselected, ...narrowed].reduce((sum, p) => sum + lost(p), 0);
   const base = before.rows - explained;
   const emptied = after.rows === 0 && contract.maxDrop < 1;
   if (!emptied && !isDrop(base, after.rows, contract.maxDrop)) return [];
   const explainedNote =
-    explained > 0 ? ` (besides ${formatCount(explained)} rows of deselected partitions)` : '';
+    explained > 0 ? ` (besides ${formatCount(explained)} rows the settings no longer select)` : '';
   return [
     {
       table,

@@ -29,7 +29,7 @@ export const HEALTH_COUNTY_IMPACTS = tableRef(
   byState(['county_fips', 'upgrade', 'heating_fuel', 'sqft_bin', 'housing_type', 'grid_emissions'], 0.1, {
     selectedBy: {
       settings: ['HEALTH_STATES'],
-      selects: (settings, state) => selectionIncludes(settings.HEALTH_STATES, state),
+      level: (settings, state) => (selectionIncludes(settings.HEALTH_STATES, state) ? 1 : 0),
     },
   }),
 );

@@ -44,13 +44,18 @@ export const REM_GRID_EMISSION_FACTORS = tableRef('rem_grid_emission_factors', g
 });
 
 /**
- * The simulate stage's partitions are the states REM_STATES and HEALTH_STATES select: a state gone
- * because the settings no longer select it is that, not an anomaly.
+ * The simulate stage's partitions are the states REM_STATES and HEALTH_STATES select: every cluster of a
+ * state in REM_STATES, only the clusters the health rollups need of a state in HEALTH_STATES alone. A state
+ * that lost clusters because the settings select less of it is that, not an anomaly.
  */
 const SIMULATED_STATES = {
   settings: ['REM_STATES', 'HEALTH_STATES'],
-  selects: (settings: Readonly<Record<string, unknown>>, state: string) =>
-    selectionIncludes(settings.REM_STATES, state) || selectionIncludes(settings.HEALTH_STATES, state),
+  level: (settings: Readonly<Record<string, unknown>>, state: string) =>
+    selectionIncludes(settings.REM_STATES, state)
+      ? 2
+      : selectionIncludes(settings.HEALTH_STATES, state)
+        ? 1
+        : 0,
 };
 /** The simulate stage's clusters (county × heating fuel × water-heater fuel) and their statistics. */
 export const REM_CLUSTERS = tableRef(

@@ -21,12 +21,13 @@ export interface TableContract {
    */
   readonly measures?: Readonly<Record<string, string>>;
   /**
-   * For a table whose partitions a setting selects (the REM states): the settings it reads and whether
-   * they select a partition, so a partition gone because the settings changed is named as such.
+   * For a table whose partitions settings select (the REM states): the settings it reads and how much of a
+   * partition they select (0: none; a higher level selects more of its rows), so a partition that lost rows
+   * because the settings select less of it (or none) is named as such, a warning, not a hold.
    */
   readonly selectedBy?: {
     readonly settings: readonly string[];
-    selects(settings: Readonly<Record<string, unknown>>, partition: string): boolean;
+    level(settings: Readonly<Record<string, unknown>>, partition: string): number;
   };
 }
 

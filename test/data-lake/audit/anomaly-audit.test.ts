@@ -174,6 +174,38 @@ describe('anomalyFindings', () => {
     ).toEqual([]);
   });
 
+  it('names states the settings select less of as such, a warning, not a hold', () => {
+    // REM_STATES RI,MA,CO → RI with every state's health: MA and CO keep only the clusters health needs.
+    const change: TableChange = {
+      table: 'rem_clusters',
+      contract: REM_CLUSTERS.contract,
+      before: profile({ RI: 100, MA: 280, CO: 1_280, TX: 508 }),
+      after: profile({ RI: 100, MA: 56, CO: 256, TX: 508 }),
+      settingsBefore: { REM_STATES: ['RI', 'MA', 'CO'], HEALTH_STATES: 'all' },
+      settingsAfter: { REM_STATES: ['RI'], HEALTH_STATES: 'all' },
+    };
+    expect(anomalyFindings(change)).toEqual([
+      {
+        table: 'rem_clusters',
+        check: 'partition-narrowed',
+        severity: 'warning',
+        message:
+          '2 partitions have fewer rows because the settings select less of them (REM_STATES RI,MA,CO → RI)',
+        count: 2,
+        examples: ['CO: 1,280 → 256 rows', 'MA: 280 → 56 rows'],
+      },
+    ]);
+    // The same losses with the settings unchanged hold, and so does a state the settings still select whole.
+    expect(anomalyFindings({ ...change, settingsAfter: change.settingsBefore }).map((f) => f.check)).toEqual([
+      'partition-drop',
+      'table-drop',
+    ]);
+    const riAlsoLost = { ...change, after: profile({ RI: 20, MA: 56, CO: 256, TX: 508 }) };
+    expect(anomalyFindings(riAlsoLost)).toContainEqual(
+      expect.objectContaining({ check: 'partition-drop', severity: 'hold', examples: ['RI: 100 → 20 rows'] }),
+    );
+  });
+
   it('names a state the settings no longer select as such, a warning, not a hold', () => {
     const change: TableChange = {
       table: 'rem_clusters',

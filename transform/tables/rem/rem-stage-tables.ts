@@ -98,7 +98,7 @@ export function remStageTables(options: RemStageTableOptions = {}): AnyLakeTable
     audit: auditClusters,
   };
 
-  const statistics: ChunkedLakeTable<ClusterStatisticRow> = {
+  const statistics: ChunkedLakeTable<ClusterStatisticRow, 'REM_STATES' | 'HEALTH_STATES'> = {
     ...REM_CLUSTER_STATISTICS,
     schemaVersion: 1,
     code: [import.meta.url],
@@ -106,6 +106,9 @@ export function remStageTables(options: RemStageTableOptions = {}): AnyLakeTable
       'REM statistics per supported cluster, upgrade, fuel (and total) and scenario (baseline, upgrade, ' +
       'delta): mean, median, p20 and p80 of annual energy (energy_unit), emissions (kgCO2e) and cost ($)',
     inputs: { tables: [REM_CLUSTERS], topics: [REM_RESULTS_TOPIC] },
+    // Its states are those the settings select (through rem_clusters): declared so that its audit tells a
+    // state the settings select less of from one that lost rows.
+    settings: ['REM_STATES', 'HEALTH_STATES'],
     chunked: true,
     // Nationally ~5M lines: written one cluster at a time as the results are read back from the log.
     async build(ctx, write) {
