@@ -287,7 +287,7 @@ export class KafkaEventLog implements EventLog {
     const earliest = (
       await Promise.all(
         names.map(async (topic) =>
-          (await this.admin.fetchTopicOffsets(topic)).map(({ partition, low }) => ({
+          (await this.topicOffsets(topic)).map(({ partition, low }) => ({
             topic,
             partition,
             offset: low,
@@ -393,6 +393,28 @@ export class KafkaEventLog implements EventLog {
     }));
   }
 
+  /**
+   * Each partition's low and high offsets. kafkajs's admin asks the leaders its metadata names and gives up on
+   * "not the leader" without refreshing it (it refreshes only for an unknown topic), so after a leader moves
+   * (a new topic settling, a broker lost) this asks again through a new admin client, which reads fresh metadata.
+   */
+  private async topicOffsets(name: string): Promise<{ partition: number; high: string; low: string }[]> {
+    try {
+      return await this.admin.fetchTopicOffsets(name);
+    } catch (error) {
+      if (!isLeaderMoved(error)) throw error;
+    }
+    return retried(async () => {
+      const admin = this.kafka.admin();
+      await admin.connect();
+      try {
+        return await admin.fetchTopicOffsets(name);
+      } finally {
+        await admin.disconnect();
+      }
+    });
+  }
+
   /** `topic/partition` → the end offset, for every partition with records the group has not committed. */
   private async pendingPartitions(groupId: string, names: string[]): Promise<Map<string, number>> {
     const pending = new Map<string, number>();
@@ -412,7 +434,7 @@ export class KafkaEventLog implements EventLog {
     );
     const positions = [];
     for (const name of names) {
-      const offsets = await this.admin.fetchTopicOffsets(name);
+      const offsets = await this.topicOffsets(name);
       const ofTopic = committed.find((c) => c.topic === name)?.partitions ?? [];
       // In partition order: kafkajs asks each partition's leader, and lists them as the brokers answered.
       for (const { partition, high, low } of offsets.sort((a, b) => a.partition - b.partition)) {
@@ -491,6 +513,12 @@ async function retried<T>(request: () => Promise<T>, timeoutMs = 60_000): Promis
       await setTimeout(wait);
     }
   }
+}
+
+/** A partition's leader changed since the client last read the cluster's metadata. */
+function isLeaderMoved(error: unknown): boolean {
+  const type = (error as { type?: unknown }).type;
+  return type === 'NOT_LEADER_FOR_PARTITION' || type === 'LEADER_NOT_AVAILABLE';
 }
 
 function forwardLog(logger: Logger | undefined, { namespace, level, log }: LogEntry): void {
