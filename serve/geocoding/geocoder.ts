@@ -16,8 +16,12 @@ export interface GeocodedAddress {
 
 /** Turns a one-line US address into a location. */
 export interface Geocoder {
-  /** The location, or null when the address cannot be located (not found, not a US address, no ZIP). */
-  locate(address: string): Promise<GeocodedAddress | null>;
+  /**
+   * The location, or null when the address cannot be located (not found, no ZIP). `written` is what the
+   * address says of itself (its ZIP, and its state, written or the one the data places the ZIP in), when it
+   * says that much: a geocoder that reads addresses offline locates by it.
+   */
+  locate(address: string, written?: GeocodedAddress): Promise<GeocodedAddress | null>;
 }
 
 /**

@@ -1,5 +1,3 @@
-import type { GeocodedAddress } from './geocoder.ts';
-
 /** USPS codes of the states, DC and the territories, with the names people write instead. */
 const STATE_NAMES: Readonly<Record<string, readonly string[]>> = {
   AL: ['Alabama'],
@@ -99,32 +97,114 @@ function withoutCountry(text: string): string {
   return text;
 }
 
-function stateAtEnd(text: string): string | null {
+/** The state an address ends with (a USPS code, or a name), and the text before it; null when none. */
+function stateAtEnd(text: string): { code: string; before: string } | null {
   const lower = text.toLowerCase();
   for (const [name, code] of NAMES) {
     if (!lower.endsWith(name)) continue;
     const before = lower.charAt(lower.length - name.length - 1);
-    if (before === '' || before === ' ' || before === ',') return code;
+    if (before === '' || before === ' ' || before === ',')
+      return { code, before: text.slice(0, -name.length) };
   }
   const lastToken = text
     .split(/[\s,]+/)
     .at(-1)!
     .replaceAll('.', '')
     .toUpperCase();
-  return CODES.has(lastToken) ? lastToken : null;
+  const cut = Math.max(text.lastIndexOf(' '), text.lastIndexOf(',')) + 1;
+  return CODES.has(lastToken) ? { code: lastToken, before: text.slice(0, cut) } : null;
+}
+
+/** Countries people write addresses of, as written at the end, and their names in messages. */
+const COUNTRIES: readonly { written: readonly string[]; en: string; es: string }[] = [
+  { written: ['canada'], en: 'Canada', es: 'Canadá' },
+  {
+    written: [
+      'united kingdom',
+      'uk',
+      'u.k.',
+      'england',
+      'scotland',
+      'wales',
+      'northern ireland',
+      'great britain',
+    ],
+    en: 'the United Kingdom',
+    es: 'el Reino Unido',
+  },
+  { written: ['ireland'], en: 'Ireland', es: 'Irlanda' },
+  { written: ['mexico', 'méxico'], en: 'Mexico', es: 'México' },
+  { written: ['germany', 'deutschland'], en: 'Germany', es: 'Alemania' },
+  { written: ['france'], en: 'France', es: 'Francia' },
+  { written: ['spain', 'españa'], en: 'Spain', es: 'España' },
+  { written: ['italy', 'italia'], en: 'Italy', es: 'Italia' },
+  { written: ['netherlands'], en: 'the Netherlands', es: 'los Países Bajos' },
+  { written: ['australia'], en: 'Australia', es: 'Australia' },
+  { written: ['india'], en: 'India', es: 'India' },
+  { written: ['japan'], en: 'Japan', es: 'Japón' },
+  { written: ['china'], en: 'China', es: 'China' },
+  { written: ['brazil', 'brasil'], en: 'Brazil', es: 'Brasil' },
+];
+export type Country = (typeof COUNTRIES)[number];
+const CANADA = COUNTRIES[0]!;
+const UNITED_KINGDOM = COUNTRIES[1]!;
+
+/** A Canadian postal code (K1A 0B1) or a UK postcode (SW1A 2AA) at the end, where a US address has its ZIP. */
+const CANADIAN_POSTAL_CODE = /(?:^|[\s,])[A-Za-z]\d[A-Za-z] ?\d[A-Za-z]\d$/;
+const UK_POSTCODE = /(?:^|[\s,])[A-Za-z]{1,2}\d[A-Za-z\d]? ?\d[A-Za-z]{2}$/;
+
+/**
+ * Whether an address names a street: a house number (a word with a digit) with a word of letters after it,
+ * or a post office box. Read word by word, so any input takes linear time.
+ */
+function namesStreet(text: string): boolean {
+  const words = text.toLowerCase().split(/[\s,]+/);
+  const number = words.findIndex((word) => /\d/.test(word));
+  if (number === -1) return false;
+  const box = words[number - 1] === 'box' && ['po', 'p.o.', 'p.o'].includes(words[number - 2] ?? '');
+  return box || words.slice(number + 1).some((word) => /\p{L}/u.test(word));
+}
+
+/** An address as written: a US one (its ZIP; its state when it names one; whether it names a street), one of
+ * another country, or one without a ZIP that could be read. */
+export type WrittenAddress =
+  | { kind: 'us'; zip: string; state: string | null; street: boolean }
+  | { kind: 'foreign'; country: Country }
+  | { kind: 'no-zip' };
+
+function foreignCountry(text: string): Country | null {
+  const lower = text.toLowerCase();
+  for (const country of COUNTRIES) {
+    for (const name of country.written) {
+      const before = lower.charAt(lower.length - name.length - 1);
+      if (lower.endsWith(name) && (before === '' || before === ' ' || before === ',')) return country;
+    }
+  }
+  if (CANADIAN_POSTAL_CODE.test(text)) return CANADA;
+  if (UK_POSTCODE.test(text)) return UNITED_KINGDOM;
+  return null;
 }
 
 /**
- * Reads the ZIP code and state from a one-line US address ("1 Main St Apt 2, Providence, RI 02903-1234"),
- * without any network. Only the end of the address matters: `<state code or name>[,] <ZIP or ZIP+4>`,
- * optionally followed by the country. Returns null when either the ZIP or the state is missing.
+ * Reads a one-line address without any network: its ZIP and state ("1 Main St Apt 2, Providence, RI
+ * 02903-1234"; the state may be left out, "1 Main St, Providence 02903"), whether it names a street, or that
+ * it is an address in another country. Only the end of the address is parsed: `[<state code or name>[,]]
+ * <ZIP or ZIP+4>`, optionally followed by the country.
  */
-export function parseUsAddress(address: string): GeocodedAddress | null {
-  const text = withoutCountry(address.normalize('NFKC').replace(/\s+/g, ' ').trim());
+export function readAddress(address: string): WrittenAddress {
+  const normalized = address.normalize('NFKC').replace(/\s+/g, ' ').trim();
+  const text = withoutCountry(normalized);
   const zipMatch = TRAILING_ZIP.exec(text);
-  if (!zipMatch || zipMatch[1] === '00000') return null;
+  if (!zipMatch || zipMatch[1] === '00000') {
+    const country = foreignCountry(trimEnd(normalized, ' ,.;'));
+    return country === null ? { kind: 'no-zip' } : { kind: 'foreign', country };
+  }
   const rest = trimEnd(text.slice(0, zipMatch.index), ' ,.;');
-  if (rest === '') return null;
-  const state = stateAtEnd(rest);
-  return state === null ? null : { zip: zipMatch[1]!, state };
+  const state = rest === '' ? null : stateAtEnd(rest);
+  return {
+    kind: 'us',
+    zip: zipMatch[1]!,
+    state: state?.code ?? null,
+    street: namesStreet(state === null ? rest : state.before),
+  };
 }

@@ -1,11 +1,17 @@
 import type { Config } from '../../schemas/config.ts';
 import { createCensusGeocoder } from './census-geocoder.ts';
 import type { Geocoder } from './geocoder.ts';
-import { parseUsAddress } from './offline-address-parser.ts';
+import { readAddress } from './offline-address-parser.ts';
 
-/** Needs no network: reads the ZIP and state written in the address. */
+/** Needs no network: locates an address by the ZIP and state written in it. */
 export const offlineGeocoder: Geocoder = {
-  locate: (address) => Promise.resolve(parseUsAddress(address)),
+  locate: (address, written) => {
+    if (written !== undefined) return Promise.resolve(written);
+    const read = readAddress(address);
+    return Promise.resolve(
+      read.kind === 'us' && read.state !== null ? { zip: read.zip, state: read.state } : null,
+    );
+  },
 };
 
 /** The geocoder the configuration names: GEOCODER=offline (default) or census. */

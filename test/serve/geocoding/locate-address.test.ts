@@ -25,6 +25,53 @@ function recordingGeocoder(): Geocoder & { asked: string[] } {
 }
 
 describe('locateAddress', () => {
+  it('reads an address with a ZIP and no state, placing it in the state of its ZIP', async () => {
+    await expect(locateAddress(offlineGeocoder, '1 Main St, Providence 02903', context())).resolves.toEqual({
+      zip: '02903',
+      state: 'RI',
+    });
+    // A ZIP the data does not know, with no state written: nothing to locate it by offline.
+    await expect(locateAddress(offlineGeocoder, '1 Main St, Nowhere 99999', context())).resolves.toBeNull();
+  });
+
+  it('refuses an address that names no street, saying what is missing, in English and Spanish', async () => {
+    const geocoder = recordingGeocoder();
+    const en = await locateAddress(geocoder, 'asdf, RI 02903', context('en')).catch((e) => e);
+    expect((en as HttpError).body()).toEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      message:
+        'address: names no street; give the number and street with the ZIP code, e.g. "1 Main St, Providence, RI 02903"',
+      field: 'address',
+    });
+    const es = await locateAddress(geocoder, 'Providence, RI 02903', context('es')).catch((e) => e);
+    expect((es as HttpError).body().message).toBe(
+      'address: no indica la calle; indique el número y la calle con el código postal, p. ej. "1 Main St, Providence, RI 02903"',
+    );
+    expect(geocoder.asked).toEqual([]);
+  });
+
+  it('refuses an address of another country, saying only US addresses are served, in English and Spanish', async () => {
+    const geocoder = recordingGeocoder();
+    const london = await locateAddress(geocoder, '10 Downing St, London SW1A 2AA', context('en')).catch(
+      (e) => e,
+    );
+    expect((london as HttpError).body()).toEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      message:
+        'address: only US addresses are served, and this one looks like an address in the United Kingdom',
+      field: 'address',
+    });
+    const toronto = await locateAddress(geocoder, '100 Queen St W, Toronto, ON M5H 2N2', context('es')).catch(
+      (e) => e,
+    );
+    expect((toronto as HttpError).body().message).toBe(
+      'address: solo se atienden direcciones de EE. UU., y esta parece una dirección de Canadá',
+    );
+    expect(geocoder.asked).toEqual([]);
+  });
+
   it('refuses an address whose ZIP is in another state with a 400 naming both, in English and Spanish', async () => {
     const geocoder = recordingGeocoder();
     const en = await locateAddress(geocoder, '1 Main St, Lubbock, TX 02903', context('en')).catch((e) => e);
