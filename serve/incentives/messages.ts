@@ -3,9 +3,10 @@ import type { Language } from '../../schemas/incentives/enums.ts';
 /** Every message the incentives routes answer with (beyond the common validation ones), in English and Spanish. */
 export const messages = {
   en: {
-    unknownUtility: (id: string, state: string) => `Unknown utility "${id}": it does not serve ${state}.`,
-    unknownGasUtility: (id: string, state: string) =>
-      `Unknown gas utility "${id}": it does not serve ${state}.`,
+    unknownUtility: (id: string, state: string, closest: readonly string[]) =>
+      `Unknown utility "${id}": it does not serve ${state}.${didYouMean(closest, 'Did you mean')}`,
+    unknownGasUtility: (id: string, state: string, closest: readonly string[]) =>
+      `Unknown gas utility "${id}": it does not serve ${state}.${didYouMean(closest, 'Did you mean')}`,
     utilityRequired:
       'Give "utility" when asking for utility incentives (authority_types includes "utility").',
     gasUtilityRequired:
@@ -24,10 +25,10 @@ export const messages = {
       'page_token: the incentive data has changed since this token was given; start again without page_token.',
   },
   es: {
-    unknownUtility: (id: string, state: string) =>
-      `Empresa eléctrica desconocida "${id}": no da servicio en ${state}.`,
-    unknownGasUtility: (id: string, state: string) =>
-      `Empresa de gas desconocida "${id}": no da servicio en ${state}.`,
+    unknownUtility: (id: string, state: string, closest: readonly string[]) =>
+      `Empresa eléctrica desconocida "${id}": no da servicio en ${state}.${didYouMean(closest, '¿Quiso decir')}`,
+    unknownGasUtility: (id: string, state: string, closest: readonly string[]) =>
+      `Empresa de gas desconocida "${id}": no da servicio en ${state}.${didYouMean(closest, '¿Quiso decir')}`,
     utilityRequired:
       'Indique "utility" al pedir incentivos de empresas eléctricas (authority_types incluye "utility").',
     gasUtilityRequired:
@@ -50,3 +51,11 @@ export const messages = {
 } satisfies Record<Language, unknown>;
 
 export type Messages = (typeof messages)['en'];
+
+/** " Did you mean "a" or "b"?" for the ids closest to a mistyped one, nothing when none is close. */
+function didYouMean(closest: readonly string[], question: string): string {
+  if (closest.length === 0) return '';
+  const quoted = closest.map((id) => `"${id}"`);
+  const or = question.startsWith('¿') ? ' o ' : ' or ';
+  return ` ${question} ${quoted.length > 1 ? `${quoted.slice(0, -1).join(', ')}${or}${quoted.at(-1)}` : quoted[0]}?`;
+}

@@ -1,3 +1,4 @@
+import { closestIds } from './closest-ids.ts';
 import type { Language } from '../../schemas/incentives/enums.ts';
 import { errors } from '../errors.ts';
 import type { Geocoder } from '../geocoding/geocoder.ts';
@@ -116,18 +117,40 @@ export function resolveUtilities(
   if (query.utility !== undefined) {
     const electric = catalog?.electricUtilities.get(query.utility);
     if (!electric) {
-      throw errors.badRequest(text.unknownUtility(query.utility, location.state), 'utility');
+      throw errors.badRequest(
+        text.unknownUtility(
+          query.utility,
+          location.state,
+          closestIds(query.utility, servingIds(location.electricUtilities, catalog?.electricUtilities)),
+        ),
+        'utility',
+      );
     }
     ids.push(electric.id);
   }
   if (query.gas_utility !== undefined && query.gas_utility !== 'none') {
     const gas = catalog?.gasUtilities.get(query.gas_utility);
     if (!gas) {
-      throw errors.badRequest(text.unknownGasUtility(query.gas_utility, location.state), 'gas_utility');
+      throw errors.badRequest(
+        text.unknownGasUtility(
+          query.gas_utility,
+          location.state,
+          closestIds(query.gas_utility, servingIds(location.gasUtilities, catalog?.gasUtilities)),
+        ),
+        'gas_utility',
+      );
     }
     ids.push(gas.id);
   }
   return ids;
+}
+
+/**
+ * The ids a suggestion is chosen from: only those serving the location, as suggesting another would trade a
+ * 400 for a wrong answer.
+ */
+function servingIds(serving: readonly string[], ofState: ReadonlyMap<string, unknown> | undefined): string[] {
+  return serving.filter((id) => ofState?.has(id) ?? false);
 }
 
 /** Asking for utility (or gas utility) incentives or programs needs the utility: 400 naming it otherwise. */

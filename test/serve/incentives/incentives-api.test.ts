@@ -253,6 +253,16 @@ describe('GET /api/v1/calculator', () => {
       'Unknown utility "ri-nowhere-power": it does not serve RI.',
     ],
     [
+      `${valid}&utility=rhode-island-energy`,
+      'utility',
+      'Unknown utility "rhode-island-energy": it does not serve RI. Did you mean "ri-rhode-island-energy"?',
+    ],
+    [
+      `${valid}&utility=ri-rhode-island-enrgy`,
+      'utility',
+      'Unknown utility "ri-rhode-island-enrgy": it does not serve RI. Did you mean "ri-rhode-island-energy"?',
+    ],
+    [
       `${valid}&gas_utility=ri-nowhere-gas`,
       'gas_utility',
       'Unknown gas utility "ri-nowhere-gas": it does not serve RI.',
@@ -283,6 +293,12 @@ describe('GET /api/v1/calculator', () => {
       message: 'owner_status: es obligatorio',
       field: 'owner_status',
     });
+    const utility = await get(
+      `/api/v1/calculator?zip=02903&${household}&utility=rhode-island-energy&language=es`,
+    );
+    expect(utility.body.message).toBe(
+      'Empresa eléctrica desconocida "rhode-island-energy": no da servicio en RI. ¿Quiso decir "ri-rhode-island-energy"?',
+    );
     const notFound = await get(`/api/v1/calculator?zip=99999&${household}&language=es`);
     expect(notFound.body.message).toBe('No se conoce ninguna ubicación para el código postal 99999.');
   });
