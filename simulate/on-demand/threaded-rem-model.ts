@@ -1,4 +1,4 @@
-import { ThreadPool, threadBootstrap } from '../../lib/thread-pool.ts';
+import { createThreadPool } from '../../lib/thread-pool.ts';
 import type { ClusterOutcome, ProfileOutcome, RemModel } from '../../schemas/rem-model.ts';
 import { committedModelVersions } from '../surrogate/committed-model.ts';
 import type { ModelJob, ModelJobOutcome } from './model-jobs.ts';
@@ -32,7 +32,7 @@ const THREAD_HEAP = { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 8 };
  */
 const MODEL_THREAD_NICENESS = 19;
 
-/** The module each model thread runs (for its code's fingerprint, which the server's ETags carry). */
+/** The module each model thread runs (its code's fingerprint is in the server's ETags). */
 export const REM_MODEL_THREAD = new URL('./rem-model-thread.ts', import.meta.url);
 
 /**
@@ -40,13 +40,14 @@ export const REM_MODEL_THREAD = new URL('./rem-model-thread.ts', import.meta.url
  * job), so no request's model work runs on the event loop; a full queue refuses a job at once.
  */
 export function threadedRemModel(options: ThreadedRemModelOptions): RemModel {
-  const pool = new ThreadPool<ModelJob, ModelJobOutcome>({
-    bootstrap: threadBootstrap(import.meta.url, 'rem-model-thread'),
+  const pool = createThreadPool<ModelJob, ModelJobOutcome>({
+    module: REM_MODEL_THREAD,
     threads: options.threads,
     maxQueued: options.maxQueued,
     timeoutMs: JOB_TIMEOUT_MS,
     resourceLimits: THREAD_HEAP,
-    niceness: MODEL_THREAD_NICENESS,
+    // From the process's own nice value (0 for a server), capped at 19.
+    niceIncrement: MODEL_THREAD_NICENESS,
   });
   return {
     versions: committedModelVersions(),

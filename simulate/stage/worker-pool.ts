@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { ThreadPool, threadBootstrap } from '../../lib/thread-pool.ts';
+import { createThreadPool, type ThreadPool } from '../../lib/thread-pool.ts';
 import type { RemClusterResult, RemWorkUnit } from '../../schemas/rem-stage.ts';
 
 /** Runs work units somewhere and answers their results. */
@@ -26,28 +26,35 @@ export const defaultWorkerCount = (configured: number | undefined): number =>
  * the embedded log is held by one process, so its main thread consumes and publishes and the threads compute.
  */
 export class WorkerPool implements UnitRunner {
-  private constructor(private readonly pool: ThreadPool<RemWorkUnit, RemClusterResult>) {}
+  private readonly threadIds: number[] = [];
+
+  private constructor(private readonly pool: ThreadPool<RemWorkUnit, RemClusterResult>) {
+    pool.onMessage((message) => {
+      const { systemThreadId } = message as { systemThreadId?: number };
+      if (systemThreadId !== undefined) this.threadIds.push(systemThreadId);
+    });
+  }
 
   get concurrency(): number {
     return this.pool.concurrency;
   }
 
-  /** Each thread's id in the operating system (Linux task id, for /proc/self/task/<id>), null elsewhere. */
-  get systemThreadIds(): (number | null)[] {
-    return this.pool.systemThreadIds;
+  /** The started threads' ids in the operating system (Linux task ids, for /proc/self/task/<id>). */
+  get systemThreadIds(): readonly number[] {
+    return this.threadIds;
   }
 
-  /** Starts `size` threads, each loading the surrogate `onnx`, and resolves once they are ready. */
+  /** Starts `size` threads, each loading the surrogate `onnx` (a unit waits until its thread has). */
   static async start(size: number, onnx: Uint8Array): Promise<WorkerPool> {
     if (!Number.isInteger(size) || size < 1) throw new RangeError(`worker count must be ≥ 1, got ${size}`);
-    const pool = new ThreadPool<RemWorkUnit, RemClusterResult>({
-      bootstrap: threadBootstrap(import.meta.url, 'worker-thread'),
+    const pool = createThreadPool<RemWorkUnit, RemClusterResult>({
+      module: new URL('./worker-thread.ts', import.meta.url),
       threads: size,
+      startNow: true,
       workerData: { onnx },
       jobsPerThread: UNITS_PER_THREAD,
     });
-    await pool.start();
-    return new WorkerPool(pool);
+    return Promise.resolve(new WorkerPool(pool));
   }
 
   run(unit: RemWorkUnit): Promise<RemClusterResult> {

@@ -2,19 +2,20 @@ import { readFileSync } from 'node:fs';
 import { getPriority } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
-  ThreadPool,
+  createThreadPool,
   ThreadPoolFull,
-  threadBootstrap,
+  type ThreadPool,
   type ThreadPoolOptions,
 } from '../../lib/thread-pool.ts';
 import type { PoolTestJob } from '../support/pool-test-thread.ts';
 
 type Answer = { value: number; threadId: number };
 
+const testThread = new URL('../support/pool-test-thread.ts', import.meta.url);
 const pools: ThreadPool<PoolTestJob, Answer>[] = [];
 const pool = (threads: number, maxQueued = 8, timeoutMs = 10_000, heapMb?: number) => {
-  const made = new ThreadPool<PoolTestJob, Answer>({
-    bootstrap: threadBootstrap(import.meta.url, '../support/pool-test-thread'),
+  const made = createThreadPool<PoolTestJob, Answer>({
+    module: testThread,
     threads,
     maxQueued,
     timeoutMs,
@@ -24,14 +25,14 @@ const pool = (threads: number, maxQueued = 8, timeoutMs = 10_000, heapMb?: numbe
   return made;
 };
 /** Two threads started ahead, with the options given. */
-const startedPool = async (options: Pick<ThreadPoolOptions, 'jobsPerThread' | 'niceness'>) => {
-  const made = new ThreadPool<PoolTestJob, Answer>({
-    bootstrap: threadBootstrap(import.meta.url, '../support/pool-test-thread'),
+const startedPool = (options: Pick<ThreadPoolOptions, 'jobsPerThread' | 'niceIncrement'>) => {
+  const made = createThreadPool<PoolTestJob, Answer>({
+    module: testThread,
     threads: 2,
+    startNow: true,
     ...options,
   });
   pools.push(made);
-  await made.start();
   return made;
 };
 afterEach(async () => {
@@ -60,7 +61,7 @@ describe('ThreadPool', () => {
   it('fails the job of a thread that exits or throws uncaught, and answers the next on a new thread', async () => {
     const threads = pool(1);
     const first = await threads.run(answer(1));
-    await expect(threads.run({ do: 'exit' })).rejects.toThrow('worker thread exited with code 3');
+    await expect(threads.run({ do: 'exit' })).rejects.toThrow(/exited with code:? 3/);
     const second = await threads.run(answer(2));
     expect(second.value).toBe(4);
     expect(second.threadId).not.toBe(first.threadId);
@@ -81,11 +82,11 @@ describe('ThreadPool', () => {
   }, 20_000);
 
   it('fails a job not answered in time and replaces its thread, while the other threads go on', async () => {
-    const threads = pool(2, 8, 1_500);
+    const threads = pool(2, 8, 3_000);
     const warm = await Promise.all([threads.run(answer(1, 100)), threads.run(answer(2, 100))]);
     const hung = threads.run({ do: 'hang' });
     expect(await threads.run(answer(7))).toMatchObject({ value: 14 });
-    await expect(hung).rejects.toThrow('no answer from the worker thread within 1500 ms');
+    await expect(hung).rejects.toThrow('no answer from the worker thread within 3000 ms');
     const after = await Promise.all([threads.run(answer(3, 100)), threads.run(answer(4, 100))]);
     expect(after.map((a) => a.value)).toEqual([6, 8]);
     const before = new Set(warm.map((a) => a.threadId));
@@ -122,10 +123,9 @@ describe('ThreadPool', () => {
     await expect(threads.run(answer(3))).rejects.toThrow('the thread pool is closed');
   }, 20_000);
 
-  it('started ahead, has every thread ready with its system id, and holds several jobs per thread if asked', async () => {
-    const threads = await startedPool({ jobsPerThread: 2 });
+  it('started ahead, has every thread running, and holds several jobs per thread if asked', async () => {
+    const threads = startedPool({ jobsPerThread: 2 });
     expect(threads.size).toBe(2);
-    expect(threads.systemThreadIds.every((id) => id === null || Number.isInteger(id))).toBe(true);
     // Four slow jobs on two threads of two: each thread holds two at once, so none waits in the pool.
     const answers = await Promise.all([1, 2, 3, 4].map((v) => threads.run(answer(v, 100))));
     expect(answers.map((a) => a.value)).toEqual([2, 4, 6, 8]);
@@ -135,29 +135,28 @@ describe('ThreadPool', () => {
   }, 20_000);
 
   it('runs its threads at the nice value asked, and leaves the event loop’s thread at its own', async () => {
-    const threads = await startedPool({ niceness: 10 });
-    // Field 19 of /proc/<pid>/task/<tid>/stat is the thread's nice value (Linux, where this runs).
-    const niceOf = (tid: number | string) =>
-      Number(readFileSync(`/proc/${process.pid}/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]);
-    // A process already nicer than 10 keeps its value (lowering one needs a privilege).
-    const own = getPriority();
-    expect(threads.systemThreadIds.map((tid) => niceOf(tid!))).toEqual([
-      Math.max(10, own),
-      Math.max(10, own),
-    ]);
-    expect(niceOf(process.pid)).toBe(own);
+    const threads = startedPool({ niceIncrement: 10 });
+    const nice = { do: 'nice', value: 0, busyMs: 200 } as const;
+    const answers = await Promise.all([threads.run(nice), threads.run(nice)]);
+    expect(new Set(answers.map((a) => a.threadId)).size).toBe(2);
+    // Field 19 of /proc/<pid>/stat is the main thread's nice value (Linux, where this runs).
+    const own = Number(readFileSync(`/proc/${process.pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]);
+    expect(getPriority()).toBe(own);
+    // Added to the process's own value; no thread is nicer than 19.
+    expect(answers.map((a) => a.value)).toEqual([Math.min(19, own + 10), Math.min(19, own + 10)]);
   }, 20_000);
 
   it('fails every waiting job at once when a thread cannot start, instead of starting one per job', async () => {
-    const broken = () =>
-      new ThreadPool<PoolTestJob, Answer>({
-        bootstrap: threadBootstrap(import.meta.url, '../support/no-such-thread'),
+    const broken = (startNow: boolean) =>
+      createThreadPool<PoolTestJob, Answer>({
+        module: new URL('../support/no-such-thread.ts', import.meta.url),
         threads: 1,
+        startNow,
       });
-    const started = broken();
+    const started = broken(true);
     pools.push(started);
-    await expect(started.start()).rejects.toThrow(/no-such-thread/);
-    const lazy = broken();
+    await expect(started.run(answer(1))).rejects.toThrow(/no-such-thread/);
+    const lazy = broken(false);
     pools.push(lazy);
     const jobs = [1, 2, 3].map((v) => lazy.run(answer(v)));
     for (const job of jobs) await expect(job).rejects.toThrow(/no-such-thread/);

@@ -1,17 +1,28 @@
+import { readFileSync } from 'node:fs';
 import { threadId } from 'node:worker_threads';
-import { serveThreadJobs } from '../../lib/thread-pool.ts';
 
-/** What a spec asks of a thread-pool thread: to answer, fail, die, outgrow its heap or never answer. */
+/**
+ * What a spec asks of a thread-pool thread: to answer, tell its nice value, fail, die, outgrow its heap or
+ * never answer.
+ */
 export type PoolTestJob =
-  { do: 'answer'; value: number; busyMs?: number } | { do: 'throw' | 'uncaught' | 'exit' | 'hang' | 'hoard' };
+  | { do: 'answer' | 'nice'; value: number; busyMs?: number }
+  | { do: 'throw' | 'uncaught' | 'exit' | 'hang' | 'hoard' };
 
 const busyWait = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
-serveThreadJobs<PoolTestJob, { value: number; threadId: number }>(async (job) => {
+export default async function answer(job: PoolTestJob): Promise<{ value: number; threadId: number }> {
   switch (job.do) {
     case 'answer':
       if (job.busyMs) busyWait(job.busyMs);
       return { value: job.value * 2, threadId };
+    case 'nice':
+      if (job.busyMs) busyWait(job.busyMs);
+      // Field 19 of /proc/thread-self/stat is the thread's nice value (Linux, where this runs).
+      return {
+        value: Number(readFileSync('/proc/thread-self/stat', 'utf8').split(') ')[1]!.split(' ')[16]),
+        threadId,
+      };
     case 'throw':
       throw new Error('no such home');
     case 'uncaught':
@@ -29,4 +40,4 @@ serveThreadJobs<PoolTestJob, { value: number; threadId: number }>(async (job) =>
     case 'hang':
       return new Promise(() => undefined);
   }
-});
+}
