@@ -61,7 +61,7 @@ interface PartitionWork {
 /**
  * The default event log: a durable append-only log in one directory, used by one process at a time.
  *
- *   LOCK                              pid of the process that has the log open
+ *   LOCK/holder.json                  the process that has the log open (lib/fs/lock-file.ts)
  *   topics/<topic>/topic.json         { partitions }
  *   topics/<topic>/<partition>.log    checksummed frames, one per record (see record-frame.ts)
  *   groups/<group>.json               committed offsets of a consumer group

@@ -1,19 +1,19 @@
-import { randomBytes } from 'node:crypto';
-import { link, mkdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import fs from 'node:fs';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { lock } from 'proper-lockfile';
 import { processExists } from '../process-exists.ts';
 
 /**
  * The project's one lock protocol, across processes and within one: the lake's run lock, the embedded
- * event log's directory lock and the key file's lock all take a lock file this way.
+ * event log's directory lock and the key file's lock all take a lock this way.
  *
- * A lock is a file created with O_EXCL holding its holder (pid, host, purpose, start). Its holder touches
- * it every `heartbeatMs`. A lock is stale, and taken over, when its process is gone from this host, when
- * its heartbeat stopped for `staleAfterMs` (pid reuse, another host), when it names this process but this
- * process does not hold it (left from before a restart that reused the pid), or when it is half-written
- * (its writer died between create and write) and older than a second.
+ * A lock is proper-lockfile's: a directory created atomically, whose mtime its holder refreshes every
+ * `heartbeatMs`; one not refreshed for `staleAfterMs` is stale and taken over (a holder gone on another
+ * host, a pid reused). Inside it, `holder.json` names the holder (pid, host, purpose, start), for the error
+ * that refuses the lock and so that a lock whose process is gone from this host is taken over at once
+ * rather than after `staleAfterMs` (a run killed with SIGKILL, then run again).
  */
 
 export interface LockHolder {
@@ -46,7 +46,7 @@ export interface LockOptions {
   /** How long to wait for a busy lock before giving up with LockBusyError (0: refuse at once). */
   waitMs?: number;
   pollMs?: number;
-  /** The holder refreshes the lock file's mtime this often. */
+  /** The holder refreshes the lock's mtime this often. */
   heartbeatMs?: number;
   /** A lock not refreshed for this long is stale even if its pid exists. */
   staleAfterMs?: number;
@@ -54,42 +54,75 @@ export interface LockOptions {
 
 const DEFAULTS = { waitMs: 0, pollMs: 200, heartbeatMs: 5_000, staleAfterMs: 120_000 };
 
-/** Lock files this process holds, so a second take in the same process is refused like another's. */
+const HOLDER_FILE = 'holder.json';
+
+/** Node's fs, but removing a lock removes the holder file in it (proper-lockfile expects an empty directory). */
+const lockFs = {
+  ...fs,
+  rmdir: (dir: string, done: (error: Error | null) => void) => fs.rm(dir, { recursive: true }, done),
+  rmdirSync: (dir: string) => fs.rmSync(dir, { recursive: true }),
+};
+
+/** Locks this process holds: a lock naming this pid that is not among them was left before a restart. */
 const heldHere = new Set<string>();
 
 export async function acquireLock(file: string, options: LockOptions): Promise<HeldLock> {
   const settings = { ...DEFAULTS, ...options };
   const target = path.resolve(file);
-  await mkdir(path.dirname(target), { recursive: true });
+  await fs.promises.mkdir(path.dirname(target), { recursive: true });
+  const lockOptions = {
+    realpath: false,
+    lockfilePath: target,
+    fs: lockFs,
+    stale: settings.staleAfterMs,
+    update: settings.heartbeatMs,
+    onCompromised: (error: Error) =>
+      process.emitWarning(`the lock ${target} was taken over by another holder: ${error.message}`),
+  };
+  const retries = Math.ceil(settings.waitMs / settings.pollMs);
+  let unlock: () => Promise<void>;
+  try {
+    unlock = await lock(target, lockOptions);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
+    if (leftBehind(await readHolder(target), target)) await rm(target, { recursive: true, force: true });
+    try {
+      unlock = await lock(target, {
+        ...lockOptions,
+        retries: { retries, factor: 1, minTimeout: settings.pollMs, maxTimeout: settings.pollMs },
+      });
+    } catch (busy) {
+      if ((busy as NodeJS.ErrnoException).code !== 'ELOCKED') throw busy;
+      throw new LockBusyError(target, (await readHolder(target)) ?? unknownHolder);
+    }
+  }
   const holder: LockHolder = {
     pid: process.pid,
     host: hostname(),
     purpose: options.purpose,
     startedAt: new Date().toISOString(),
   };
-  const content = `${JSON.stringify(holder)}\n`;
-  const deadline = Date.now() + settings.waitMs;
-  for (;;) {
-    if (!heldHere.has(target)) {
-      // Claimed before the first await, so two takes in this process cannot both create the file.
-      heldHere.add(target);
-      try {
-        await writeFile(target, content, { flag: 'wx' });
-        return heldLock(target, content, holder, settings.heartbeatMs);
-      } catch (error) {
-        heldHere.delete(target);
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      }
-    }
-    const current = await inspectLock(target, settings.staleAfterMs);
-    if (current === 'gone') continue;
-    if (current.stale) {
-      await breakStaleLock(target, current.content);
-      continue;
-    }
-    if (Date.now() >= deadline) throw new LockBusyError(target, current.holder);
-    await sleep(settings.pollMs);
-  }
+  heldHere.add(target);
+  // Writing the holder changes the directory's mtime, which proper-lockfile checks its heartbeat against
+  // (another mtime means another holder): it is set back to the one the lock was taken with.
+  const { mtime } = await fs.promises.stat(target);
+  await writeFile(path.join(target, HOLDER_FILE), `${JSON.stringify(holder)}\n`);
+  await fs.promises.utimes(target, mtime, mtime);
+  let released = false;
+  return {
+    holder,
+    async release() {
+      if (released) return;
+      released = true;
+      heldHere.delete(target);
+      // A lock taken over meanwhile (its heartbeat had stopped) is another's now: only this holder's is removed.
+      const current = await readHolder(target);
+      if (JSON.stringify(current) !== JSON.stringify(holder)) return;
+      await unlock().catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ERELEASED' && error.code !== 'ENOTACQUIRED') throw error;
+      });
+    },
+  };
 }
 
 /** Runs `action` while holding the lock, and releases it however the action ends. */
@@ -102,62 +135,22 @@ export async function withLock<T>(file: string, options: LockOptions, action: ()
   }
 }
 
-function heldLock(file: string, content: string, holder: LockHolder, heartbeatMs: number): HeldLock {
-  const heartbeat = setInterval(() => {
-    const now = new Date();
-    utimes(file, now, now).catch(() => undefined);
-  }, heartbeatMs);
-  heartbeat.unref();
-  let released = false;
-  return {
-    holder,
-    async release() {
-      if (released) return;
-      released = true;
-      clearInterval(heartbeat);
-      heldHere.delete(file);
-      // Only remove the file if it is still ours (a stale-lock breaker may have replaced it).
-      const now = await readFile(file, 'utf8').catch(() => null);
-      if (now === content) await rm(file, { force: true });
-    },
-  };
-}
-
-type Inspection = { stale: boolean; holder: LockHolder; content: string } | 'gone';
-
-async function inspectLock(file: string, staleAfterMs: number): Promise<Inspection> {
-  let content: string;
-  let modified: number;
-  try {
-    [content, modified] = await Promise.all([readFile(file, 'utf8'), stat(file).then((s) => s.mtimeMs)]);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'gone';
-    throw error;
-  }
-  const holder = parseHolder(content);
-  if (holder === null) return { stale: Date.now() - modified > 1_000, holder: unknownHolder, content };
-  const here = holder.host === hostname();
-  const heartbeatStopped = Date.now() - modified > staleAfterMs;
-  const deadHere = here && !processExists(holder.pid);
-  const leftByThisPid = here && holder.pid === process.pid && !heldHere.has(file);
-  return { stale: heartbeatStopped || deadHere || leftByThisPid, holder, content };
+/** Whether a lock's holder is gone from this host, or is this process but does not hold it (pid reused). */
+function leftBehind(holder: LockHolder | null, file: string): boolean {
+  if (holder === null || holder.host !== hostname()) return false;
+  return holder.pid === process.pid ? !heldHere.has(file) : !processExists(holder.pid);
 }
 
 /**
- * Removes a stale lock without racing another process that is doing the same: the file is first renamed
- * to a name only we use, and put back if, by then, it was no longer the stale lock we inspected.
+ * The holder a lock names; null while it is being written. A plain file at the lock's path is a lock of the
+ * earlier protocol (its holder as JSON, or a bare pid), still honoured.
  */
-async function breakStaleLock(file: string, staleContent: string): Promise<void> {
-  const aside = `${file}.stale-${process.pid}-${randomBytes(4).toString('hex')}`;
-  try {
-    await rename(file, aside);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw error;
-  }
-  const moved = await readFile(aside, 'utf8');
-  if (moved !== staleContent) await link(aside, file).catch(() => undefined);
-  await rm(aside, { force: true });
+async function readHolder(file: string): Promise<LockHolder | null> {
+  const content = await readFile(path.join(file, HOLDER_FILE), 'utf8').catch(
+    (error: NodeJS.ErrnoException) =>
+      error.code === 'ENOTDIR' ? readFile(file, 'utf8').catch(() => null) : null,
+  );
+  return content === null ? null : parseHolder(content);
 }
 
 /** A holder as JSON, or a bare pid (the event log's lock files before this protocol): a process here. */

@@ -47,7 +47,7 @@ describe('embedded event log after a crash', () => {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     const [handledLine] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];
-    expect(JSON.parse(await readFile(path.join(directory, 'LOCK'), 'utf8'))).toMatchObject({
+    expect(JSON.parse(await readFile(path.join(directory, 'LOCK', 'holder.json'), 'utf8'))).toMatchObject({
       pid: child.pid,
     });
     child.kill('SIGKILL');
@@ -147,7 +147,7 @@ describe('embedded event log lock', () => {
 
     const log = await openLog();
 
-    expect(JSON.parse(await readFile(path.join(directory, 'LOCK'), 'utf8'))).toMatchObject({
+    expect(JSON.parse(await readFile(path.join(directory, 'LOCK', 'holder.json'), 'utf8'))).toMatchObject({
       pid: process.pid,
     });
     await log.close();

@@ -26,7 +26,9 @@ describe('openEventLog', () => {
     const log = await openEventLog(loadConfig({ LAKE_DIR: lakeDir, KAFKA_BROKERS: '' }), logger);
     try {
       expect(log).toBeInstanceOf(EmbeddedEventLog);
-      expect(JSON.parse(await readFile(path.join(lakeDir, 'log', 'LOCK'), 'utf8'))).toMatchObject({
+      expect(
+        JSON.parse(await readFile(path.join(lakeDir, 'log', 'LOCK', 'holder.json'), 'utf8')),
+      ).toMatchObject({
         pid: process.pid,
       });
     } finally {

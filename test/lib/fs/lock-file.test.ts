@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -19,6 +19,12 @@ afterEach(async () => {
 const deadPid = (): number => spawnSync(process.execPath, ['-e', '']).pid!;
 const holderJson = (pid: number, host = hostname()) =>
   JSON.stringify({ pid, host, purpose: 'pipeline run', startedAt: '2026-11-21T15:00:00.000Z' });
+/** A lock as another process leaves it: the lock directory and, unless null, the holder it names. */
+const leaveLock = async (holder: string | null) => {
+  await mkdir(file);
+  if (holder !== null) await writeFile(path.join(file, 'holder.json'), holder);
+};
+const holderOf = async () => JSON.parse(await readFile(path.join(file, 'holder.json'), 'utf8')) as unknown;
 
 describe('acquireLock', () => {
   it('refuses a second holder in the same process, naming the first', async () => {
@@ -45,8 +51,10 @@ describe('acquireLock', () => {
   });
 
   it('refuses a lock another live process holds', async () => {
-    await writeFile(file, holderJson(process.ppid));
-    await expect(acquireLock(file, { purpose: 'lake gc' })).rejects.toBeInstanceOf(LockBusyError);
+    await leaveLock(holderJson(process.ppid));
+    await expect(acquireLock(file, { purpose: 'lake gc' })).rejects.toMatchObject({
+      holder: { pid: process.ppid, purpose: 'pipeline run' },
+    });
   });
 
   it('waits for the holder to release when asked to wait', async () => {
@@ -54,25 +62,26 @@ describe('acquireLock', () => {
     const second = acquireLock(file, { purpose: 'pipeline run', waitMs: 10_000, pollMs: 20 });
     await first.release();
     const lock = await second;
-    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual(lock.holder);
+    expect(await holderOf()).toEqual(lock.holder);
     await lock.release();
   });
 
   it('takes over a lock whose process died on this host', async () => {
-    await writeFile(file, holderJson(deadPid()));
+    await leaveLock(holderJson(deadPid()));
     const lock = await acquireLock(file, { purpose: 'pipeline run' });
     expect(lock.holder.pid).toBe(process.pid);
+    expect(await holderOf()).toEqual(lock.holder);
     await lock.release();
   });
 
   it('takes over a lock that names this process when this process does not hold it (pid reused)', async () => {
-    await writeFile(file, holderJson(process.pid));
+    await leaveLock(holderJson(process.pid));
     const lock = await acquireLock(file, { purpose: 'pipeline run' });
     expect(lock.holder.purpose).toBe('pipeline run');
     await lock.release();
   });
 
-  it('reads a bare pid (the event log lock before this protocol) as a process of this host', async () => {
+  it('reads a lock file of the earlier protocol (a bare pid) as a process of this host', async () => {
     await writeFile(file, `${process.ppid}\n`);
     await expect(acquireLock(file, { purpose: 'x' })).rejects.toMatchObject({
       holder: { pid: process.ppid, host: hostname() },
@@ -82,7 +91,7 @@ describe('acquireLock', () => {
   });
 
   it('takes over a lock whose heartbeat stopped, even if its pid exists (reuse, other host)', async () => {
-    await writeFile(file, holderJson(process.ppid, 'other-host'));
+    await leaveLock(holderJson(process.ppid, 'other-host'));
     await expect(acquireLock(file, { purpose: 'lake gc' })).rejects.toBeInstanceOf(LockBusyError);
 
     const longAgo = new Date(Date.now() - 10 * 60_000);
@@ -92,20 +101,35 @@ describe('acquireLock', () => {
     await lock.release();
   });
 
-  it('takes over a half-written lock once it is older than a second', async () => {
-    await writeFile(file, '');
-    await expect(acquireLock(file, { purpose: 'x' })).rejects.toBeInstanceOf(LockBusyError);
+  it('takes over a lock whose holder was never written once its heartbeat is stale', async () => {
+    await leaveLock(null);
+    await expect(acquireLock(file, { purpose: 'x', staleAfterMs: 2_000 })).rejects.toBeInstanceOf(
+      LockBusyError,
+    );
     const old = new Date(Date.now() - 5_000);
     await utimes(file, old, old);
-    await (await acquireLock(file, { purpose: 'x' })).release();
+    await (await acquireLock(file, { purpose: 'x', staleAfterMs: 2_000 })).release();
+  });
+
+  it('keeps its heartbeat: the lock is not stale while held', async () => {
+    const lock = await acquireLock(file, {
+      purpose: 'pipeline run',
+      heartbeatMs: 1_000,
+      staleAfterMs: 2_000,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 3_500));
+    await expect(acquireLock(file, { purpose: 'lake gc', staleAfterMs: 2_000 })).rejects.toBeInstanceOf(
+      LockBusyError,
+    );
+    await lock.release();
   });
 
   it('releases only its own lock', async () => {
     const lock = await acquireLock(file, { purpose: 'pipeline run' });
     const other = holderJson(1, 'elsewhere');
-    await writeFile(file, other);
+    await writeFile(path.join(file, 'holder.json'), other);
     await lock.release();
-    expect(await readFile(file, 'utf8')).toBe(other);
+    expect(await readFile(path.join(file, 'holder.json'), 'utf8')).toBe(other);
   });
 });
 
@@ -113,7 +137,7 @@ describe('withLock', () => {
   it('holds the lock for the action and releases it when the action fails', async () => {
     await expect(
       withLock(file, { purpose: 'key command' }, async () => {
-        expect(JSON.parse(await readFile(file, 'utf8'))).toMatchObject({ purpose: 'key command' });
+        expect(await holderOf()).toMatchObject({ purpose: 'key command' });
         throw new Error('action failed');
       }),
     ).rejects.toThrow('action failed');
