@@ -17,72 +17,12 @@ export function createLogger(
 }
 
 /**
- * The same logs for the server, in batches: a busy server logs a line per request, and a write per line
- * held the event loop for each. Lines are gathered and written to stdout in chunks of up to 16 KiB, at
- * most HAND_OVER_MS after the first line of each (see `batchedDestination`); what is left is written when
- * the process exits (`process.exit`, the end of the event loop, an uncaught exception), so no line is lost
- * then; only a process killed outright (SIGKILL) can lose the lines of its last moments. Each chunk is
- * written synchronously: with sonic-boom's asynchronous mode a chunk was being written on the thread pool
- * when an uncaught exception ended the process, and on Node 22 with a slow reader of stdout it was lost or
- * cut into the lines written after it. At a server's rate a synchronous chunk costs the event loop no more
- * a line (1.3-2.6 µs against 1.7-1.9 µs for 20,000 lines a second, and less CPU: no pool thread).
+ * Where the server logs: stdout, written synchronously (pino's own destination), so every line is out
+ * before the process goes on, and none is lost when an uncaught exception or process.exit ends it. At a
+ * server's rate this costs the event loop about 4 µs of CPU a line (asynchronous sonic-boom: about 5).
  */
-export function createBatchedLogger(level: string, name?: string): Logger {
-  const stdout = pino.destination({ dest: 1, sync: true });
-  return pino(
-    loggerOptions(level, name),
-    batchedDestination(stdout, (chunk) => void stdout.write(chunk)),
-  );
-}
-
-/** The most a chunk holds before it is handed over at once: sonic-boom's own largest write (16 KiB). */
-const HAND_OVER_CHARS = 16 * 1024;
-
-/** How long a line may wait for others before its chunk is handed over anyway. */
-export const HAND_OVER_MS = 100;
-
-/** What `batchedDestination` writes through: pino's stdout stream (sonic-boom), or a test's. */
-export interface LineStream {
-  write(chunk: string): unknown;
-  /** Writes what the stream holds, synchronously. */
-  flushSync(): void;
-}
-
-/**
- * Hands `stream` the lines gathered as one write: once they reach HAND_OVER_CHARS, or HAND_OVER_MS after
- * the first of them. Why: sonic-boom measures the UTF-8 length of the string it is still accumulating on
- * every write and writes whenever no write is under way, so a line per request cost about 4 µs of the
- * event loop and a write every few requests (on the 2-core machine of docs/figures); joined first, a
- * line costs 2.6 µs and stdout is written once per 16 KiB or 100 ms. When
- * the process exits, `stream` is flushed and the lines still held are given to
- * `writeSyncAtExit`, in that order.
- */
-export function batchedDestination(
-  stream: LineStream,
-  writeSyncAtExit: (chunk: string) => void,
-): DestinationStream {
-  let lines: string[] = [];
-  let held = 0;
-  const take = () => {
-    const chunk = lines.length === 1 ? lines[0]! : lines.join('');
-    lines = [];
-    held = 0;
-    return chunk;
-  };
-  const handOver = () => {
-    if (lines.length > 0) stream.write(take());
-  };
-  process.on('exit', () => {
-    stream.flushSync();
-    if (lines.length > 0) writeSyncAtExit(take());
-  });
-  return {
-    write(line: string) {
-      held += line.length;
-      if (lines.push(line) === 1) setTimeout(handOver, HAND_OVER_MS).unref();
-      if (held >= HAND_OVER_CHARS) handOver();
-    },
-  };
+export function synchronousStdout(): DestinationStream {
+  return pino.destination({ dest: 1, sync: true });
 }
 
 const LEVEL_NAMES: Record<number, string> = { 40: 'warn', 50: 'error', 60: 'fatal' };

@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { createBatchedLogger, createLogger, terminalLogDestination } from '../lib/log.ts';
+import { createLogger, synchronousStdout, terminalLogDestination } from '../lib/log.ts';
 import { ProgressBoard, type ProgressLine } from '../lib/progress-board.ts';
 import { runTimeLeftMs } from '../lib/run-estimate.ts';
 import { createProgress, teeProgress } from '../lib/progress.ts';
@@ -45,10 +45,12 @@ export async function startCommand(config: Config): Promise<number | undefined> 
   const display = onTerminal(config) ? createTerminalDisplay(board, { stream: process.stderr }) : null;
   // stderr: the JSON logs go to stdout, and a key must not end up wherever they are collected.
   const print = display ? display.print : (block: string) => void process.stderr.write(`${block}\n`);
-  // JSON logs go out asynchronously (a line per request); the terminal's lines are printed as they come.
-  const logger = display
-    ? createLogger(config.LOG_LEVEL, 'serve', terminalLogDestination(print))
-    : createBatchedLogger(config.LOG_LEVEL, 'serve');
+  // JSON logs on stdout (a line per request); on a terminal, its warnings and errors printed as they come.
+  const logger = createLogger(
+    config.LOG_LEVEL,
+    'serve',
+    display ? terminalLogDestination(print) : synchronousStdout(),
+  );
   // The board also feeds the 503s and /healthz while the precompute runs, so it hears every step.
   const progress = display ? board : teeProgress(createProgress({ logger, onTerminal: false }), board);
   const pipeline = async (stage: string, stageConfig: Config, catalog: PipelineCatalog) => {
