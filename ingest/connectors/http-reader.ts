@@ -1,6 +1,8 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { STATUS_CODES } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
+import { Agent, interceptors, request, type errors, type RetryHandler } from 'undici';
 import { writeFileAtomically } from '../../lib/fs/durable-file.ts';
 import type { Logger } from '../../lib/log.ts';
 import type { SourceReader } from '../source.ts';
@@ -51,14 +53,13 @@ interface CachedFile {
   body: Buffer;
 }
 
-/** The outcome of one attempt: a final answer, or a reason to try again (with the wait the server asked for). */
-type Attempt =
-  | { done: true; body: Buffer | null }
-  | { done: false; reason: string; retryAfterMs?: number; cause?: unknown };
+/** What the reader retries: 429 and every 5xx (network errors and timeouts are retried too). */
+const RETRIED_STATUSES = [429, ...Array.from({ length: 100 }, (_, i) => 500 + i)];
 
 /**
- * Reads an http(s) file (path "" is the URL itself) or the files under a base URL (GET base/path).
- * Unchanged files come back as 304 against the cached ETag and are served from the cache; 404 is null.
+ * Reads an http(s) file (path "" is the URL itself) or the files under a base URL (GET base/path), with
+ * undici's retry interceptor. Unchanged files come back as 304 against the cached ETag and are served from
+ * the cache; 404 is null.
  */
 export function createHttpReader(location: string, options: HttpReaderOptions = {}): SourceReader {
   const settings = {
@@ -75,6 +76,7 @@ export function createHttpReader(location: string, options: HttpReaderOptions = 
     throw new Error(`not an http(s) URL: ${location}`);
   }
   const ledger = new ReadLedger(location, options.sha256);
+  const agent = new Agent();
 
   function urlOf(relative: string): string {
     if (relative === '') return base.href;
@@ -82,78 +84,87 @@ export function createHttpReader(location: string, options: HttpReaderOptions = 
     return new URL(relative.split('/').map(encodeURIComponent).join('/'), directory).href;
   }
 
-  async function attempt(url: string, cached: CachedFile | undefined): Promise<Attempt> {
-    let response: Response;
+  /**
+   * When to try `url` again (the interceptor asks after each failed attempt): after the Retry-After a 429
+   * or 5xx asks, if it is not longer than maxDelayMs, or else after an exponential backoff with jitter;
+   * never once the retries are spent.
+   */
+  function retryPolicy(url: string): RetryHandler.RetryCallback {
+    let attempts = 0;
+    return (error, _context, decide) => {
+      attempts++;
+      const { statusCode, headers } = error as Partial<errors.RequestRetryError>;
+      const reason =
+        statusCode === undefined
+          ? describe(error)
+          : `HTTP ${statusCode} ${STATUS_CODES[statusCode] ?? ''}`.trim();
+      if (attempts > settings.retries) {
+        return decide(
+          new HttpSourceError(url, `failed after ${attempts} attempts: ${reason}`, undefined, {
+            cause: error,
+          }),
+        );
+      }
+      const retryAfter = headers?.['retry-after'];
+      const retryAfterMs = parseRetryAfter(typeof retryAfter === 'string' ? retryAfter : null);
+      if (retryAfterMs !== undefined && retryAfterMs > settings.maxDelayMs) {
+        return decide(
+          new HttpSourceError(
+            url,
+            `server asked to retry after ${retryAfterMs} ms, longer than the ${settings.maxDelayMs} ms limit`,
+          ),
+        );
+      }
+      const exponential = Math.min(settings.maxDelayMs, settings.backoffMs * 2 ** (attempts - 1));
+      const waitMs = retryAfterMs ?? Math.round(exponential / 2 + (exponential / 2) * random());
+      options.logger?.warn({ url, attempt: attempts, reason, waitMs }, 'retrying GET');
+      void sleep(waitMs).then(() => decide(null));
+    };
+  }
+
+  async function get(url: string): Promise<Buffer | null> {
+    const cached = await readCache(url);
+    let statusCode: number;
+    let headers: Record<string, string | string[] | undefined>;
     let body: Buffer;
     try {
-      response = await fetch(url, {
-        headers: cached ? { 'if-none-match': cached.etag } : {},
-        signal: AbortSignal.timeout(settings.timeoutMs),
-      });
-      body = Buffer.from(await response.arrayBuffer());
-    } catch (error) {
-      const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
-      return {
-        done: false,
-        reason: timedOut ? `timed out after ${settings.timeoutMs} ms` : describe(error),
-        cause: error,
-      };
-    }
-    const status = `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
-    if (response.status === 404) return { done: true, body: null };
-    if (response.status === 304) {
-      if (!cached) throw new HttpSourceError(url, `${status} to a request that sent no ETag`, 304);
-      return { done: true, body: cached.body };
-    }
-    if (response.status === 429 || response.status >= 500) {
-      return {
-        done: false,
-        reason: status,
-        retryAfterMs: parseRetryAfter(response.headers.get('retry-after')),
-      };
-    }
-    if (!response.ok) throw new HttpSourceError(url, `${status} (not retried)`, response.status);
-    const etag = response.headers.get('etag');
-    if (etag && settings.cacheDir) await writeCache(url, { url, etag, sha256: sha256Hex(body) }, body);
-    return { done: true, body };
-  }
-
-  async function fetchWithRetries(url: string): Promise<Buffer | null> {
-    const cached = await readCache(url);
-    for (let attemptNo = 0; ; attemptNo++) {
-      const outcome = await attempt(url, cached);
-      if (outcome.done) return outcome.body;
-      if (attemptNo >= settings.retries) {
-        throw new HttpSourceError(
-          url,
-          `failed after ${attemptNo + 1} attempts: ${outcome.reason}`,
-          undefined,
-          {
-            cause: outcome.cause,
-          },
-        );
-      }
-      const wait = waitBeforeRetry(url, attemptNo, outcome.retryAfterMs);
-      options.logger?.warn(
-        { url, attempt: attemptNo + 1, reason: outcome.reason, waitMs: wait },
-        'retrying GET',
+      const dispatcher = agent.compose(
+        interceptors.retry({ retry: retryPolicy(url), statusCodes: RETRIED_STATUSES, methods: ['GET'] }),
       );
-      await sleep(wait);
+      const response = await request(url, {
+        dispatcher,
+        headers: cached ? { 'if-none-match': cached.etag } : {},
+        headersTimeout: settings.timeoutMs,
+        bodyTimeout: settings.timeoutMs,
+      });
+      ({ statusCode, headers } = response);
+      body = Buffer.from(await response.body.arrayBuffer());
+    } catch (error) {
+      if (error instanceof HttpSourceError) throw error;
+      throw new HttpSourceError(url, describe(error), undefined, { cause: error });
     }
+    if (statusCode === 404) return null;
+    const status = `HTTP ${statusCode} ${STATUS_CODES[statusCode] ?? ''}`.trim();
+    if (statusCode === 304) {
+      if (!cached) throw new HttpSourceError(url, `${status} to a request that sent no ETag`, 304);
+      return cached.body;
+    }
+    if (statusCode < 200 || statusCode >= 300)
+      throw new HttpSourceError(url, `${status} (not retried)`, statusCode);
+    const etag = headers.etag;
+    if (typeof etag === 'string' && settings.cacheDir)
+      await writeCache(url, { url, etag, sha256: sha256Hex(body) }, body);
+    return body;
   }
 
-  function waitBeforeRetry(url: string, attemptNo: number, retryAfterMs: number | undefined): number {
-    if (retryAfterMs !== undefined) {
-      if (retryAfterMs > settings.maxDelayMs) {
-        throw new HttpSourceError(
-          url,
-          `server asked to retry after ${retryAfterMs} ms, longer than the ${settings.maxDelayMs} ms limit`,
-        );
-      }
-      return retryAfterMs;
-    }
-    const exponential = Math.min(settings.maxDelayMs, settings.backoffMs * 2 ** attemptNo);
-    return Math.round(exponential / 2 + (exponential / 2) * random());
+  /** Why an attempt failed, in words: a timeout says how long it waited. */
+  function describe(error: unknown): string {
+    const code = (error as NodeJS.ErrnoException)?.code;
+    if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT')
+      return `timed out after ${settings.timeoutMs} ms`;
+    if (!(error instanceof Error)) return String(error);
+    const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
+    return `${error.message}${cause}`;
   }
 
   function cachePaths(url: string): { meta: string; body: string } | undefined {
@@ -190,7 +201,7 @@ export function createHttpReader(location: string, options: HttpReaderOptions = 
     location,
     async read(requested: string): Promise<Buffer | null> {
       const relative = normalizeSourcePath(requested, location);
-      const body = await fetchWithRetries(urlOf(relative));
+      const body = await get(urlOf(relative));
       if (body !== null) ledger.record(relative, body);
       return body;
     },
@@ -204,10 +215,4 @@ export function parseRetryAfter(value: string | null, now: number = Date.now()):
   if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
   const at = Date.parse(value);
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
-}
-
-function describe(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
-  return `${error.message}${cause}`;
 }

@@ -185,7 +185,9 @@ describe('HTTP reader', () => {
     const error = await reader.read('').catch((e: unknown) => e);
 
     expect(error).toBeInstanceOf(HttpSourceError);
-    expect((error as Error).message).toMatch(/failed after 2 attempts: fetch failed: .*ECONNREFUSED/);
+    expect((error as Error).message).toMatch(
+      /failed after 2 attempts: connect ECONNREFUSED 127\.0\.0\.1:\d+$/,
+    );
   });
 
   it('answers null for 404', async () => {
