@@ -1,11 +1,22 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 
-/** The zod type a field is at heart (optional, default and refinement wrappers removed). */
-function baseType(schema: z.core.$ZodType): string {
-  const def = schema._zod.def as { type: string; innerType?: z.core.$ZodType };
-  return def.innerType && (def.type === 'optional' || def.type === 'default' || def.type === 'nullable')
-    ? baseType(def.innerType)
-    : def.type;
+/** The schemas that only make another optional or give it a default: what a field is lies inside them. */
+const WRAPPERS = [
+  z.ZodOptional,
+  z.ZodNullable,
+  z.ZodDefault,
+  z.ZodPrefault,
+  z.ZodReadonly,
+  z.ZodCatch,
+  z.ZodNonOptional,
+] as const;
+
+/** A schema without the wrappers that only make it optional or give it a default. */
+export function unwrap(schema: z.ZodType): z.ZodType {
+  const wrapper = WRAPPERS.find((kind) => schema instanceof kind);
+  return wrapper === undefined
+    ? schema
+    : unwrap((schema as InstanceType<typeof wrapper>).unwrap() as z.ZodType);
 }
 
 /** A string that reads as a number the way the reference's validator coerces (`x == +x`, not empty). */
@@ -40,8 +51,8 @@ const fieldTypes = new WeakMap<z.ZodObject, readonly (readonly [string, string])
 function fieldTypesOf(schema: z.ZodObject): readonly (readonly [string, string])[] {
   let types = fieldTypes.get(schema);
   if (types === undefined) {
-    types = Object.entries(schema.shape as Record<string, z.core.$ZodType>).map(
-      ([key, field]) => [key, baseType(field)] as const,
+    types = Object.entries(schema.shape as Record<string, z.ZodType>).map(
+      ([key, field]) => [key, unwrap(field).type] as const,
     );
     fieldTypes.set(schema, types);
   }

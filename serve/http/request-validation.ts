@@ -2,7 +2,7 @@ import type { FastifySchemaCompiler, FastifySchemaValidationError, FastifyServer
 import { z } from 'zod';
 import type { Language } from '../../schemas/incentives/enums.ts';
 import { errors, type HttpError } from '../errors.ts';
-import { coerceQuery } from './query-validation.ts';
+import { coerceQuery, unwrap } from './query-validation.ts';
 import {
   languageOf,
   ruleMessage,
@@ -25,27 +25,16 @@ import {
  */
 export type OwnMessage = (issue: z.core.$ZodIssue, language: Language, value: unknown) => string | undefined;
 
-const WRAPPERS = new Set(['optional', 'nullable', 'default', 'prefault', 'readonly', 'catch', 'nonoptional']);
-
-/** A schema without the wrappers that only make it optional or give it a default. */
-function unwrap(schema: z.core.$ZodType): z.core.$ZodType {
-  let inner = schema;
-  while (WRAPPERS.has(inner._zod.def.type)) {
-    inner = (inner._zod.def as unknown as { innerType: z.core.$ZodType }).innerType;
-  }
-  return inner;
-}
-
 /** The schema of the value at `path` in `schema` (objects and lists), or undefined when it has none. */
-function schemaAt(schema: z.core.$ZodType, path: readonly PropertyKey[]): z.core.$ZodType | undefined {
+function schemaAt(schema: z.ZodType, path: readonly PropertyKey[]): z.ZodType | undefined {
   let current = unwrap(schema);
   for (const step of path) {
-    const def = current._zod.def as unknown as {
-      type: string;
-      shape?: Record<PropertyKey, z.core.$ZodType>;
-      element?: z.core.$ZodType;
-    };
-    const next = def.type === 'object' ? def.shape?.[step] : def.type === 'array' ? def.element : undefined;
+    const next =
+      current instanceof z.ZodObject
+        ? (current.shape as Record<PropertyKey, z.ZodType>)[step]
+        : current instanceof z.ZodArray
+          ? (current.element as z.ZodType)
+          : undefined;
     if (next === undefined) return undefined;
     current = unwrap(next);
   }
