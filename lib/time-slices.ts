@@ -8,18 +8,6 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
  */
 export const SLICE_MS = 5;
 
-export interface SliceOptions {
-  sliceMs?: number;
-  /**
-   * Steps between two looks at the clock: 1 for steps of a millisecond or so, more for steps of a
-   * microsecond, where reading the clock after each would cost a good part of the work.
-   */
-  checkEvery?: number;
-}
-
-/** For steps of a microsecond or less (a row of numbers indexed): the clock is read every 256 of them. */
-export const MICROSECOND_STEPS: SliceOptions = { checkEvery: 256 };
-
 /**
  * Runs `step(0)` … `step(count - 1)` in slices of the event loop's time: once the current turn has spent
  * `sliceMs` on them, the rest waits for the next turn (setImmediate), so requests, timers and I/O run
@@ -28,12 +16,12 @@ export const MICROSECOND_STEPS: SliceOptions = { checkEvery: 256 };
 export async function forEachInSlices(
   count: number,
   step: (index: number) => void,
-  { sliceMs = SLICE_MS, checkEvery = 1 }: SliceOptions = {},
+  sliceMs: number = SLICE_MS,
 ): Promise<void> {
   let turnStart = performance.now();
   for (let index = 0; index < count; index++) {
     step(index);
-    if ((index + 1) % checkEvery === 0 && performance.now() - turnStart >= sliceMs) {
+    if (performance.now() - turnStart >= sliceMs) {
       await nextTurn();
       turnStart = performance.now();
     }
@@ -47,6 +35,6 @@ export async function mapInSlices<T, U>(
   sliceMs: number = SLICE_MS,
 ): Promise<U[]> {
   const mapped: U[] = [];
-  await forEachInSlices(items.length, (index) => mapped.push(map(items[index]!)), { sliceMs });
+  await forEachInSlices(items.length, (index) => mapped.push(map(items[index]!)), sliceMs);
   return mapped;
 }

@@ -43,7 +43,7 @@ export interface ApiModuleContext<T> {
  * (a GET's 200 gets an ETag with 304 handling). A GET's 200 body must depend only on the snapshot data,
  * the as-of date and the request URL: the ETag is derived from those, so a matching If-None-Match is
  * answered 304 without calling the handler, and the encoded answer is kept and sent again for the same URL
- * without calling it (a route's `keepAnswerIf` hook opts out, its `nameAnswer` hook names equal answers of
+ * without calling it (a route's `keepAnswer` config opts out, its `answerKey` keys equal answers of
  * different URLs alike; see serve/http/response-cache-plugin.ts).
  */
 export interface ApiModule<T> {

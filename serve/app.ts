@@ -1,4 +1,5 @@
 import Fastify, { LogController } from 'fastify';
+import type { Redis } from 'ioredis';
 import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from '../schemas/config.ts';
 import type { Logger } from '../lib/log.ts';
@@ -17,7 +18,6 @@ import type { LruLimits } from './http/lru-cache.ts';
 import type { PrecomputeProgress } from './http/not-ready.ts';
 import { metricsPlugin } from './http/metrics-plugin.ts';
 import { requestLogPlugin } from './http/request-log-plugin.ts';
-import { FixedWindowRateLimiter, type RateLimiter } from './http/rate-limiter.ts';
 import { parseQueryString } from './http/query-string.ts';
 import { responseCachePlugin } from './http/response-cache-plugin.ts';
 import { localizedValidationError, requestValidatorCompiler } from './http/request-validation.ts';
@@ -44,8 +44,8 @@ export interface AppDeps {
   responseCache?: LruLimits;
   /** Where the app counts its requests, refusals and cache lookups (default: a registry of its own). */
   metrics?: ServeMetrics;
-  /** Counts each key's requests (default: this process alone, RATE_LIMIT_PER_MINUTE a minute). */
-  rateLimiter?: RateLimiter;
+  /** Where the replicas share their rate-limit counts (RATE_LIMIT_REDIS_URL; default: this process alone). */
+  rateLimitRedis?: Redis | undefined;
   /** Whether the process is draining before a stop (default: never). */
   draining?: () => boolean;
   /** What identifies the code and settings answering, in every ETag (default: `answerVersion(config)`). */
@@ -61,21 +61,9 @@ export const RESPONSE_CACHE_MAX_ENTRIES = 10_000;
 /**
  * The HTTP server, composed of encapsulated plugins registered where they apply: CORS, the error shape,
  * the API reference, the county map and the health check on the root (public), and one API scope holding
- * every API module behind the auth, snapshot-scope and response-cache plugins. A route registered in the
- * API scope cannot leave it, and nothing outside it asks for a key.
- *
- * What a data request meets, in order (Fastify's lifecycle; each hook in the plugin named):
- *   the query string parsed with the reference's rules (parseQueryString, once, for every route)
- *   onRequest   CORS preflight (cors) → key and rate limit (auth) → pinned to the snapshot served
- *               (snapshot scope) → a kept answer, or 304, for its URL (response cache)
- *   a JSON body parsed by Fastify's parser, its refusals worded by jsonBodyParser
- *   preValidation  a kept answer for a POST body whose text was named before (response cache)
- *   validation  the route's zod schemas (requestValidatorCompiler; a 400 worded by localizedValidationError)
- *   preHandler  the route's own hooks: its answer named (nameAnswer, then a kept answer or 304 under the
- *               name), or not to be kept (keepAnswerIf)
- *   handler
- *   onSend      X-Snapshot-Id (snapshot scope) → ETag, coding, kept (response cache)
- *   onResponse  metrics, the request's log line
+ * every API module behind the auth, snapshot-scope and response-cache plugins, whose hooks run in the order
+ * they are registered. A route registered in the API scope cannot leave it, and nothing outside it asks for
+ * a key.
  */
 export async function buildApp(deps: AppDeps): Promise<ZodApp> {
   const { config, snapshots } = deps;
@@ -93,7 +81,6 @@ export async function buildApp(deps: AppDeps): Promise<ZodApp> {
   }).withTypeProvider<ZodTypeProvider>() as unknown as ZodApp;
   app.setValidatorCompiler(requestValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  app.decorateRequest('bodyText', null);
   app.addContentTypeParser(
     'application/json',
     { parseAs: 'string' },
@@ -116,7 +103,8 @@ export async function buildApp(deps: AppDeps): Promise<ZodApp> {
   await app.register(async (api) => {
     await api.register(authPlugin, {
       keyStore: deps.keyStore,
-      limiter: deps.rateLimiter ?? new FixedWindowRateLimiter(config.RATE_LIMIT_PER_MINUTE, 60_000),
+      perMinute: config.RATE_LIMIT_PER_MINUTE,
+      redis: deps.rateLimitRedis,
       metrics,
     });
     await api.register(snapshotScopePlugin, {

@@ -1,6 +1,5 @@
-import { Counter, Gauge, Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { collectProcessMetrics } from '../lib/metrics/process-metrics.ts';
-import { SeriesHistogram, type HistogramSeries } from '../lib/metrics/series-histogram.ts';
 import type { LoadedSnapshot, SourceStatus } from './snapshot/snapshot-holder.ts';
 
 /** Latency buckets (seconds): most answers come from memory in a millisecond or two; profiles take longer. */
@@ -16,9 +15,7 @@ export const UNMATCHED_ROUTE = 'unmatched';
  */
 export class ServeMetrics {
   readonly registry = new Registry();
-  private readonly durations: SeriesHistogram<'method' | 'route' | 'status_class'>;
-  /** One series handle per method, route and status class, so a request skips building a label object. */
-  private readonly series = new Map<string, HistogramSeries>();
+  private readonly durations: Histogram<'method' | 'route' | 'status_class'>;
   private readonly cacheHits: Counter;
   private readonly cacheMisses: Counter;
   private readonly rateLimited: Counter;
@@ -31,7 +28,7 @@ export class ServeMetrics {
     const registers = [this.registry];
     const served = () => this.snapshots.current();
     collectProcessMetrics(this.registry);
-    this.durations = new SeriesHistogram({
+    this.durations = new Histogram({
       name: 'electrify_http_request_duration_seconds',
       help: 'Time from a request arriving to its response being sent, by route pattern and status class; _count counts requests',
       labelNames: ['method', 'route', 'status_class'],
@@ -135,14 +132,7 @@ export class ServeMetrics {
 
   /** Counts a response of `route` (its pattern, or UNMATCHED_ROUTE) and observes its latency. */
   observeResponse(method: string, route: string, statusCode: number, seconds: number): void {
-    const statusClass = `${Math.floor(statusCode / 100)}xx`;
-    const key = `${method} ${statusClass} ${route}`;
-    let series = this.series.get(key);
-    if (series === undefined) {
-      series = this.durations.labels({ method, route, status_class: statusClass });
-      this.series.set(key, series);
-    }
-    series.observe(seconds);
+    this.durations.observe({ method, route, status_class: `${Math.floor(statusCode / 100)}xx` }, seconds);
   }
 
   responseCacheLookup(hit: boolean): void {

@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import type { Redis } from 'ioredis';
 import type { Config } from '../schemas/config.ts';
 import type { Logger } from '../lib/log.ts';
 import type { ApiModule, ZodApp } from './api-module.ts';
@@ -7,7 +9,6 @@ import { keyAnnouncement } from './auth/key-announcement.ts';
 import { keyFilePath } from './auth/key-file.ts';
 import { KeyStore } from './auth/key-store.ts';
 import type { PrecomputeProgress } from './http/not-ready.ts';
-import type { RedisRateLimiter } from './http/redis-rate-limiter.ts';
 import { startMetricsListener, type MetricsListener } from '../lib/metrics/metrics-listener.ts';
 import { ServeMetrics } from './serve-metrics.ts';
 import { SnapshotHolder, type SnapshotSource } from './snapshot/snapshot-holder.ts';
@@ -71,21 +72,38 @@ async function preparePrimary(deps: ServiceDeps, keyFile: string): Promise<void>
   if (created) deps.print(keyAnnouncement(created.id, created.key));
 }
 
-/** The deployment's shared rate limit (RATE_LIMIT_REDIS_URL), or undefined for this process's own count. */
-async function sharedRateLimiter(config: Config, logger: Logger): Promise<RedisRateLimiter | undefined> {
+/**
+ * The Redis the replicas share their rate-limit counts in (RATE_LIMIT_REDIS_URL), or undefined for this
+ * process's own count. A request never waits for it: with no connection a count fails at once and the
+ * request is let through uncounted (logged once per outage).
+ */
+async function rateLimitRedis(config: Config, logger: Logger): Promise<Redis | undefined> {
   if (config.RATE_LIMIT_REDIS_URL === undefined) return undefined;
   // Imported only when asked for: a single process has no use for ioredis (2 MB of heap in a bare node).
-  const { RedisRateLimiter } = await import('./http/redis-rate-limiter.ts');
-  const limiter = new RedisRateLimiter({
-    url: config.RATE_LIMIT_REDIS_URL,
-    limit: config.RATE_LIMIT_PER_MINUTE,
-    windowMs: 60_000,
-    logger,
+  const { Redis } = await import('ioredis');
+  const redis = new Redis(config.RATE_LIMIT_REDIS_URL, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    // Far above a healthy round trip, short enough that an outage adds little latency.
+    commandTimeout: 200,
+    // Concurrent requests' counts go out in one write.
+    enableAutoPipelining: true,
+    retryStrategy: (attempt) => Math.min(attempt * 100, 2000),
   });
-  await limiter.ready().catch((err: unknown) => {
-    logger.warn({ err }, 'rate limit: Redis unavailable at start; counting in this process until it answers');
+  let down = false;
+  redis.on('error', (err: unknown) => {
+    if (down) return;
+    down = true;
+    logger.warn({ err }, 'rate limit: Redis unavailable; requests go uncounted until it answers');
   });
-  return limiter;
+  redis.on('ready', () => {
+    if (!down) return;
+    down = false;
+    logger.info('rate limit: Redis answers again; counting across replicas');
+  });
+  // A server starts with the shared count when Redis answers within a few seconds.
+  await once(redis, 'ready', { signal: AbortSignal.timeout(5000) }).catch(() => {});
+  return redis;
 }
 
 /** The Prometheus listener on METRICS_PORT, if set; a port it cannot take is an error naming the settings. */
@@ -165,7 +183,7 @@ export async function startService(deps: ServiceDeps): Promise<RunningService> {
     logger,
     events: metrics,
   });
-  const rateLimiter = await sharedRateLimiter(config, logger);
+  const redis = await rateLimitRedis(config, logger);
   await snapshots.start();
   // A replica never runs the pipeline: the precompute is the primary's (or a scheduled pipeline's).
   const precompute = primary ? deps.precompute : undefined;
@@ -179,14 +197,14 @@ export async function startService(deps: ServiceDeps): Promise<RunningService> {
     keyStore,
     metrics,
     precompute: () => (precomputing ? (precompute?.progress() ?? PREPARING) : null),
-    rateLimiter,
+    rateLimitRedis: redis,
     draining: () => draining,
     ...(deps.answerVersion === undefined ? {} : { answerVersion: deps.answerVersion }),
   });
   const closeSources = () => {
     snapshots.close();
     keyStore.close();
-    rateLimiter?.close();
+    redis?.disconnect();
   };
   let metricsListener: MetricsListener | null = null;
   try {

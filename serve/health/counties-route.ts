@@ -1,17 +1,14 @@
-import type { FastifyRequest } from 'fastify';
 import {
   HEALTH_METRIC_NAMES,
   RATE_HOUSEHOLDS,
   healthCountiesQuerySchema,
   healthCountiesResponseSchema,
-  type HealthCountiesQuery,
 } from '../../schemas/health-api.ts';
 import { HEALTH_UPGRADES } from '../../schemas/health-data.ts';
 import { DEFAULT_GRID_EMISSIONS } from '../../schemas/rem-data.ts';
 import type { ApiModuleContext, ZodApp } from '../api-module.ts';
 import { errorBodySchema } from '../errors.ts';
 import { JsonBytesWriter, encodedFragment } from '../http/json-bytes.ts';
-import { nameAnswer } from '../http/response-cache-plugin.ts';
 import { sendJson } from '../http/send-json.ts';
 import { IMPACT_DECIMALS } from './health-answer.ts';
 import {
@@ -107,9 +104,7 @@ export function registerHealthCountiesRoute(app: ZodApp, ctx: ApiModuleContext<H
         },
       },
       // One answer per validated query, whatever else a URL holds: each costs a pass over every county.
-      preHandler: nameAnswer((request: FastifyRequest<{ Querystring: HealthCountiesQuery }>) =>
-        JSON.stringify(request.query),
-      ),
+      config: { answerKey: (request) => JSON.stringify(request.query) },
     },
     async (request, reply) => {
       const { upgrade, language } = request.query;

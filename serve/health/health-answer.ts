@@ -6,7 +6,7 @@ import {
 } from '../../schemas/health-api.ts';
 import { HEALTH_UPGRADES, HOUSING_TYPES, SQFT_BINS } from '../../schemas/health-data.ts';
 import { LANGUAGES, type Language } from '../../schemas/incentives/enums.ts';
-import { JsonBytesWriter, encodedFragment, type LentAnswer } from '../http/json-bytes.ts';
+import { JsonBytesWriter, encodedFragment } from '../http/json-bytes.ts';
 import {
   ALL_BINS,
   ALL_HOUSING,
@@ -98,22 +98,21 @@ const COMMA = 0x2c;
 const DATA_CLOSE = encodedFragment('],');
 const ANSWER_CLOSE = encodedFragment('}');
 
-/** Answers are written one at a time, synchronously, each into a buffer of the writer's until it is given back. */
+/** Answers are written one at a time, synchronously: one scratch buffer serves them all. */
 const writer = new JsonBytesWriter(128 * 1024);
 
 /**
  * The answer's JSON bytes: one row per area × upgrade × bin × housing type × metric, in that order (areas
  * in FIPS order, bins and housing types in their declared order, upgrades and metrics as requested), each
  * row's columns in the reference's order, then the answer's warnings and the model label. Grouped, a group without households has no
- * row. Rows are written from pre-encoded parts and the numbers' digits (see JsonBytesWriter); every number
- * is a sum of the snapshot's cells, rounded only here. The bytes are lent: give them back once the response
- * is sent.
+ * row. Rows are written from pre-encoded parts and the numbers (see JsonBytesWriter); every number is a
+ * sum of the snapshot's cells, rounded only here.
  */
 export function healthAnswerJson(
   data: HealthData,
   request: HealthImpactsRequest,
   areas: HealthAreas,
-): LentAnswer {
+): Buffer {
   const sums = areas.level === 'state' ? data.states : data.counties;
   const values = sums.values;
   const groupBy = request.group_by ?? [];
@@ -170,5 +169,5 @@ export function healthAnswerJson(
     .bytes(ANSWER_WARNINGS[request.language][includesMultiFamily ? 1 : 0]!)
     .bytes(data.modelJson)
     .bytes(ANSWER_CLOSE)
-    .lend();
+    .finish();
 }

@@ -1,4 +1,3 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   healthImpactsRequestSchema,
   healthImpactsResponseSchema,
@@ -7,7 +6,6 @@ import {
 import type { ApiModule, ApiModuleContext, ZodApp } from '../api-module.ts';
 import { errorBodySchema } from '../errors.ts';
 import { localizedValidationError } from '../http/request-validation.ts';
-import { nameAnswer } from '../http/response-cache-plugin.ts';
 import { sendJson } from '../http/send-json.ts';
 import type { ServingModule } from '../snapshot/serving-module.ts';
 import { registerHealthCountiesRoute } from './counties-route.ts';
@@ -68,9 +66,7 @@ export function createHealthApi(): ApiModule<HealthSnapshot> {
           },
           schemaErrorFormatter: localizedValidationError(fipsCodeMessage),
           // A repeated body (in a canonical form) is answered from the response cache.
-          preHandler: nameAnswer((request: FastifyRequest<{ Body: HealthImpactsRequest }>) =>
-            healthAnswerKey(request.body),
-          ),
+          config: { answerKey: (request) => healthAnswerKey(request.body as HealthImpactsRequest) },
         },
         async (request, reply) => {
           const { body } = request;
@@ -79,11 +75,8 @@ export function createHealthApi(): ApiModule<HealthSnapshot> {
           const precompute = ctx.precompute();
           const data = readyHealthData(ctx.data(request), text, precompute)[body.grid_emissions];
           const areas = resolveAreas(data, body, text, precompute);
-          // Assembled as bytes (see healthAnswerJson): sent as they are, not through the response schema,
-          // and given back to the writer once written (an aborted response's are left to the GC).
-          const answer = healthAnswerJson(data, body, areas);
-          reply.raw.once('finish', answer.giveBack);
-          return sendJson(reply as FastifyReply, answer.body);
+          // Assembled as bytes (see healthAnswerJson): sent as they are, not through the response schema.
+          return sendJson(reply, healthAnswerJson(data, body, areas));
         },
       );
       registerHealthCountiesRoute(app, ctx);

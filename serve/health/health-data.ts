@@ -14,7 +14,7 @@ import { CONTIGUOUS_STATE_FIPS, GRID_EMISSIONS, type GridEmissions } from '../..
 import type { SnapshotReader } from '../../data-lake/snapshot-reader.ts';
 import { encodedFragment } from '../http/json-bytes.ts';
 import { readKeyedTexts } from '../snapshot/text-columns.ts';
-import { forEachInSlices, MICROSECOND_STEPS } from '../../lib/time-slices.ts';
+import { forEachInSlices } from '../../lib/time-slices.ts';
 
 /**
  * The lake table the health-impacts route answers from: the simulate stage's rollup (HEALTH_COUNTY_IMPACTS).
@@ -231,41 +231,37 @@ async function loadHealthData(
   const counties = new Float64Array(countOfCounties(lines) * AREA_STRIDE);
   // In slices of the event loop's time: a national table's lines held it 55–91 ms per grid basis, while
   // the server answered from the snapshot it serves.
-  await forEachInSlices(
-    lineCount,
-    (line) => {
-      const at = line * SUMS_COLUMNS;
-      const fips = String(lines[at]).padStart(5, '0');
-      const state = STATES[lines[at + 1]!];
-      if (state === undefined || CONTIGUOUS_STATE_FIPS[state] !== fips.slice(0, 2)) {
-        throw new Error(
-          `${HEALTH_COUNTY_IMPACTS.name}: county ${fips} has cells of state ${state ?? 'outside the contiguous US'}`,
-        );
-      }
-      let county = countyIndex.get(fips);
-      if (county === undefined) {
-        county = countyAreas.length;
-        countyIndex.set(fips, county);
-        const name = names.get(lines[at]!) ?? '';
-        countyAreas.push({
-          fips,
-          state,
-          name,
-          rowStart: encodedFragment(
-            `${stateStart(state)}"county_fips":"${fips.slice(2)}","county_name":${JSON.stringify(name)},`,
-          ),
-        });
-      }
-      const [u, b, h] = [lines[at + 2]!, lines[at + 3]!, lines[at + 4]!];
-      if (!(u >= 0 && b >= 0 && h >= 0))
-        throw new Error(
-          `${HEALTH_COUNTY_IMPACTS.name}: county ${fips} has an unknown upgrade, bin or housing type`,
-        );
-      const slot = valueAt(county, u, b, h, 0);
-      for (let m = 0; m < MEASURES; m++) counties[slot + m] = lines[at + KEY_COLUMNS + m]!;
-    },
-    MICROSECOND_STEPS,
-  );
+  await forEachInSlices(lineCount, (line) => {
+    const at = line * SUMS_COLUMNS;
+    const fips = String(lines[at]).padStart(5, '0');
+    const state = STATES[lines[at + 1]!];
+    if (state === undefined || CONTIGUOUS_STATE_FIPS[state] !== fips.slice(0, 2)) {
+      throw new Error(
+        `${HEALTH_COUNTY_IMPACTS.name}: county ${fips} has cells of state ${state ?? 'outside the contiguous US'}`,
+      );
+    }
+    let county = countyIndex.get(fips);
+    if (county === undefined) {
+      county = countyAreas.length;
+      countyIndex.set(fips, county);
+      const name = names.get(lines[at]!) ?? '';
+      countyAreas.push({
+        fips,
+        state,
+        name,
+        rowStart: encodedFragment(
+          `${stateStart(state)}"county_fips":"${fips.slice(2)}","county_name":${JSON.stringify(name)},`,
+        ),
+      });
+    }
+    const [u, b, h] = [lines[at + 2]!, lines[at + 3]!, lines[at + 4]!];
+    if (!(u >= 0 && b >= 0 && h >= 0))
+      throw new Error(
+        `${HEALTH_COUNTY_IMPACTS.name}: county ${fips} has an unknown upgrade, bin or housing type`,
+      );
+    const slot = valueAt(county, u, b, h, 0);
+    for (let m = 0; m < MEASURES; m++) counties[slot + m] = lines[at + KEY_COLUMNS + m]!;
+  });
   addTotals(counties);
 
   const stateFips = [...new Set(countyAreas.map((c) => c.fips.slice(0, 2)))];

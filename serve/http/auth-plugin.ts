@@ -1,11 +1,11 @@
-import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import rateLimit from '@fastify/rate-limit';
 import fp from 'fastify-plugin';
+import type { Redis } from 'ioredis';
 import type { KeyIdentity } from '../auth/api-key.ts';
 import type { KeyAuthenticator } from '../auth/key-store.ts';
 import { bearerToken } from '../auth/bearer-token.ts';
 import type { ServeMetrics } from '../serve-metrics.ts';
 import { documentErrorResponses, documentedError, errors } from '../errors.ts';
-import type { RateLimiter, RateWindow } from './rate-limiter.ts';
 import { languageOf } from './validation-messages.ts';
 
 /*
@@ -35,11 +35,16 @@ declare module 'fastify' {
 
 export interface AuthOptions {
   keyStore: KeyAuthenticator;
-  /** Counts each key's requests against RATE_LIMIT_PER_MINUTE (this process's count, or the deployment's). */
-  limiter: RateLimiter;
+  /** Requests a key may make a minute (RATE_LIMIT_PER_MINUTE). */
+  perMinute: number;
+  /** Where every replica counts (RATE_LIMIT_REDIS_URL), so the limit holds for the deployment; default: here. */
+  redis?: Redis | undefined;
   /** Counts the requests the limit refuses. */
   metrics?: Pick<ServeMetrics, 'rateLimitRefused'>;
 }
+
+/** The rate limit's window: the limit is a number of requests a minute. */
+const WINDOW_MS = 60_000;
 
 /** The errors this plugin answers with, each shown with a body it really sends. */
 const AUTH_ERRORS = {
@@ -51,44 +56,49 @@ const AUTH_ERRORS = {
 };
 
 export const authPlugin = fp<AuthOptions>(
-  async (scope, { keyStore, limiter, metrics }) => {
+  async (scope, { keyStore, perMinute, redis, metrics }) => {
     scope.decorateRequest('apiKey', null);
+    // Counted by the hook below, once the key is known: no route gets the plugin's own hook.
+    await scope.register(rateLimit, {
+      global: false,
+      max: perMinute,
+      timeWindow: WINDOW_MS,
+      // One count per key, so clients behind one address do not share a limit.
+      keyGenerator: (request) => request.apiKey!.id,
+      // Fail open: while Redis cannot answer, requests are let through uncounted.
+      skipOnError: true,
+      nameSpace: 'electrify:ratelimit:',
+      ...(redis === undefined ? {} : { redis }),
+    });
+    const countRequest = scope.createRateLimit();
+    // A key's requests for one file URL in a window: only the first counts against the limit.
+    const countFileRead = scope.createRateLimit({
+      max: 1,
+      keyGenerator: (request) => `${request.apiKey!.id} ${request.url}`,
+    });
 
-    /** The headers say what the count that decided says; over the limit, the request is refused. */
-    const apply = (reply: FastifyReply, window: RateWindow, nowMs: number, done: HookHandlerDoneFunction) => {
-      const resetSeconds = Math.ceil((window.resetsAt - nowMs) / 1000);
+    scope.addHook('onRequest', async (request, reply) => {
+      const token = bearerToken(request.headers.authorization);
+      // Before the body is read: a refusal goes by the query's language.
+      if (token === null) throw errors.missingKey(languageOf(request.query));
+      const key = keyStore.authenticate(token);
+      if (key === null) throw errors.invalidKey(languageOf(request.query));
+      request.apiKey = key;
+      let counts = true;
+      if (request.routeOptions.config.rateLimitOncePerUrl === true) {
+        const read = await countFileRead(request);
+        counts = read.isAllowed || !read.isExceeded;
+      }
+      const count = await countRequest(request, { increment: counts });
+      if (count.isAllowed) return;
       reply
-        .header('x-ratelimit-limit', limiter.limit)
-        .header('x-ratelimit-remaining', Math.max(0, limiter.limit - window.count))
-        .header('x-ratelimit-reset', resetSeconds);
-      if (window.count <= limiter.limit) return done();
+        .header('x-ratelimit-limit', count.max)
+        .header('x-ratelimit-remaining', count.remaining)
+        .header('x-ratelimit-reset', count.ttlInSeconds);
+      if (!count.isExceeded) return;
       metrics?.rateLimitRefused();
-      done(errors.rateLimited(resetSeconds));
-    };
-
-    // Authentication and the per-key rate limit in one hook, synchronous when the count is this process's
-    // own (a request that is let through costs a map lookup for its key, one for its window, and three
-    // headers), and one round trip when the count is shared by the deployment's replicas.
-    scope.addHook(
-      'onRequest',
-      (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
-        const token = bearerToken(request.headers.authorization);
-        // Before the body is read: a refusal goes by the query's language.
-        if (token === null) return done(errors.missingKey(languageOf(request.query)));
-        const key = keyStore.authenticate(token);
-        if (key === null) return done(errors.invalidKey(languageOf(request.query)));
-        request.apiKey = key;
-        // One window per key, so clients behind one address do not share a limit.
-        const nowMs = Date.now();
-        const once = request.routeOptions.config.rateLimitOncePerUrl === true ? request.url : undefined;
-        const window = limiter.take(key.id, nowMs, once);
-        if (window instanceof Promise) {
-          window.then((shared) => apply(reply, shared, nowMs, done), done);
-        } else {
-          apply(reply, window, nowMs, done);
-        }
-      },
-    );
+      throw errors.rateLimited(count.ttlInSeconds);
+    });
 
     scope.addHook('onRoute', (route) => documentErrorResponses(route, AUTH_ERRORS));
   },

@@ -17,7 +17,7 @@ export function canonicalUrl(url: string): string {
  * in-memory snapshot), so the tag is derived from those instead of the body: a conditional GET is answered
  * 304 before the handler runs, no response body is ever hashed, and every replica running the same code
  * gives the same answer the same tag. It is strong because equal inputs give byte-equal bodies.
- * `request` names the request: its `canonicalUrl`, or the name its route gave it (see `nameAnswer`).
+ * `request` names the request: its `canonicalUrl`, or the key its route gave it (see `answerKey`).
  */
 export function dataEtag(
   answerVersion: string,

@@ -44,28 +44,15 @@ export function jsonSyntaxProblem(text: string): JsonSyntaxProblem | null {
 const languageOfUnreadable = (request: FastifyRequest, body: string): Language =>
   languageOf(request.query) === 'es' || /"language"\s*:\s*"es"/.test(body) ? 'es' : 'en';
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    /**
-     * A JSON body's text as received, once it parsed (null otherwise): equal texts parse, validate and are
-     * named alike, so the response cache can know a repeated body by its text (see response-cache-plugin).
-     */
-    bodyText: string | null;
-  }
-}
-
 /**
  * The `application/json` body parser: Fastify's own (`fastifyJson`, which also refuses the keys of
  * prototype poisoning), with refusals that say what is wrong, where, and what to send: Fastify's say only
- * that the body is not JSON. The request must be decorated with `bodyText` (buildApp does).
+ * that the body is not JSON.
  */
 export function jsonBodyParser(fastifyJson: FastifyBodyParser<string>): FastifyBodyParser<string> {
   return (request: FastifyRequest, body: string, done: Done) => {
     (fastifyJson as CallbackParser)(request, body, (error, parsed) => {
-      if (error === null) {
-        request.bodyText = body;
-        return done(null, parsed);
-      }
+      if (error === null) return done(null, parsed);
       const language = languageOfUnreadable(request, body);
       if (body.length === 0) return done(errors.bodyNotJson(language, 'emptyBody'));
       done(errors.bodyNotJson(language, jsonSyntaxProblem(body) ?? 'forbiddenKey'));

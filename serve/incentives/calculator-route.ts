@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import {
   calculatorQuerySchema,
   calculatorResponseSchema,
@@ -6,13 +5,16 @@ import {
 } from '../../schemas/incentives/api.ts';
 import type { ApiModuleContext, ZodApp } from '../api-module.ts';
 import type { Geocoder } from '../geocoding/geocoder.ts';
-import { nameAnswer } from '../http/response-cache-plugin.ts';
 import { sendJson } from '../http/send-json.ts';
 import { calculatorAnswerKey } from './calculator-answer-key.ts';
 import { calculateIncentives } from './eligibility/calculate-incentives.ts';
 import { incomeClass } from './eligibility/income-class.ts';
 import type { IncentivesData } from './incentives-data.ts';
-import { geocoderUnavailableResponse, locatingHooks, locationNotFoundResponse } from './location-routes.ts';
+import {
+  geocoderUnavailableResponse,
+  keepLocatedAnswer,
+  locationNotFoundResponse,
+} from './location-routes.ts';
 import { messages } from './messages.ts';
 import { calculatorBody } from './response-bodies.ts';
 import {
@@ -24,7 +26,7 @@ import {
 
 /**
  * GET /api/v1/calculator: the incentives a household is eligible for at a location. Every income of one
- * income class at a ZIP gets the same answer, so the route names its answers by class (`nameAnswer`):
+ * income class at a ZIP gets the same answer, so the route keys its answers by class (`answerKey`):
  * one kept answer and one ETag per class.
  */
 export function registerCalculatorRoute(
@@ -48,12 +50,10 @@ export function registerCalculatorRoute(
           503: geocoderUnavailableResponse,
         },
       },
-      preHandler: [
-        nameAnswer((request: FastifyRequest<{ Querystring: CalculatorQuery }>) =>
-          calculatorAnswerKey(ctx.data(request), request.query),
-        ),
-        ...locatingHooks(geocoder),
-      ],
+      config: {
+        answerKey: (request) => calculatorAnswerKey(ctx.data(request), request.query as CalculatorQuery),
+        keepAnswer: keepLocatedAnswer(geocoder),
+      },
     },
     async (request, reply) => {
       const data = ctx.data(request);

@@ -10,7 +10,6 @@ import type { ApiModuleContext, ZodApp } from '../api-module.ts';
 import { documentedError, errors } from '../errors.ts';
 import type { Geocoder } from '../geocoding/geocoder.ts';
 import { offlineGeocoder } from '../geocoding/open-geocoder.ts';
-import { keepAnswerIf } from '../http/response-cache-plugin.ts';
 import { sendJson } from '../http/send-json.ts';
 import { programsForLocation } from './eligibility/programs-for-location.ts';
 import { utilitiesForLocation } from './eligibility/utilities-for-location.ts';
@@ -38,19 +37,14 @@ export const geocoderUnavailableResponse = documentedError(
 );
 
 /**
- * The preHandler hooks of a route that locates a ZIP or an address: an address read by an external
- * geocoder (GEOCODER=census) is placed by that service's answer, which can change while the snapshot does
- * not, so such answers are computed afresh every time (not kept).
+ * Whether a route that locates a ZIP or an address may keep an answer (its `keepAnswer`): an address read by
+ * an external geocoder (GEOCODER=census) is placed by that service's answer, which can change while the
+ * snapshot does not, so such answers are computed afresh every time.
  */
-export const locatingHooks = (geocoder: Geocoder) =>
-  geocoder === offlineGeocoder
-    ? []
-    : [
-        keepAnswerIf(
-          (request: FastifyRequest<{ Querystring: { address?: string | undefined } }>) =>
-            request.query.address === undefined,
-        ),
-      ];
+export const keepLocatedAnswer =
+  (geocoder: Geocoder) =>
+  (request: FastifyRequest): boolean =>
+    geocoder === offlineGeocoder || (request.query as { address?: string }).address === undefined;
 
 /** GET /api/v1/utilities and /incentives/programs: what serves a location. */
 export function registerLocationRoutes(
@@ -59,7 +53,7 @@ export function registerLocationRoutes(
   geocoder: Geocoder,
 ): void {
   const response = { 404: locationNotFoundResponse, 503: geocoderUnavailableResponse };
-  const preHandler = locatingHooks(geocoder);
+  const config = { keepAnswer: keepLocatedAnswer(geocoder) };
   app.get(
     '/api/v1/utilities',
     {
@@ -69,7 +63,7 @@ export function registerLocationRoutes(
         querystring: locationQuerySchema,
         response: { 200: utilitiesResponseSchema, ...response },
       },
-      preHandler,
+      config,
     },
     async (request, reply) => {
       const data = ctx.data(request);
@@ -88,7 +82,7 @@ export function registerLocationRoutes(
         querystring: programsQuerySchema,
         response: { 200: programsResponseSchema, ...response },
       },
-      preHandler,
+      config,
     },
     async (request, reply) => {
       const data = ctx.data(request);
@@ -129,7 +123,7 @@ export function registerLoanProgramsRoute(
           503: geocoderUnavailableResponse,
         },
       },
-      preHandler: locatingHooks(geocoder),
+      config: { keepAnswer: keepLocatedAnswer(geocoder) },
     },
     async (request, reply) => {
       const data = ctx.data(request);

@@ -10,7 +10,6 @@ import {
 } from '../../schemas/lake-api.ts';
 import type { ApiModule, ApiModuleContext, ZodApp } from '../api-module.ts';
 import { documentedError, errors } from '../errors.ts';
-import { keepAnswerIf } from '../http/response-cache-plugin.ts';
 import { sendFile } from '../http/send-file.ts';
 import { lakeServingModule, type LakeFiles } from './lake-files.ts';
 import { LakeSnapshots } from './lake-snapshots.ts';
@@ -141,7 +140,7 @@ function registerListings(app: ZodApp, ctx: ApiModuleContext<LakeFiles>, snapsho
     '/api/v1/lake/held',
     {
       // Whether a key may see them, and whether one is held, changes without the snapshot changing.
-      preHandler: keepAnswerIf(() => false),
+      config: { keepAnswer: () => false },
       schema: {
         summary: 'The snapshots the pipeline wrote but held for review (reviewer keys)',
         description:

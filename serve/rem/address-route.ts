@@ -1,23 +1,17 @@
-import type { FastifyRequest } from 'fastify';
 import { remAddressQuerySchema, savingsSchema, type RemAddressQuery } from '../../schemas/rem-api.ts';
 import type { ClusterKey } from '../../schemas/rem-data.ts';
 import type { ApiModuleContext, ZodApp } from '../api-module.ts';
 import { errorBodySchema, errors } from '../errors.ts';
 import type { Geocoder } from '../geocoding/geocoder.ts';
 import { offlineGeocoder } from '../geocoding/open-geocoder.ts';
-import { RecentKeys } from '../http/recent-keys.ts';
-import { keepAnswerIf, nameAnswer } from '../http/response-cache-plugin.ts';
 import { sendJson } from '../http/send-json.ts';
-import { addressAnswerName, type NamedAddress } from './address-answer-name.ts';
+import { addressAnswerKey } from './address-answer-key.ts';
 import { clusterAnswer } from './cluster-answer.ts';
 import { remMessages } from './messages.ts';
 import { placeKey, type RemSnapshot } from './rem-data.ts';
 import { resolveCounty } from './resolve-county.ts';
 import { buildingNotSupported, modelWork, readyRemData, requireWaterHeaterFuel } from './savings-request.ts';
 import { savingsBody } from './savings-body.ts';
-
-/** Answer names (or URLs) remembered for cache admission: 256 KB, a few tens of thousands of recent ones. */
-const ASKED_BEFORE_SLOTS = 65_536;
 
 const notFoundSchema = errorBodySchema.describe(
   'The address could not be placed in a county the data knows (field "address")',
@@ -36,9 +30,6 @@ export function registerAddressRoute(
   ctx: ApiModuleContext<RemSnapshot>,
   geocoder: Geocoder,
 ): void {
-  const askedBefore = new RecentKeys(ASKED_BEFORE_SLOTS);
-  // The county a request's name was made from, for its handler when no kept answer was found.
-  const placed = new WeakMap<FastifyRequest, NamedAddress>();
   app.get(
     '/api/v1/rem/address',
     {
@@ -55,27 +46,22 @@ export function registerAddressRoute(
         querystring: remAddressQuerySchema,
         response: { 200: savingsSchema, 404: notFoundSchema, 503: unavailableSchema },
       },
-      // An external geocoder's answer can change while the snapshot does not: never kept. Else an
-      // answer is named by its county's cluster (addressAnswerName) and kept from its name's second
-      // request on: a name asked once would only churn the cache (an encoded copy, evicted unread).
-      preHandler:
-        geocoder === offlineGeocoder
-          ? [
-              nameAnswer((request: FastifyRequest<{ Querystring: RemAddressQuery }>) => {
-                const named = addressAnswerName(ctx.data(request), request.query);
-                if (named !== undefined) placed.set(request, named);
-                return named?.name;
-              }),
-              keepAnswerIf((request) => askedBefore.seenBefore(request.answer?.key ?? request.url)),
-            ]
-          : keepAnswerIf(() => false),
+      // Every address of a county with the same fuels gets one answer (addressAnswerKey); an external
+      // geocoder's answer can change while the snapshot does not: never kept.
+      config: {
+        answerKey: (request) =>
+          geocoder === offlineGeocoder
+            ? addressAnswerKey(ctx.data(request), request.query as RemAddressQuery)
+            : undefined,
+        keepAnswer: () => geocoder === offlineGeocoder,
+      },
     },
     async (request, reply) => {
       const { query } = request;
       const text = remMessages[query.language];
       requireWaterHeaterFuel(query, text);
       const data = readyRemData(ctx.data(request), text, ctx.precompute());
-      const { fips, county } = placed.get(request) ?? (await resolveCounty(data, query, geocoder, text));
+      const { fips, county } = await resolveCounty(data, query, geocoder, text);
       const key: ClusterKey = {
         county_fips: fips,
         heating_fuel: query.heating_fuel,

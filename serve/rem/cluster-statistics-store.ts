@@ -1,7 +1,7 @@
 import { close, open, read } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
-import { forEachInSlices, MICROSECOND_STEPS } from '../../lib/time-slices.ts';
+import { forEachInSlices } from '../../lib/time-slices.ts';
 import { LruCache } from '../http/lru-cache.ts';
 import { FUELS, UPGRADES, type Upgrade } from '../../schemas/rem.ts';
 import {
@@ -178,23 +178,19 @@ export class ClusterStatisticsStore {
     const positions = new Map<string, number>();
     // In slices of the event loop's time: a national lake's tens of thousands of clusters held it for
     // 20–25 ms a table while the server answered from the snapshot it serves.
-    await forEachInSlices(
-      clusters,
-      (i) => {
-        const row = i * DIRECTORY_COLUMNS;
-        const key = keyAt(directory, row);
-        const wrongUnits = directory[row + DIRECTORY_COLUMNS - 2]!;
-        const incompleteUpgrades = directory[row + DIRECTORY_COLUMNS - 1]!;
-        if (wrongUnits > 0 || incompleteUpgrades > 0) {
-          throw new Error(
-            `${REM_CLUSTER_STATISTICS.name}: cluster ${clusterId(key)} has ${wrongUnits} lines in another energy unit ` +
-              `and ${incompleteUpgrades} upgrades with missing or repeated lines`,
-          );
-        }
-        positions.set(clusterId(key), i);
-      },
-      MICROSECOND_STEPS,
-    );
+    await forEachInSlices(clusters, (i) => {
+      const row = i * DIRECTORY_COLUMNS;
+      const key = keyAt(directory, row);
+      const wrongUnits = directory[row + DIRECTORY_COLUMNS - 2]!;
+      const incompleteUpgrades = directory[row + DIRECTORY_COLUMNS - 1]!;
+      if (wrongUnits > 0 || incompleteUpgrades > 0) {
+        throw new Error(
+          `${REM_CLUSTER_STATISTICS.name}: cluster ${clusterId(key)} has ${wrongUnits} lines in another energy unit ` +
+            `and ${incompleteUpgrades} upgrades with missing or repeated lines`,
+        );
+      }
+      positions.set(clusterId(key), i);
+    });
     // Checked before the slots are written: a table with a line out of place is refused, not laid out.
     const slotsFile = await snapshot.writeFloat64File('rem-cluster-slots', SLOTS_SQL);
     if (slotsFile.values !== clusters * UPGRADES.length * SLOT_VALUES) {
@@ -289,10 +285,8 @@ export async function loadClusterSupport(snapshot: SnapshotReader): Promise<Read
   );
   const numbers = await readAll(file.path, file.values);
   const support = new Map<string, boolean>();
-  await forEachInSlices(
-    numbers.length / 4,
-    (i) => support.set(clusterId(keyAt(numbers, 4 * i)), numbers[4 * i + 3] === 1),
-    MICROSECOND_STEPS,
+  await forEachInSlices(numbers.length / 4, (i) =>
+    support.set(clusterId(keyAt(numbers, 4 * i)), numbers[4 * i + 3] === 1),
   );
   return support;
 }

@@ -1,15 +1,13 @@
-import type { FastifyRequest } from 'fastify';
 import {
   remCountiesQuerySchema,
   remCountiesResponseSchema,
   type RemCountiesQuery,
 } from '../../schemas/rem-api.ts';
+import { clusterId } from '../../schemas/rem-data.ts';
 import type { ApiModuleContext, ZodApp } from '../api-module.ts';
 import { errorBodySchema } from '../errors.ts';
 import { JsonBytesWriter, encodedFragment } from '../http/json-bytes.ts';
-import { nameAnswer } from '../http/response-cache-plugin.ts';
 import { sendJson } from '../http/send-json.ts';
-import { mapFuels, NOT_PRECOMPUTED, NOT_SUPPORTED } from './county-map-clusters.ts';
 import { remMessages } from './messages.ts';
 import type { RemData, RemSnapshot } from './rem-data.ts';
 import { readyRemData, requireWaterHeaterFuel } from './savings-request.ts';
@@ -33,9 +31,8 @@ const writeMedian = (value: number | null) =>
 /**
  * The change of every county whose cluster for these fuels the snapshot precomputed, in FIPS order: the
  * medians GET /rem/address answers for the county, from the store's in-memory medians (a national map
- * reads thousands of clusters: one slot read each took 12 ms), its clusters found at load
- * (countyMapClusters). Clusters computed on demand are left out: a map of the whole country would
- * compute thousands of them in one request. Written as bytes (the county's fragment, then its numbers),
+ * reads thousands of clusters: one slot read each took 12 ms). Clusters computed on demand are left out:
+ * a map of the whole country would compute thousands of them in one request. Written as bytes (the county's fragment, then its numbers),
  * the same JSON as JSON.stringify of the rows.
  */
 export function remCountiesJson(data: RemData, query: Omit<RemCountiesQuery, 'language'>): Buffer {
@@ -47,13 +44,17 @@ export function remCountiesJson(data: RemData, query: Omit<RemCountiesQuery, 'la
     counties: [],
   });
   writer.begin().ascii(head.slice(0, -2));
-  const clusters = data.countyMapClusters.get(mapFuels(query.heating_fuel, query.water_heater_fuel ?? null))!;
   let rows = 0;
-  data.countyMapRows.forEach(({ start }, row) => {
-    const cluster = clusters[row]!;
-    if (cluster === NOT_PRECOMPUTED) return;
-    const supported = cluster !== NOT_SUPPORTED;
-    const change = cluster >= 0 ? data.statistics.totalDeltaMedians(cluster, query.upgrade) : null;
+  for (const { county, start } of data.countyMapRows) {
+    const id = clusterId({
+      county_fips: county.county_fips,
+      heating_fuel: query.heating_fuel,
+      water_heater_fuel: query.water_heater_fuel ?? null,
+    });
+    const supported = data.clusterSupport.get(id);
+    if (supported === undefined) continue;
+    const position = supported ? data.statistics.positionOf(id) : undefined;
+    const change = position === undefined ? null : data.statistics.totalDeltaMedians(position, query.upgrade);
     const counts = change?.counts ?? { num_samples: 0, num_excluded_samples: 0 };
     const withMedians = change !== null && counts.num_samples > 0;
     if (rows++ > 0) writer.byte(COMMA);
@@ -68,7 +69,7 @@ export function remCountiesJson(data: RemData, query: Omit<RemCountiesQuery, 'la
     writer.bytes(EMISSIONS);
     writeMedian(withMedians ? change.emissions : null);
     writer.byte(ROW_END);
-  });
+  }
   return writer.ascii(']}').finish();
 }
 
@@ -92,9 +93,7 @@ export function registerCountiesRoute(app: ZodApp, ctx: ApiModuleContext<RemSnap
         },
       },
       // One answer per validated query, whatever else a URL holds: each costs a pass over every county.
-      preHandler: nameAnswer((request: FastifyRequest<{ Querystring: RemCountiesQuery }>) =>
-        JSON.stringify(request.query),
-      ),
+      config: { answerKey: (request) => JSON.stringify(request.query) },
     },
     async (request, reply) => {
       const { language, ...query } = request.query;

@@ -22,7 +22,6 @@ import {
   REM_ZIP_COUNTIES,
 } from '../../data-lake/tables/rem.ts';
 import { ClusterStatisticsStore, loadClusterSupport } from './cluster-statistics-store.ts';
-import { countyMapClusters } from './county-map-clusters.ts';
 import { OnDemandClusters } from './on-demand-clusters.ts';
 import { encodedFragment } from '../http/json-bytes.ts';
 import { zipStatesOf, type ZipStates } from '../geocoding/zip-states.ts';
@@ -81,8 +80,6 @@ export interface RemData {
    * "county_name":…,"state_abbreviation":…,"supported":`), encoded once per snapshot.
    */
   countyMapRows: readonly { county: RemCountyRow; start: Buffer }[];
-  /** Per pair of fuels (`mapFuels`), each county map row's cluster (see countyMapClusters). */
-  countyMapClusters: ReadonlyMap<string, Int32Array>;
   rates: readonly EnergyRate[];
   factors: readonly EmissionFactor[];
   /** The electricity factors of each state × grid region on each grid basis. */
@@ -194,7 +191,6 @@ async function loadRemData(snapshot: SnapshotReader, model: RemModel): Promise<R
   const clusterSupport = await loadClusterSupport(snapshot);
   const statistics = await ClusterStatisticsStore.load(snapshot);
   const places = new Map(counties.map((c) => [`${c.state}/${c.grid_region}`, c]));
-  const mapRows = countyMapRows(counties);
   return {
     clusterSupport,
     statistics,
@@ -203,12 +199,7 @@ async function loadRemData(snapshot: SnapshotReader, model: RemModel): Promise<R
     zipCounties: new Map(zips.map((z) => [z.zip, z.county_fips])),
     zipStates: zipStatesOf(zips),
     counties: new Map(counties.map((c) => [c.county_fips, c])),
-    countyMapRows: mapRows,
-    countyMapClusters: await countyMapClusters(
-      mapRows.map((row) => row.county.county_fips),
-      clusterSupport,
-      statistics,
-    ),
+    countyMapRows: countyMapRows(counties),
     rates,
     factors,
     gridFactors,

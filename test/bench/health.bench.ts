@@ -151,7 +151,7 @@ async function computeCosts(lakeDir: string, note: string): Promise<BenchResult[
     const answer = () => {
       const request = healthImpactsRequestSchema.parse(body);
       requireWildcardAlone(request, healthMessages.en);
-      healthAnswerJson(data!, request, resolveAreas(data!, request, healthMessages.en)).giveBack();
+      healthAnswerJson(data!, request, resolveAreas(data!, request, healthMessages.en));
     };
     for (let i = 0; i < 200; i++) answer();
     const runs = 2_000;

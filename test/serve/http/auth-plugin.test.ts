@@ -7,7 +7,6 @@ import { createApiModules } from '../../../serve/api-modules.ts';
 import { buildApp } from '../../../serve/app.ts';
 import { authPlugin } from '../../../serve/http/auth-plugin.ts';
 import { memoryReader, silentLogger, testConfig } from '../../support/serve-fixtures.ts';
-import { FixedWindowRateLimiter } from '../../../serve/http/rate-limiter.ts';
 import { loadSnapshot } from '../../../serve/snapshot/snapshot-holder.ts';
 import { specRemModel } from '../../support/rem-model.ts';
 
@@ -84,7 +83,7 @@ describe('the auth plugin', () => {
     server.setSerializerCompiler(serializerCompiler);
     server.get('/outside', async () => ({ outside: true }));
     await server.register(async (scope) => {
-      await scope.register(authPlugin, { keyStore, limiter: new FixedWindowRateLimiter(10, 60_000) });
+      await scope.register(authPlugin, { keyStore, perMinute: 10 });
       scope.get('/inside', async (request) => ({ key: request.apiKey }));
     });
     const outside = await server.inject({ method: 'GET', url: '/outside' });

@@ -5,7 +5,6 @@ import { buildApp } from '../../../serve/app.ts';
 import type { ZodApp } from '../../../serve/api-module.ts';
 import { authPlugin } from '../../../serve/http/auth-plugin.ts';
 import { snapshotScopePlugin } from '../../../serve/http/snapshot-scope-plugin.ts';
-import { FixedWindowRateLimiter } from '../../../serve/http/rate-limiter.ts';
 import { loadSnapshot, type LoadedSnapshot } from '../../../serve/snapshot/snapshot-holder.ts';
 import { memoryReader, programsModule, silentLogger, testConfig } from '../../support/serve-fixtures.ts';
 
@@ -46,7 +45,7 @@ describe('the snapshot-scope plugin', () => {
     inOrder.setValidatorCompiler(validatorCompiler);
     inOrder.setSerializerCompiler(serializerCompiler);
     await inOrder.register(async (scope) => {
-      await scope.register(authPlugin, { keyStore, limiter: new FixedWindowRateLimiter(10, 60_000) });
+      await scope.register(authPlugin, { keyStore, perMinute: 10 });
       await scope.register(snapshotScopePlugin, {
         snapshots: { current: () => null },
         today: () => '2026-11-21',

@@ -1,5 +1,4 @@
 import type { RemAddressQuery } from '../../schemas/rem-api.ts';
-import type { RemCountyRow } from '../../schemas/rem-data.ts';
 import { HttpError } from '../errors.ts';
 import { writtenAddress } from '../geocoding/locate-address.ts';
 import { remMessages } from './messages.ts';
@@ -7,26 +6,18 @@ import type { RemSnapshot } from './rem-data.ts';
 import { countyOf } from './resolve-county.ts';
 import { requireWaterHeaterFuel } from './savings-request.ts';
 
-/** An address placed in its county, and the name of its answer. */
-export interface NamedAddress {
-  name: string;
-  fips: string;
-  county: RemCountyRow;
-}
-
 /**
- * What names an /rem/address answer when addresses are located offline (by the ZIP they are written
+ * What keys an /rem/address answer when addresses are located offline (by the ZIP they are written
  * with): the county's cluster (county, heating fuel, water-heater fuel), the upgrade and the grid basis.
  * The answer names no address and is a function of exactly these, so every address of a county with the
  * same fuels shares one kept answer and one ETag, as every income of one class does for the calculator.
  * Undefined when the request is refused before its cluster is known (no REM data yet, an address that
- * cannot be placed, a water-heater fuel missing): the handler then answers it, named by its URL. The
- * county comes with the name, so a request that is not answered from the cache is not placed twice.
+ * cannot be placed, a water-heater fuel missing): the handler then answers it, known by its URL.
  */
-export function addressAnswerName(snapshot: RemSnapshot, query: RemAddressQuery): NamedAddress | undefined {
+export function addressAnswerKey(snapshot: RemSnapshot, query: RemAddressQuery): string | undefined {
   const data = snapshot.data;
   if (data === null) return undefined;
-  // The words of a refusal do not matter here: a refused request is not named.
+  // The words of a refusal do not matter here: a refused request is not keyed.
   const text = remMessages.en;
   try {
     requireWaterHeaterFuel(query, text);
@@ -34,9 +25,8 @@ export function addressAnswerName(snapshot: RemSnapshot, query: RemAddressQuery)
       stateOfZip: (zip) => data.zipStates.get(zip),
       language: query.language,
     });
-    const { fips, county } = countyOf(data, written, text);
-    const name = `${fips} ${query.heating_fuel} ${query.water_heater_fuel ?? '-'} ${query.upgrade} ${query.grid_emissions}`;
-    return { name, fips, county };
+    const { fips } = countyOf(data, written, text);
+    return `${fips} ${query.heating_fuel} ${query.water_heater_fuel ?? '-'} ${query.upgrade} ${query.grid_emissions}`;
   } catch (error) {
     if (error instanceof HttpError) return undefined;
     throw error;

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { remAddressQuerySchema } from '../../../schemas/rem-api.ts';
 import type { RemCountyRow } from '../../../schemas/rem-data.ts';
-import { addressAnswerName } from '../../../serve/rem/address-answer-name.ts';
+import { addressAnswerKey } from '../../../serve/rem/address-answer-key.ts';
 import type { RemData, RemSnapshot } from '../../../serve/rem/rem-data.ts';
 
-/** The three lookups naming reads: Providence County RI and Anchorage AK (outside the contiguous US). */
+/** The three lookups keying reads: Providence County RI and Anchorage AK (outside the contiguous US). */
 const snapshot: RemSnapshot = {
   serverVersionJson: '{}',
   data: {
@@ -25,8 +25,8 @@ const snapshot: RemSnapshot = {
   } as unknown as RemData,
 };
 
-const named = (query: Record<string, string>) =>
-  addressAnswerName(
+const name = (query: Record<string, string>) =>
+  addressAnswerKey(
     snapshot,
     remAddressQuerySchema.parse({
       upgrade: 'hvac__heat_pump_seer18_hspf10',
@@ -34,17 +34,11 @@ const named = (query: Record<string, string>) =>
       ...query,
     }),
   );
-const name = (query: Record<string, string>) => named(query)?.name;
 
-describe('addressAnswerName', () => {
-  it('names an answer by county, fuels, upgrade and grid basis, whatever the street or language', () => {
+describe('addressAnswerKey', () => {
+  it('keys an answer by county, fuels, upgrade and grid basis, whatever the street or language', () => {
     const providence = name({ address: '1 Main St, Providence, RI 02903' });
     expect(providence).toBe('44007 natural_gas - hvac__heat_pump_seer18_hspf10 long_run');
-    // The county it was placed in comes with the name, for the handler of a request not answered from the cache.
-    expect(named({ address: '1 Main St, Providence, RI 02903' })).toMatchObject({
-      fips: '44007',
-      county: { name: 'Providence County', state: 'RI' },
-    });
     expect(name({ address: '9 Hope St, Providence, Rhode Island 02906', language: 'es' })).toBe(providence);
     expect(name({ address: '1 Main St, Providence, RI 02903', water_heater_fuel: 'electricity' })).toBe(
       '44007 natural_gas electricity hvac__heat_pump_seer18_hspf10 long_run',
@@ -54,7 +48,7 @@ describe('addressAnswerName', () => {
     );
   });
 
-  it('names no request the handler refuses, so the refusal keeps its own words', () => {
+  it('keys no request the handler refuses, so the refusal keeps its own words', () => {
     // A ZIP of another state than the address names, no ZIP, a ZIP without a county, outside the contiguous US.
     expect(name({ address: '1 Main St, Lubbock, TX 02903' })).toBeUndefined();
     expect(name({ address: '1 Main St, Providence, RI' })).toBeUndefined();
@@ -66,9 +60,9 @@ describe('addressAnswerName', () => {
     ).toBeUndefined();
   });
 
-  it('names nothing while the snapshot has no REM data', () => {
+  it('keys nothing while the snapshot has no REM data', () => {
     expect(
-      addressAnswerName(
+      addressAnswerKey(
         { data: null, serverVersionJson: '{}' },
         remAddressQuerySchema.parse({
           address: '1 Main St, Providence, RI 02903',
