@@ -6,7 +6,6 @@ import type { ServeMetrics } from '../serve-metrics.ts';
 import { negotiateEncoding, type ContentEncoding } from './accept-encoding.ts';
 import { compressBody, encodingFor, type Compressor } from './body-encoding.ts';
 import { canonicalUrl, dataEtag, encodingEtag, notModifiedEtag } from './etag.ts';
-import type { LruLimits } from './lru-cache.ts';
 import { SNAPSHOT_SCOPE_PLUGIN, type PinnedRequest } from './snapshot-scope-plugin.ts';
 
 /*
@@ -33,6 +32,12 @@ declare module 'fastify' {
 
 /** The name other plugins may declare as a dependency. */
 export const RESPONSE_CACHE_PLUGIN = 'electrify-response-cache';
+
+/** Bounds of the response cache: its bodies' total bytes and its answers. */
+export interface LruLimits {
+  maxBytes: number;
+  maxEntries: number;
+}
 
 export interface ResponseCacheOptions {
   /** Bounds of the response cache. */

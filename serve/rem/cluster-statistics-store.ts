@@ -2,7 +2,7 @@ import { close, open, read } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { forEachInSlices } from '../../lib/time-slices.ts';
-import { LruCache } from '../http/lru-cache.ts';
+import { LRUCache } from 'lru-cache';
 import { FUELS, UPGRADES, type Upgrade } from '../../schemas/rem.ts';
 import {
   RESULT_FUELS,
@@ -165,10 +165,7 @@ export class ClusterStatisticsStore {
     fdCloser.register(this, fd);
   }
 
-  private readonly kept = new LruCache<Float64Array>({
-    maxEntries: KEPT_SLOTS,
-    maxBytes: KEPT_SLOTS * SLOT_BYTES,
-  });
+  private readonly kept = new LRUCache<string, Float64Array>({ max: KEPT_SLOTS });
 
   /** Builds (or reuses) the snapshot's slot file and reads the directory into memory. */
   static async load(snapshot: SnapshotReader): Promise<ClusterStatisticsStore> {
@@ -266,7 +263,7 @@ export class ClusterStatisticsStore {
       slot * SLOT_BYTES,
     );
     if (bytesRead !== SLOT_BYTES) throw new Error(`rem slots: short read of slot ${slot}`);
-    this.kept.set(String(slot), values, SLOT_BYTES);
+    this.kept.set(String(slot), values);
     return values;
   }
 }

@@ -5,9 +5,9 @@ import {
   type GridEmissions,
 } from '../../schemas/rem-data.ts';
 import type { CountyInputs, RemModel } from '../../schemas/rem-model.ts';
-import { UPGRADES, type Upgrade } from '../../schemas/rem.ts';
-import { LruCache } from '../http/lru-cache.ts';
-import { SLOT_VALUES, answerOfLines, type ClusterAnswer } from './cluster-statistics-store.ts';
+import type { Upgrade } from '../../schemas/rem.ts';
+import { LRUCache } from 'lru-cache';
+import { answerOfLines, type ClusterAnswer } from './cluster-statistics-store.ts';
 
 /**
  * Clusters of a snapshot's counties that the pipeline did not precompute (REM_STATES), or asked on another
@@ -21,15 +21,11 @@ import { SLOT_VALUES, answerOfLines, type ClusterAnswer } from './cluster-statis
 export type ComputedCluster =
   { supported: false } | { supported: true; answers: ReadonlyMap<Upgrade, ClusterAnswer> };
 
-/** Clusters kept per snapshot, each one slot (1,440 bytes) per upgrade. */
+/** Clusters kept per snapshot, each one slot (1,440 bytes) per upgrade: about 3 MB at most. */
 const KEPT_CLUSTERS = 256;
-const CLUSTER_BYTES = UPGRADES.length * SLOT_VALUES * Float64Array.BYTES_PER_ELEMENT;
 
 export class OnDemandClusters {
-  private readonly computed = new LruCache<ComputedCluster>({
-    maxEntries: KEPT_CLUSTERS,
-    maxBytes: KEPT_CLUSTERS * CLUSTER_BYTES,
-  });
+  private readonly computed = new LRUCache<string, ComputedCluster>({ max: KEPT_CLUSTERS });
   /** Clusters being computed: concurrent requests for one cluster share its computation. */
   private readonly running = new Map<string, Promise<ComputedCluster>>();
 
@@ -57,7 +53,7 @@ export class OnDemandClusters {
           const computed: ComputedCluster = outcome.supported
             ? { supported: true, answers: answersByUpgrade(outcome.lines) }
             : { supported: false };
-          this.computed.set(id, computed, CLUSTER_BYTES);
+          this.computed.set(id, computed);
           return computed;
         })
         .finally(() => this.running.delete(id));

@@ -6,7 +6,7 @@ import type { ApiModule, ZodApp } from '../../../serve/api-module.ts';
 import { buildApp } from '../../../serve/app.ts';
 import { HttpError } from '../../../serve/errors.ts';
 import type { Compressor } from '../../../serve/http/body-encoding.ts';
-import type { LruLimits } from '../../../serve/http/lru-cache.ts';
+import type { LruLimits } from '../../../serve/http/response-cache-plugin.ts';
 import { responseCachePlugin } from '../../../serve/http/response-cache-plugin.ts';
 import { SnapshotHolder } from '../../../serve/snapshot/snapshot-holder.ts';
 import {
