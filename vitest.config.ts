@@ -1,13 +1,65 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
+/**
+ * The specs that start processes of their own (servers, Kafka, SeaweedFS, HAProxy, Redis, a browser, promtool, the
+ * CLIs): `npm run test:process`. Every other spec runs in the test's process: `npm run test:unit`. `npm test` runs
+ * both; test/test-groups.test.ts fails when a spec that starts a process is missing here.
+ */
+export const PROCESS_SPECS = [
+  'test/bench/thread-cpu.test.ts',
+  'test/data-lake/cli/lake-command-s3.test.ts',
+  'test/data-lake/cli/lake.test.ts',
+  'test/data-lake/cli/sql-command.test.ts',
+  'test/data-lake/run-history.test.ts',
+  'test/data-lake/store/s3-store.test.ts',
+  'test/deploy/engines/seaweedfs.test.ts',
+  'test/deploy/haproxy.test.ts',
+  'test/lib/eventlog/embedded-log-recovery.test.ts',
+  'test/lib/eventlog/kafka-log.test.ts',
+  'test/lib/eventlog/open-event-log.test.ts',
+  'test/lib/fs/lock-file.test.ts',
+  'test/lib/log.test.ts',
+  'test/serve/cli/keys-command.test.ts',
+  'test/serve/cli/keys.test.ts',
+  'test/serve/docs/docs-page.test.ts',
+  'test/serve/explore/explore-page.test.ts',
+  'test/serve/http/cors-plugin.test.ts',
+  'test/serve/http/rate-limit-redis.test.ts',
+  'test/serve/replica-s3.test.ts',
+  'test/serve/replicas-soak.test.ts',
+  'test/serve/replicas.test.ts',
+  'test/serve/serve-metrics.test.ts',
+  'test/simulate/cli/simulate-worker.test.ts',
+  'test/simulate/stage/simulate-code-change.test.ts',
+  'test/simulate/stage/simulate-stage-crash.test.ts',
+  'test/simulate/stage/simulate-stage-kafka.test.ts',
+  'test/start/doc-commands.test.ts',
+  'test/start/main.test.ts',
+  'test/transform/cli/pipeline-command.test.ts',
+  'test/transform/cli/refresh-command.test.ts',
+  'test/transform/pipeline/pipeline-crash.test.ts',
+  'test/transform/pipeline/pipeline-kafka-workers.test.ts',
+];
+
+/** The specs over the national data (../shared/ra-data), which a user may not have: npm run test:real-data. */
+const REAL_DATA_SPECS = 'test/real-data/**';
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    // The specs over the national data (../shared/ra-data), which a user may not have: npm run test:real-data.
-    exclude: [...configDefaults.exclude, 'test/real-data/**'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // DuckDB and ONNX sessions are native; forks isolate them per file.
     pool: 'forks',
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, REAL_DATA_SPECS, ...PROCESS_SPECS],
+        },
+      },
+      { extends: true, test: { name: 'process', include: PROCESS_SPECS } },
+    ],
   },
 });
