@@ -18,13 +18,21 @@ export async function runRepl(
   const print = (text: string) => output.write(`${text}\n`);
   print(`snapshot ${session.snapshotId}; .tables lists tables, .quit leaves. ${HELP.split('\n')[0]}`);
   let buffer = '';
+  // Lines pasted after .quit are already queued: they are not run.
+  let left = false;
   let busy: Promise<void> = Promise.resolve();
   rl.prompt();
   rl.on('line', (line) => {
     busy = busy.then(async () => {
+      if (left) return;
       const trimmed = line.trim();
+      // Leaving works mid-statement too: what was typed of it is dropped, and said so.
+      if (trimmed === '.quit' || trimmed === '.exit') {
+        if (buffer !== '') print('(the unfinished statement was not run)');
+        left = true;
+        return void rl.close();
+      }
       if (buffer === '' && trimmed.startsWith('.')) {
-        if (trimmed === '.quit' || trimmed === '.exit') return void rl.close();
         if (trimmed === '.tables')
           session.tables.forEach((t) => print(`${t.name}  read_parquet('${t.file}')`));
         else print(HELP);
