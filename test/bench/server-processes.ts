@@ -54,9 +54,15 @@ export const loadNote = (): string =>
     .map((l) => l.toFixed(2))
     .join(', ')}`;
 
-/** CPU seconds (user + system) a process has used so far (Linux /proc, in clock ticks of 1/100 s). */
-export async function cpuSecondsOf(pid: number): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+/**
+ * CPU seconds (user + system) a process, or one of its threads (`thread`, a task id), has used so far
+ * (Linux /proc, in clock ticks of 1/100 s).
+ */
+export async function cpuSecondsOf(pid: number, thread?: number): Promise<number> {
+  const stat = await readFile(
+    thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`,
+    'utf8',
+  );
   // The fields after the command's closing parenthesis, from the state on: utime is the 12th, stime the 13th.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;

@@ -1,21 +1,8 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-
-const workerCli = fileURLToPath(new URL('../../simulate/cli/simulate-worker.ts', import.meta.url));
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { startLoggedProcess, type LoggedProcess } from './logged-process.ts';
 
 /** An `npm run simulate:worker` process a spec started, with what it logged. */
-export interface WorkerProcess {
-  child: ChildProcessWithoutNullStreams;
-  /** Its log lines' messages, as they come. */
-  lines: string[];
-  /** When each of `lines` came (Date.now()). */
-  times: number[];
-  /** Resolves once a message matches (at once if one already did); rejects if the worker exits first. */
-  logged(match: RegExp): Promise<void>;
-  /** Its exit code (null when killed by a signal). */
-  exited: Promise<number | null>;
-  stderr(): string;
-}
+export type WorkerProcess = LoggedProcess;
 
 /**
  * Starts `npm run simulate:worker` as its own process (one thread unless `env` says otherwise), adding it
@@ -25,33 +12,15 @@ export function startWorker(
   env: Record<string, string>,
   children: ChildProcessWithoutNullStreams[],
 ): WorkerProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', workerCli], {
-    env: { ...process.env, SIMULATE_WORKERS: '1', LOG_LEVEL: 'info', ...env },
-  });
-  children.push(child);
-  const lines: string[] = [];
-  const times: number[] = [];
-  let output = '';
-  const waiters: { match: RegExp; resolve: () => void }[] = [];
-  child.stdout.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-    const complete = output.split('\n');
-    output = complete.pop()!;
-    for (const line of complete) {
-      const message = (JSON.parse(line) as { msg: string }).msg;
-      lines.push(message);
-      times.push(Date.now());
-      for (const waiter of waiters.filter((w) => w.match.test(message))) waiter.resolve();
-    }
-  });
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const logged = (match: RegExp) =>
-    new Promise<void>((resolve, reject) => {
-      if (lines.some((line) => match.test(line))) return resolve();
-      waiters.push({ match, resolve });
-      void exited.then((code) => reject(new Error(`worker exited (${code}) before ${match}: ${stderr}`)));
-    });
-  return { child, lines, times, logged, exited, stderr: () => stderr };
+  return startLoggedProcess(
+    'simulate/cli/simulate-worker.ts',
+    { SIMULATE_WORKERS: '1', LOG_LEVEL: 'info', ...env },
+    children,
+  );
+}
+
+/** How many units a worker says it has computed so far (its last "N units computed" line; 0 before any). */
+export function unitsComputed(worker: WorkerProcess): number {
+  const last = worker.lines.findLast((line) => /units computed/.test(line));
+  return last === undefined ? 0 : Number(/(\d+) units computed/.exec(last)![1]);
 }

@@ -28,6 +28,8 @@ export interface KafkaCluster {
   stop(): Promise<void>;
   /** The node that coordinates `groupId` now: the leader of its partition of __consumer_offsets. */
   coordinatorOf(groupId: string): Promise<number>;
+  /** The process id of each node's JVM that is running, in node id order (a bench reads their CPU). */
+  pids(): number[];
 }
 
 /** Java's String.hashCode, by which Kafka places a group on a partition of __consumer_offsets. */
@@ -230,6 +232,11 @@ export async function startKafkaCluster({ nodes = 3 }: { nodes?: number } = {}):
       await answersMetadata(brokers[id - 1]!, 1, start(id), file(id, 'server.log'));
     },
     stop,
+    pids: () =>
+      ids
+        .map((id) => processes.get(id)!)
+        .filter((child) => child.exitCode === null && child.signalCode === null)
+        .map((child) => child.pid!),
     coordinatorOf: async (groupId) => {
       const kafka = new Kafka({ clientId: 'kafka-cluster', brokers, logLevel: logLevel.NOTHING });
       const admin = kafka.admin();
