@@ -8,7 +8,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** What a spec imports that starts a process: node:child_process, or a test helper that does. */
 const STARTS_PROCESSES =
-  /from '(node:)?child_process'|support\/(processes|start-main-process|headless-chromium|simulate-worker-process|promtool|deployment\/[\w-]+|engines\/[\w-]+)\.ts'/;
+  /from '(node:)?child_process'|support\/(processes|logged-process|start-main-process|headless-chromium|simulate-worker-process|promtool|deployment\/[\w-]+|engines\/[\w-]+)\.ts'/;
 
 async function specFiles(dir: string): Promise<string[]> {
   const entries = await readdir(path.join(ROOT, dir), { withFileTypes: true });
