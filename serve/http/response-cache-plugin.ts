@@ -90,52 +90,68 @@ function requestKey(request: FastifyRequest, routeKey: string | undefined): stri
   return request.method === 'POST' ? undefined : canonicalUrl(request.url);
 }
 
-export const responseCachePlugin = fp<ResponseCacheOptions>(
-  async (scope, { responseCache, answerVersion, metrics, compress = compressBody }) => {
-    const { maxBytes, maxEntries } = responseCache;
-    const answers =
+/** The kept answers of one snapshot and date, by coding and key; a lookup for another drops them all. */
+class KeptAnswers {
+  private readonly answers: LRUCache<string, KeptAnswer> | null;
+  private keptFor: PinnedRequest | null = null;
+
+  constructor(
+    { maxBytes, maxEntries }: LruLimits,
+    private readonly compress: Compressor,
+  ) {
+    this.answers =
       maxBytes > 0 && maxEntries > 0
         ? new LRUCache<string, KeptAnswer>({ max: maxEntries, maxSize: maxBytes })
         : null;
-    // The snapshot and date of the kept answers: a lookup for others drops them all.
-    let keptFor: PinnedRequest | null = null;
-    const isCurrent = ({ snapshot, asOfDate }: PinnedRequest) =>
-      keptFor?.snapshot === snapshot && keptFor.asOfDate === asOfDate;
+  }
 
-    /** The kept answer of `key` in `encoding`, compressed now (and kept so) from the unencoded one if need be. */
-    async function lookUp(pinned: PinnedRequest, key: string, encoding: ContentEncoding) {
-      if (answers === null) return undefined;
-      if (!isCurrent(pinned)) {
-        answers.clear();
-        keptFor = pinned;
-      }
-      const kept = answers.get(`${encoding} ${key}`);
-      if (kept !== undefined || encoding === 'identity') return kept;
-      const plain = answers.get(`identity ${key}`);
-      if (plain === undefined) return undefined;
-      const coded = await inCoding(plain, encoding);
-      keep(pinned, key, coded);
-      return coded;
-    }
+  private isCurrent({ snapshot, asOfDate }: PinnedRequest): boolean {
+    return this.keptFor?.snapshot === snapshot && this.keptFor.asOfDate === asOfDate;
+  }
 
-    /** Keeps an answer computed from the snapshot and date of the kept ones (not one that outlived a swap). */
-    function keep(pinned: PinnedRequest, key: string, answer: KeptAnswer): void {
-      if (answers === null || !isCurrent(pinned)) return;
-      const entry = `${answer.encoding} ${key}`;
-      answers.set(entry, answer, { size: answer.body.length + entry.length + ENTRY_OVERHEAD_BYTES });
+  /** The kept answer of `key` in `encoding`, compressed now (and kept so) from the unencoded one if need be. */
+  async lookUp(
+    pinned: PinnedRequest,
+    key: string,
+    encoding: ContentEncoding,
+  ): Promise<KeptAnswer | undefined> {
+    if (this.answers === null) return undefined;
+    if (!this.isCurrent(pinned)) {
+      this.answers.clear();
+      this.keptFor = pinned;
     }
+    const kept = this.answers.get(`${encoding} ${key}`);
+    if (kept !== undefined || encoding === 'identity') return kept;
+    const plain = this.answers.get(`identity ${key}`);
+    if (plain === undefined) return undefined;
+    const coded = await this.inCoding(plain, encoding);
+    this.keep(pinned, key, coded);
+    return coded;
+  }
 
-    /** An unencoded answer in the coding a client accepts (as it is when too short to compress). */
-    async function inCoding(plain: KeptAnswer, accepted: ContentEncoding): Promise<KeptAnswer> {
-      const encoding = encodingFor(accepted, plain.body.length);
-      if (encoding === 'identity') return plain;
-      return {
-        body: await compress(plain.body, encoding),
-        headers: { ...plain.headers, 'content-encoding': encoding, etag: encodingEtag(plain.etag, encoding) },
-        etag: plain.etag,
-        encoding,
-      };
-    }
+  /** Keeps an answer computed from the snapshot and date of the kept ones (not one that outlived a swap). */
+  keep(pinned: PinnedRequest, key: string, answer: KeptAnswer): void {
+    if (this.answers === null || !this.isCurrent(pinned)) return;
+    const entry = `${answer.encoding} ${key}`;
+    this.answers.set(entry, answer, { size: answer.body.length + entry.length + ENTRY_OVERHEAD_BYTES });
+  }
+
+  /** An unencoded answer in the coding a client accepts (as it is when too short to compress). */
+  async inCoding(plain: KeptAnswer, accepted: ContentEncoding): Promise<KeptAnswer> {
+    const encoding = encodingFor(accepted, plain.body.length);
+    if (encoding === 'identity') return plain;
+    return {
+      body: await this.compress(plain.body, encoding),
+      headers: { ...plain.headers, 'content-encoding': encoding, etag: encodingEtag(plain.etag, encoding) },
+      etag: plain.etag,
+      encoding,
+    };
+  }
+}
+
+export const responseCachePlugin = fp<ResponseCacheOptions>(
+  async (scope, { responseCache, answerVersion, metrics, compress = compressBody }) => {
+    const answers = new KeptAnswers(responseCache, compress);
 
     /**
      * Answers a request from the cache when it can: with its kept answer (not a HEAD, which has no body),
@@ -145,7 +161,7 @@ export const responseCachePlugin = fp<ResponseCacheOptions>(
       const pinned = request.pinned!;
       const accepted = negotiateEncoding(request.headers['accept-encoding']);
       const ifNoneMatch = request.method === 'POST' ? undefined : request.headers['if-none-match'];
-      const kept = request.method === 'HEAD' ? undefined : await lookUp(pinned, key, accepted);
+      const kept = request.method === 'HEAD' ? undefined : await answers.lookUp(pinned, key, accepted);
       // Without a kept answer, the tag is worked out only for a conditional request.
       if (kept === undefined && ifNoneMatch === undefined) return;
       const current = notModifiedEtag(
@@ -193,10 +209,10 @@ export const responseCachePlugin = fp<ResponseCacheOptions>(
       }
       const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
       const plain: KeptAnswer = { body, headers, etag, encoding: 'identity' };
-      const sent = await inCoding(plain, negotiateEncoding(request.headers['accept-encoding']));
+      const sent = await answers.inCoding(plain, negotiateEncoding(request.headers['accept-encoding']));
       if (request.method !== 'HEAD' && keepAnswer?.(request) !== false) {
-        keep(pinned, key, plain);
-        if (sent !== plain) keep(pinned, key, sent);
+        answers.keep(pinned, key, plain);
+        if (sent !== plain) answers.keep(pinned, key, sent);
       }
       if (sent !== plain) reply.header('content-encoding', sent.encoding).header('etag', sent.headers.etag);
       return sent.body;
