@@ -1,12 +1,14 @@
 import { serialize } from 'node:v8';
 import { localLake } from '../../data-lake/lake.ts';
+import { processMemoryDb } from '../../data-lake/memory-db.ts';
 import { openSnapshot } from '../../data-lake/snapshot-reader.ts';
 import { MESSAGE_BYTES, type TableReply, type TableRequest } from './child-process-snapshot-reader.ts';
 
 // A child process that reads tables of one snapshot for the serving process (see
-// child-process-snapshot-reader.ts). It exits when the parent lets go of it.
+// child-process-snapshot-reader.ts). It exits when the parent lets go of it, and DuckDB's memory with it: every
+// read uses the one in-memory DuckDB.
 const [lakeDir, id] = process.argv.slice(2) as [string, string];
-const reader = await openSnapshot(localLake(lakeDir), id);
+const reader = await openSnapshot(localLake(lakeDir), id, await processMemoryDb());
 const reply = (message: TableReply) => void process.send!(message);
 
 /** A table's rows in messages of about MESSAGE_BYTES (one, empty, for a table of none). */
