@@ -1,5 +1,6 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { spawnOn, THIS_MACHINE, type Placement } from './processes.ts';
 
 const workerCli = fileURLToPath(new URL('../../simulate/cli/simulate-worker.ts', import.meta.url));
 
@@ -19,15 +20,17 @@ export interface WorkerProcess {
 
 /**
  * Starts `npm run simulate:worker` as its own process (one thread unless `env` says otherwise), adding it
- * to `children` so the spec can kill what is left after each test.
+ * to `children` so the spec can kill what is left after each test; on another host of a lab if `placement`
+ * says so.
  */
 export function startWorker(
   env: Record<string, string>,
   children: ChildProcessWithoutNullStreams[],
+  placement: Placement = THIS_MACHINE,
 ): WorkerProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', workerCli], {
+  const child = spawnOn(placement, process.execPath, ['--import', 'tsx', workerCli], {
     env: { ...process.env, SIMULATE_WORKERS: '1', LOG_LEVEL: 'info', ...env },
-  });
+  }) as ChildProcessWithoutNullStreams;
   children.push(child);
   const lines: string[] = [];
   const times: number[] = [];
