@@ -9,7 +9,7 @@ import { writeFileAtomically } from '../lib/fs/durable-file.ts';
 import { localCopy, type Lake } from './lake.ts';
 import { lakePaths, snapshotDir } from './lake-paths.ts';
 import { readManifest } from './manifest-file.ts';
-import { withMemoryDb } from './memory-db.ts';
+import { withMemoryDb, type MemoryDb } from './memory-db.ts';
 import { quoteIdentifier, quoteLiteral } from './sql-quote.ts';
 
 export { readCurrent };
@@ -56,11 +56,17 @@ export const readTable = <Row extends Record<string, unknown>>(
 
 /**
  * Opens a snapshot of the lake by id, from this machine's copy of it (see `localCopy`); its manifest is
- * read and validated now, its tables on demand.
+ * read and validated now, its tables on demand, each read in a DuckDB of `memoryDb` (by default one of its
+ * own).
  */
-export async function openSnapshot(lake: Lake, id: string): Promise<SnapshotReader> {
+export async function openSnapshot(
+  lake: Lake,
+  id: string,
+  memoryDb: MemoryDb = withMemoryDb,
+): Promise<SnapshotReader> {
   const dir = snapshotDir((await localCopy(lake, id)).workDir, id);
-  return new ParquetSnapshotReader(id, dir, await readManifest(dir), lakePaths(lake.workDir).servingCache);
+  const servingCache = lakePaths(lake.workDir).servingCache;
+  return new ParquetSnapshotReader(id, dir, await readManifest(dir), servingCache, memoryDb);
 }
 
 class ParquetSnapshotReader implements SnapshotReader {
@@ -69,6 +75,7 @@ class ParquetSnapshotReader implements SnapshotReader {
     readonly dir: string,
     readonly manifest: Manifest,
     private readonly servingCache: string,
+    private readonly memoryDb: MemoryDb,
   ) {}
 
   async writeFloat64File(name: string, sql: string): Promise<Float64File> {
@@ -101,12 +108,12 @@ class ParquetSnapshotReader implements SnapshotReader {
     return { path: target, values };
   }
 
-  /** A short-lived DuckDB with one view per table of this snapshot. */
+  /** A connection with one view per table of this snapshot (temporary: they go with the connection). */
   private withTables<T>(use: (db: DuckDBConnection) => Promise<T>): Promise<T> {
-    return withMemoryDb(async (db) => {
+    return this.memoryDb(async (db) => {
       for (const [table, entry] of Object.entries(this.manifest.tables)) {
         const file = quoteLiteral(path.join(this.dir, entry.file));
-        await db.run(`CREATE VIEW ${quoteIdentifier(table)} AS SELECT * FROM read_parquet(${file})`);
+        await db.run(`CREATE TEMP VIEW ${quoteIdentifier(table)} AS SELECT * FROM read_parquet(${file})`);
       }
       return use(db);
     });
@@ -140,11 +147,11 @@ class ParquetSnapshotReader implements SnapshotReader {
     });
   }
 
-  /** A short-lived DuckDB and the path of one table's Parquet file. */
+  /** A connection and the path of one table's Parquet file. */
   private withFile<T>(table: string, use: (db: DuckDBConnection, file: string) => Promise<T>): Promise<T> {
     const entry = this.manifest.tables[table];
     if (!entry) return Promise.reject(new Error(`snapshot ${this.id} has no table "${table}"`));
-    return withMemoryDb((db) => use(db, path.join(this.dir, entry.file)));
+    return this.memoryDb((db) => use(db, path.join(this.dir, entry.file)));
   }
 }
 

@@ -14,6 +14,13 @@ import {
 import { writeFileAtomically } from '../../lib/fs/durable-file.ts';
 import { assertKey, LakeStoreError, type LakeStore, type StoredObject } from './lake-store.ts';
 
+/**
+ * How long a `get` may take before it fails. It reads small objects (CURRENT, manifests, run records) that
+ * answer in milliseconds; on a connection whose network went away a request would wait for TCP to give up
+ * (minutes), and a replica's poll of CURRENT with it, its /healthz still saying the store is reachable.
+ */
+export const GET_TIMEOUT_MS = 5_000;
+
 /** `s3://bucket/prefix` (the prefix may be empty). */
 export function parseS3Url(url: string): { bucket: string; prefix: string } {
   const match = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(?:\/(.*))?$/.exec(url);
@@ -61,6 +68,8 @@ export class S3Store implements LakeStore {
       try {
         const answer = await this.client.send(
           new GetObjectCommand({ Bucket: this.bucket, Key: this.key(key) }),
+          // The body too: the request is destroyed on abort, its body with it.
+          { abortSignal: AbortSignal.timeout(GET_TIMEOUT_MS) },
         );
         return { body: Buffer.from(await answer.Body!.transformToByteArray()), version: answer.ETag! };
       } catch (error) {

@@ -429,15 +429,30 @@ export class KafkaEventLog implements EventLog {
     names: string[],
   ): Promise<{ name: string; partition: number; next: number; end: number }[]> {
     if (names.length === 0) return [];
-    const committed = await retried(() =>
-      this.admin.fetchOffsets({ groupId: this.groupName(groupId), topics: names }),
-    );
+    // Each topic's offsets first, one topic after the other: kafkajs's fetchOffsets asks the coordinator for the
+    // partitions its metadata lists, and topics it meets for the first time all at once can be missing from
+    // that metadata (concurrent refreshes overwrite each other). A topic asked with no partitions comes back
+    // with none, which read as nothing committed: a drain then waited for records the group had long read.
+    const offsetsOf = new Map<string, Awaited<ReturnType<KafkaEventLog['topicOffsets']>>>();
+    for (const name of names) offsetsOf.set(name, await this.topicOffsets(name));
+    const committed = await retried(async () => {
+      const answer = await this.admin.fetchOffsets({ groupId: this.groupName(groupId), topics: names });
+      const missing = names.filter(
+        (name) =>
+          (answer.find((c) => c.topic === name)?.partitions.length ?? 0) < offsetsOf.get(name)!.length,
+      );
+      if (missing.length > 0)
+        throw Object.assign(
+          new Error(`offsets of group ${groupId} came back without partitions of ${missing.join(', ')}`),
+          { retriable: true },
+        );
+      return answer;
+    });
     const positions = [];
     for (const name of names) {
-      const offsets = await this.topicOffsets(name);
-      const ofTopic = committed.find((c) => c.topic === name)?.partitions ?? [];
+      const ofTopic = committed.find((c) => c.topic === name)!.partitions;
       // In partition order: kafkajs asks each partition's leader, and lists them as the brokers answered.
-      for (const { partition, high, low } of offsets.sort((a, b) => a.partition - b.partition)) {
+      for (const { partition, high, low } of offsetsOf.get(name)!.sort((a, b) => a.partition - b.partition)) {
         const commit = Number(ofTopic.find((p) => p.partition === partition)?.offset ?? -1);
         // Negative offsets mean "none" (-1) or "reset to earliest" (-2, written by resetOffsets).
         positions.push({ name, partition, next: commit < 0 ? Number(low) : commit, end: Number(high) });

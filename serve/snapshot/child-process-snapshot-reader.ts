@@ -34,7 +34,7 @@ const CHILD_EXEC_ARGV = COMPILED ? [] : ['--import', import.meta.resolve('tsx')]
 const IDLE_MS = 500;
 
 /**
- * Rows per message from the child: as many as fit this many bytes serialised (a larger row goes alone).
+ * Rows per message from the child: about as many as fit this many bytes serialised (at least one).
  * The serving process decodes a message in one turn of its event loop while it answers requests from the
  * snapshot it serves: the national locations table in one message held the loop for 136 ms, and the
  * states table's 6.4 MB for 51 ms; a message of this size takes a few.

@@ -1,6 +1,6 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import path from 'node:path';
-import { ROOT } from './processes.ts';
+import { ROOT, spawnOn, THIS_MACHINE, type Placement } from './processes.ts';
 
 /** One of the project's commands as a child process, with the JSON log lines it wrote on stdout. */
 export interface LoggedProcess {
@@ -21,17 +21,18 @@ export interface LoggedProcess {
 /**
  * Starts a TypeScript entry point (`entry`, from the repository's root) with tsx as node itself, so the
  * child's pid is the program's and /proc/<pid> measures it, adding it to `children` so the caller can kill
- * what is left.
+ * what is left; on a host of a lab when `placement` says (test/support/deployment/netns-hosts.ts).
  */
 export function startLoggedProcess(
   entry: string,
   env: Record<string, string>,
   children: ChildProcessWithoutNullStreams[],
+  placement: Placement = THIS_MACHINE,
 ): LoggedProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, entry)], {
+  const child = spawnOn(placement, process.execPath, ['--import', 'tsx', path.join(ROOT, entry)], {
     cwd: ROOT,
     env: { ...process.env, ...env },
-  });
+  }) as ChildProcessWithoutNullStreams;
   children.push(child);
   const lines: string[] = [];
   const times: number[] = [];

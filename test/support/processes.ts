@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +10,29 @@ import { fileURLToPath } from 'node:url';
 
 /** The repository's root. */
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/**
+ * Where a helper runs a server: the address it binds and advertises, and the words its command is prefixed
+ * with (`ip netns exec <namespace>` for a host of a lab, test/support/deployment/netns-hosts.ts).
+ */
+export interface Placement {
+  address: string;
+  spawnPrefix: readonly string[];
+}
+
+/** The default placement: this machine's loopback, the command as it is. */
+export const THIS_MACHINE: Placement = { address: '127.0.0.1', spawnPrefix: [] };
+
+/** Spawns `command` where `placement` says (its prefix in front). */
+export function spawnOn(
+  placement: Placement,
+  command: string,
+  args: readonly string[],
+  options: SpawnOptions,
+): ChildProcess {
+  const [file, ...rest] = [...placement.spawnPrefix, command, ...args];
+  return spawn(file!, rest, options);
+}
 
 /** A TCP port on 127.0.0.1 that nothing listens on now (the system's pick). */
 export async function freePort(): Promise<number> {

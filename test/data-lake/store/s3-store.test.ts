@@ -1,6 +1,8 @@
+import { createServer, type Socket } from 'node:net';
 import { S3Client } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
-import { parseS3Url, S3Store } from '../../../data-lake/store/s3-store.ts';
+import { LakeStoreError } from '../../../data-lake/store/lake-store.ts';
+import { GET_TIMEOUT_MS, parseS3Url, S3Store } from '../../../data-lake/store/s3-store.ts';
 import { seaweedfsUnavailable } from '../../support/engines/engines.ts';
 import { startSeaweedfs } from '../../support/engines/seaweedfs.ts';
 import { lakeStoreContract } from './lake-store-contract.ts';
@@ -17,6 +19,33 @@ describe('parseS3Url', () => {
     expect(() => parseS3Url('https://electrify-lake/prod')).toThrow(
       '"https://electrify-lake/prod" is not an S3 lake URL (s3://bucket or s3://bucket/prefix)',
     );
+  });
+});
+
+describe('a store that stops answering', () => {
+  it(`fails a get after ${GET_TIMEOUT_MS / 1000} s instead of waiting for the network`, async () => {
+    // Takes connections and requests, answers none: a store on the far side of a network that lost its route.
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => void sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as { port: number };
+    const client = new S3Client({
+      endpoint: `http://127.0.0.1:${port}`,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'id', secretAccessKey: 'secret' },
+    });
+    try {
+      const started = performance.now();
+      const read = new S3Store('s3://lake', client).get('CURRENT');
+      await expect(read).rejects.toThrow(LakeStoreError);
+      await expect(read).rejects.toThrow('lake store s3://lake: get CURRENT failed');
+      expect(performance.now() - started).toBeGreaterThanOrEqual(GET_TIMEOUT_MS - 50);
+      expect(performance.now() - started).toBeLessThan(GET_TIMEOUT_MS + 2_000);
+    } finally {
+      sockets.forEach((socket) => socket.destroy());
+      silent.close();
+    }
   });
 });
 

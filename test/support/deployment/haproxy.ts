@@ -1,8 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import path from 'node:path';
-import { ROOT, stop } from '../processes.ts';
+import { ROOT, spawnOn, stop, THIS_MACHINE, type Placement } from '../processes.ts';
 import { debianBinaryUnavailable } from './debian-binary.ts';
 
 /** Debian's haproxy; .ci/run installs it and sets HAPROXY_REQUIRED so CI cannot skip the specs that need it. */
@@ -39,25 +39,30 @@ export class HaproxyProcess {
     private readonly socket: string,
   ) {}
 
-  /** `replicas`: host:port of each replica, in order (r1, r2, …). */
+  /**
+   * `replicas`: host:port of each replica, in order (r1, r2, …). It listens on `placement`'s address
+   * (loopback by default); its admin socket is a file, reached from any host.
+   */
   static async start(options: {
     port: number;
     replicas: readonly string[];
     socket: string;
+    placement?: Placement;
   }): Promise<HaproxyProcess> {
+    const placement = options.placement ?? THIS_MACHINE;
     const env: Record<string, string> = {
-      ELECTRIFY_LB_BIND: `127.0.0.1:${options.port}`,
+      ELECTRIFY_LB_BIND: `${placement.address}:${options.port}`,
       ELECTRIFY_HAPROXY_SOCKET: options.socket,
     };
     options.replicas.forEach((address, i) => (env[`ELECTRIFY_REPLICA_${i + 1}`] = address));
     let output = '';
-    const child = spawn(HAPROXY, ['-db', '-f', HAPROXY_CONFIG], {
+    const child = spawnOn(placement, HAPROXY, ['-db', '-f', HAPROXY_CONFIG], {
       env: { PATH: process.env.PATH, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout!.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-4000)));
     child.stderr!.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-4000)));
-    const proxy = new HaproxyProcess(child, `http://127.0.0.1:${options.port}`, options.socket);
+    const proxy = new HaproxyProcess(child, `http://${placement.address}:${options.port}`, options.socket);
     const deadline = Date.now() + 10_000;
     for (;;) {
       if (child.exitCode !== null) throw new Error(`haproxy exited with ${child.exitCode}:\n${output}`);

@@ -1,6 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { connect } from 'node:net';
-import { freePort, stop } from '../processes.ts';
+import { freePort, spawnOn, stop, THIS_MACHINE, type Placement } from '../processes.ts';
 import { debianBinaryUnavailable } from './debian-binary.ts';
 
 /** Debian's redis-server; .ci/run installs it and sets REDIS_SERVER_REQUIRED so CI cannot skip its specs. */
@@ -9,31 +9,42 @@ export const REDIS_SERVER = '/usr/bin/redis-server';
 export const redisUnavailable = () =>
   debianBinaryUnavailable(REDIS_SERVER, 'redis-server', 'REDIS_SERVER_REQUIRED', 'specs needing Redis');
 
-/** A throwaway redis-server on a free loopback port: no persistence, stopped by `stop`. */
+/**
+ * A throwaway redis-server on a free port of `placement`'s address (loopback by default): no persistence,
+ * stopped by `stop`.
+ */
 export class RedisServer {
   private constructor(
     private readonly child: ChildProcess,
     readonly port: number,
+    readonly address: string,
   ) {}
 
   get url(): string {
-    return `redis://127.0.0.1:${this.port}`;
+    return `redis://${this.address}:${this.port}`;
   }
 
-  static async start(port?: number): Promise<RedisServer> {
+  static async start(port?: number, placement: Placement = THIS_MACHINE): Promise<RedisServer> {
     const chosen = port ?? (await freePort());
-    const child = spawn(
+    const { address } = placement;
+    const child = spawnOn(
+      placement,
       REDIS_SERVER,
-      ['--port', String(chosen), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      [
+        ...['--port', String(chosen), '--bind', address, '--save', '', '--appendonly', 'no'],
+        // Without a password Redis answers only loopback clients (protected mode); a lab host's clients are
+        // on other hosts of a private network of the spec's own.
+        ...(address === THIS_MACHINE.address ? [] : ['--protected-mode', 'no']),
+      ],
       { stdio: 'ignore' },
     );
     const deadline = Date.now() + 10_000;
-    while (!(await answersPing(chosen))) {
+    while (!(await answersPing(address, chosen))) {
       if (child.exitCode !== null) throw new Error(`redis-server exited with ${child.exitCode}`);
       if (Date.now() > deadline) throw new Error(`redis-server on port ${chosen} did not answer within 10 s`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    const server = new RedisServer(child, chosen);
+    const server = new RedisServer(child, chosen, address);
     return server;
   }
 
@@ -47,10 +58,10 @@ export class RedisServer {
   }
 }
 
-/** Whether a Redis server answers PING on the port (an inline command: no client library needed). */
-function answersPing(port: number): Promise<boolean> {
+/** Whether a Redis server answers PING at address:port (an inline command: no client library needed). */
+function answersPing(address: string, port: number): Promise<boolean> {
   return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
+    const socket = connect(port, address);
     socket.setTimeout(1000);
     socket.once('connect', () => socket.write('PING\r\n'));
     socket.once('data', (data) => {

@@ -11,6 +11,14 @@ import { readCurrent } from '../../../data-lake/snapshot-reader.ts';
 import { buildServer, exitOf, freePort, ROOT, runPipeline, runTs, waitFor } from '../processes.ts';
 import { HaproxyProcess, replicaTimeoutsMs } from './haproxy.ts';
 import { RedisServer } from './redis-server.ts';
+import {
+  CHANGED_INCENTIVE,
+  changedCap,
+  FIRST_CAP,
+  quantile,
+  SECOND_CAP,
+  soakRequest,
+} from './soak-requests.ts';
 
 /*
  * The deployment of deploy/ on one machine, under load, while it is operated: HAProxy with the checked-in
@@ -23,14 +31,10 @@ import { RedisServer } from './redis-server.ts';
  * `npm run bench -- replicas` (60 s and more) and the spec in npm test.
  */
 
-const AS_OF_DATE = '2025-06-01';
+export const AS_OF_DATE = '2025-06-01';
 /** One small state keeps the pipeline quick; REM and health answer for it. */
 const PIPELINE_ENV = { REM_STATES: 'RI', HEALTH_STATES: 'RI', AS_OF_DATE, LOG_LEVEL: 'warn' };
 const SAMPLE_INCENTIVES = path.join(ROOT, 'ingest/sample-data/incentives');
-/** The incentive whose cap the second snapshot's source changes, so its answers differ from the first's. */
-const CHANGED_INCENTIVE = 'RI-HEAR-PANEL';
-const FIRST_CAP = 4000;
-const SECOND_CAP = 4500;
 const REPLICAS = 3;
 
 export interface SoakOptions {
@@ -100,7 +104,7 @@ export async function readEnvFile(file: string): Promise<Record<string, string>>
 }
 
 /** A copy of the sample incentives where one incentive's cap differs: a genuine change of a source. */
-async function changedIncentivesSource(dir: string): Promise<string> {
+export async function changedIncentivesSource(dir: string): Promise<string> {
   const copy = path.join(dir, 'incentives-changed');
   await cp(SAMPLE_INCENTIVES, copy, { recursive: true });
   const file = path.join(copy, 'data/RI/incentives.json');
@@ -145,9 +149,6 @@ class Replica {
     await exited;
   }
 }
-
-const quantile = (sorted: number[], q: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 
 /** The route of a request URL (what the slowest requests are reported by). */
 const routeOf = (url: string) => new URL(url).pathname;
@@ -316,33 +317,7 @@ export async function runReplicasSoak(options: SoakOptions): Promise<SoakResult>
       headers,
     );
     let sequence = 0;
-    const request = (): Promise<Response> => {
-      const n = sequence++;
-      if (n % 10 === 7)
-        return fetch(
-          `${haproxy.url}/api/v1/rem/address?address=${encodeURIComponent('1 Main St, Providence, RI 02903')}` +
-            '&upgrade=hvac__heat_pump_seer18_hspf10&heating_fuel=natural_gas',
-          { headers },
-        );
-      if (n % 10 === 9)
-        return fetch(`${haproxy.url}/api/v2/etools/health-impacts`, {
-          method: 'POST',
-          headers: { ...headers, 'content-type': 'application/json' },
-          body: JSON.stringify({
-            metrics: ['avoided_premature_mortality_incidence'],
-            upgrade: ['combination__all_electric__hvac_seer24_hspf13__weatherization'],
-            state_fips: ['44'],
-          }),
-        });
-      // Incomes 20,000–69,999 (a new one per request for 50,000 requests): under 80% of Providence's AMI
-      // for 3 people, so every answer lists the incentive whose cap tells the two snapshots apart.
-      const income = 20_000 + ((n * 7919) % 50_000);
-      return fetch(
-        `${haproxy.url}/api/v1/calculator?zip=02903&owner_status=homeowner&household_income=${income}` +
-          '&household_size=3&tax_filing=single',
-        { headers },
-      );
-    };
+    const request = () => soakRequest(haproxy.url, headers, sequence++);
     const capOf = new Map<string, number>([[first, FIRST_CAP]]);
     const records: Recorded[] = [];
     const failures: string[] = [];
@@ -368,10 +343,8 @@ export async function runReplicasSoak(options: SoakOptions): Promise<SoakResult>
           }
           if (snapshot !== null) served.set(snapshot, (served.get(snapshot) ?? 0) + 1);
           if (res.url.includes('/calculator')) {
-            const body = JSON.parse(text) as { incentives: { id: string; amount: { maximum?: number } }[] };
-            const cap = body.incentives.find((i) => i.id === CHANGED_INCENTIVE)?.amount.maximum;
             bodiesChecked++;
-            if (snapshot === null || cap !== capOf.get(snapshot)) bodiesMismatched++;
+            if (snapshot === null || changedCap(text) !== capOf.get(snapshot)) bodiesMismatched++;
           }
         } catch (err) {
           failed++;

@@ -1,15 +1,16 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
-import { exitOf, freePorts } from '../processes.ts';
+import { exitOf, freePorts, spawnOn, THIS_MACHINE, type Placement } from '../processes.ts';
 import { KAFKA_LIB } from './engines.ts';
 
 /**
- * A real Apache Kafka cluster in KRaft mode on 127.0.0.1, from the jars deploy/engines/install.sh installed:
+ * A real Apache Kafka cluster in KRaft mode on 127.0.0.1 (or each node where its placement says, listening on
+ * and advertising that address), from the jars deploy/engines/install.sh installed:
  * `nodes` processes (3 by default), each broker and controller at once, with replication factor 3 and
  * min.insync.replicas 2 as an operator would configure them (docs/event-log.md). Its files live in one
  * temporary folder (`dir`: node-N/data, node-N/server.log, node-N/server.properties), removed by `stop`.
@@ -67,15 +68,15 @@ const log4jConfig = (file: string) => `<?xml version="1.0" encoding="UTF-8"?>
 function nodeProperties(
   nodeId: number,
   dir: string,
-  ports: { broker: number; controller: number }[],
+  ports: { address: string; broker: number; controller: number }[],
 ): string {
   const own = ports[nodeId - 1]!;
   const settings: Record<string, string | number> = {
     'process.roles': 'broker,controller',
     'node.id': nodeId,
-    'controller.quorum.voters': ports.map((p, i) => `${i + 1}@127.0.0.1:${p.controller}`).join(','),
-    listeners: `PLAINTEXT://127.0.0.1:${own.broker},CONTROLLER://127.0.0.1:${own.controller}`,
-    'advertised.listeners': `PLAINTEXT://127.0.0.1:${own.broker}`,
+    'controller.quorum.voters': ports.map((p, i) => `${i + 1}@${p.address}:${p.controller}`).join(','),
+    listeners: `PLAINTEXT://${own.address}:${own.broker},CONTROLLER://${own.address}:${own.controller}`,
+    'advertised.listeners': `PLAINTEXT://${own.address}:${own.broker}`,
     'controller.listener.names': 'CONTROLLER',
     'inter.broker.listener.name': 'PLAINTEXT',
     'listener.security.protocol.map': 'PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT',
@@ -99,9 +100,16 @@ function nodeProperties(
     .join('');
 }
 
-/** `java … <main> <args>` on the broker's classpath; its output goes to `logFile`. */
-function java(main: string, args: string[], logFile: string, log4jFile: string): ChildProcess {
-  const child = spawn(
+/** `java … <main> <args>` on the broker's classpath, where `placement` says; its output goes to `logFile`. */
+function java(
+  placement: Placement,
+  main: string,
+  args: string[],
+  logFile: string,
+  log4jFile: string,
+): ChildProcess {
+  const child = spawnOn(
+    placement,
     'java',
     [
       ...JVM_OPTIONS,
@@ -157,12 +165,18 @@ async function answersMetadata(
 
 /**
  * Formats and starts a cluster of `nodes` KRaft nodes (static quorum: every node a voter) and resolves once
- * every broker answers metadata requests naming all of them.
+ * every broker answers metadata requests naming all of them. `placements` (one per node, as many nodes)
+ * puts each node on a host of its own; by default every node runs here on 127.0.0.1.
  */
-export async function startKafkaCluster({ nodes = 3 }: { nodes?: number } = {}): Promise<KafkaCluster> {
+export async function startKafkaCluster({
+  placements,
+  nodes = placements?.length ?? 3,
+}: { nodes?: number; placements?: readonly Placement[] } = {}): Promise<KafkaCluster> {
   const dir = await mkdtemp(path.join(tmpdir(), 'kafka-cluster-'));
   const free = await freePorts(2 * nodes);
+  const placementOf = (id: number) => placements?.[id - 1] ?? THIS_MACHINE;
   const ports = Array.from({ length: nodes }, (_, i) => ({
+    address: placementOf(i + 1).address,
     broker: free[2 * i]!,
     controller: free[2 * i + 1]!,
   }));
@@ -178,9 +192,10 @@ export async function startKafkaCluster({ nodes = 3 }: { nodes?: number } = {}):
     }),
   );
   const processes = new Map<number, ChildProcess>();
-  const brokers = ports.map((p) => `127.0.0.1:${p.broker}`);
+  const brokers = ports.map((p) => `${p.address}:${p.broker}`);
   const start = (id: number) => {
     const child = java(
+      placementOf(id),
       'kafka.Kafka',
       [file(id, 'server.properties')],
       file(id, 'stdout.log'),
@@ -205,6 +220,7 @@ export async function startKafkaCluster({ nodes = 3 }: { nodes?: number } = {}):
       ids.map(async (id) => {
         const { code, output } = await exitOf(
           java(
+            placementOf(id),
             'kafka.tools.StorageTool',
             ['format', '-t', clusterId, '-c', file(id, 'server.properties')],
             file(id, 'format.log'),

@@ -1,16 +1,15 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
-import { freePorts } from '../processes.ts';
+import { freePorts, spawnOn, THIS_MACHINE, type Placement } from '../processes.ts';
 import { WEED } from './engines.ts';
 
 /** A running SeaweedFS S3 endpoint and the one bucket it was started with. */
 export interface SeaweedfsServer {
-  /** `http://127.0.0.1:<port>`: path-style S3 (`forcePathStyle: true`), any region. */
+  /** `http://<address>:<port>` (127.0.0.1 by default): path-style S3 (`forcePathStyle: true`), any region. */
   endpoint: string;
   accessKeyId: string;
   secretAccessKey: string;
@@ -22,7 +21,8 @@ export interface SeaweedfsServer {
 
 /**
  * Starts one SeaweedFS server (`weed mini`: master, volume server, filer and S3 gateway in one process, from
- * deploy/engines/install.sh) on free ports of 127.0.0.1, with its data in a new temporary folder,
+ * deploy/engines/install.sh) on free ports of 127.0.0.1 (or `placement`'s address, its command prefixed as
+ * that says), with its data in a new temporary folder,
  * credentials of its own (an admin identity from AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY in its
  * environment) and `bucket` created; resolves once S3 requests succeed, in about 4 s. Its log is
  * `weed.log` in the data folder, quoted when it fails to start.
@@ -37,20 +37,22 @@ export interface SeaweedfsServer {
  */
 export async function startSeaweedfs({
   bucket = 'lake',
-}: { bucket?: string } = {}): Promise<SeaweedfsServer> {
+  placement = THIS_MACHINE,
+}: { bucket?: string; placement?: Placement } = {}): Promise<SeaweedfsServer> {
   const dir = await mkdtemp(path.join(tmpdir(), 'seaweedfs-'));
   const [master, masterGrpc, volume, volumeGrpc, filer, filerGrpc, s3, s3Grpc, admin, adminGrpc] =
     await freePorts(10);
   const accessKeyId = `test${randomBytes(6).toString('hex')}`;
   const secretAccessKey = randomBytes(20).toString('hex');
   const logFile = path.join(dir, 'weed.log');
-  const child = spawn(
+  const child = spawnOn(
+    placement,
     WEED,
     [
       'mini',
       `-dir=${dir}`,
-      '-ip=127.0.0.1',
-      '-ip.bind=127.0.0.1',
+      `-ip=${placement.address}`,
+      `-ip.bind=${placement.address}`,
       '-master.telemetry=false',
       // Every port its own free one, so specs running side by side never meet.
       `-master.port=${master}`,
@@ -105,7 +107,7 @@ export async function startSeaweedfs({
     await rm(dir, { recursive: true, force: true });
   };
 
-  const endpoint = `http://127.0.0.1:${s3}`;
+  const endpoint = `http://${placement.address}:${s3}`;
   const client = new S3Client({
     endpoint,
     region: 'us-east-1',
