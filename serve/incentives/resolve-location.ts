@@ -115,42 +115,37 @@ export function resolveUtilities(
 ): number[] {
   const ids: number[] = [];
   if (query.utility !== undefined) {
-    const electric = catalog?.electricUtilities.get(query.utility);
-    if (!electric) {
-      throw errors.badRequest(
-        text.unknownUtility(
-          query.utility,
-          location.state,
-          closestIds(query.utility, servingIds(location.electricUtilities, catalog?.electricUtilities)),
-        ),
-        'utility',
-      );
-    }
-    ids.push(electric.id);
+    const known = catalog?.electricUtilities;
+    ids.push(
+      requestedUtility(query.utility, known, location.electricUtilities, 'utility', (closest) =>
+        text.unknownUtility(query.utility!, location.state, closest),
+      ),
+    );
   }
   if (query.gas_utility !== undefined && query.gas_utility !== 'none') {
-    const gas = catalog?.gasUtilities.get(query.gas_utility);
-    if (!gas) {
-      throw errors.badRequest(
-        text.unknownGasUtility(
-          query.gas_utility,
-          location.state,
-          closestIds(query.gas_utility, servingIds(location.gasUtilities, catalog?.gasUtilities)),
-        ),
-        'gas_utility',
-      );
-    }
-    ids.push(gas.id);
+    const known = catalog?.gasUtilities;
+    ids.push(
+      requestedUtility(query.gas_utility, known, location.gasUtilities, 'gas_utility', (closest) =>
+        text.unknownGasUtility(query.gas_utility!, location.state, closest),
+      ),
+    );
   }
   return ids;
 }
 
-/**
- * The ids a suggestion is chosen from: only those serving the location, as suggesting another would trade a
- * 400 for a wrong answer.
- */
-function servingIds(serving: readonly string[], ofState: ReadonlyMap<string, unknown> | undefined): string[] {
-  return serving.filter((id) => ofState?.has(id) ?? false);
+/** The geography id of a requested utility, or a 400 on `field` suggesting the closest ids serving the location. */
+function requestedUtility(
+  given: string,
+  known: StateCatalog['electricUtilities'] | undefined,
+  serving: readonly string[],
+  field: string,
+  unknown: (closest: string[]) => string,
+): number {
+  const utility = known?.get(given);
+  if (utility) return utility.id;
+  // Only ids serving the location are suggested: another would trade a 400 for a wrong answer.
+  const candidates = serving.filter((id) => known?.has(id) ?? false);
+  throw errors.badRequest(unknown(closestIds(given, candidates)), field);
 }
 
 /** Asking for utility (or gas utility) incentives or programs needs the utility: 400 naming it otherwise. */
