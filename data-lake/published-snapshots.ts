@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import type { EventLog } from '../lib/eventlog/event-log.ts';
+import type { EventLog } from '../eventlog/event-log.ts';
 
 /**
  * A topic on the event log where whoever moves CURRENT (a pipeline run, `lake publish`, `lake rollback`)

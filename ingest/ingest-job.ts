@@ -9,7 +9,7 @@ import {
 import { contentHash, sha256Hex } from './connectors/content-hash.ts';
 import { checkKeys, describeDuplicateKeys, type DuplicateKeys } from './duplicate-keys.ts';
 import { openReader } from './connectors/open-reader.ts';
-import type { EventLog, OutgoingRecord } from '../lib/eventlog/event-log.ts';
+import type { EventLog, OutgoingRecord } from '../eventlog/event-log.ts';
 import type { RecordSchema } from '../schemas/record-schema.ts';
 import type { SourceDeclaration, SourceParser, SourceReader, SourceRecord } from './source.ts';
 

@@ -100,7 +100,7 @@ export function damageFactorFor(
 }
 
 /**
- * A county's resident population and land area, the inputs of its exposure index (simulate/health/exposure.ts):
+ * A county's resident population and land area, the inputs of its exposure index (model/health/exposure.ts):
  * how many people live close to what its homes emit, and how tightly.
  */
 export const countyGeographySchema = z
@@ -165,7 +165,7 @@ export const PLACE_FACTOR_BASES = [
  * Deaths per tonne where a tonne is emitted (lake table `health_place_damage_factors`): for home combustion,
  * per county; for power plants, per state. EPA's national figure (or a state's own row) spread over places by
  * their exposure index, so that the emissions-weighted mean of each sector × pollutant × estimate stays that
- * figure (simulate/health/exposure.ts).
+ * figure (model/health/exposure.ts).
  */
 export const placeDamageFactorSchema = z
   .object({
@@ -193,7 +193,7 @@ export type PlaceDamageFactor = z.infer<typeof placeDamageFactorSchema>;
 /**
  * Who the rollup counts: `single_family` is the REM universe (single-family detached and attached homes and
  * mobile homes), drawn and simulated; `multi_family` is households in buildings of 2 or more units, whose
- * fuel change is approximated from the county's single-family homes (simulate/health/multi-family.ts).
+ * fuel change is approximated from the county's single-family homes (model/health/multi-family.ts).
  */
 export const HOUSING_TYPES = ['single_family', 'multi_family'] as const;
 export const housingTypeSchema = z.enum(HOUSING_TYPES);

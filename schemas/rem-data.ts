@@ -389,7 +389,7 @@ export const remRecordSchemas: RecordSchema[] = Object.values(REM_RECORD_SCHEMAS
 export const HEATING_FUEL_BASES = ['county', 'state', 'state_table'] as const;
 
 export const remCountyRowSchema = countyProfileSchema.extend({
-  /** The weather station standing for the county's climate (simulate/climate/stations.ts). */
+  /** The weather station standing for the county's climate (model/climate/stations.ts). */
   station_id: z.string().regex(/^[a-z0-9-]+$/),
   /** Main heating fuel of the county's single-family and mobile homes (the REM universe), over the four fuels. */
   heating_fuel_shares: heatingFuelSharesSchema,

@@ -4,7 +4,7 @@ import type { Fuel, Upgrade } from './rem.ts';
 /**
  * What people read for the API's upgrade and fuel identifiers, in the API's two languages (the county
  * map's menus and legend). Keyed by the identifiers, so a new upgrade or fuel does not typecheck until it
- * is named. What each upgrade changes is simulate/upgrades/apply-upgrade.ts's.
+ * is named. What each upgrade changes is model/upgrades/apply-upgrade.ts's.
  */
 
 export type Names = Record<Language, string>;

@@ -72,7 +72,7 @@ export const remClusterResultSchema = z.object({
   evaluations: z.number().int().nonnegative(),
   /**
    * The statistics lines as an Apache Arrow IPC stream, base64 (columns: see
-   * simulate/stage/statistics-arrow.ts); null for an unsupported cluster.
+   * simulate/statistics-arrow.ts); null for an unsupported cluster.
    */
   statistics: z.base64().nullable(),
   /**

@@ -97,7 +97,7 @@ export const HEAT_PUMP_SIZINGS = ['acca', 'hers'] as const;
 
 /**
  * A heat pump's rated performance: capacity retention (capacity / rated 47 °F capacity) and COP at
- * 47 / 17 / 5 °F, as in ResStock's performance-curve options (see simulate/equipment/heat-pumps.ts).
+ * 47 / 17 / 5 °F, as in ResStock's performance-curve options (see model/equipment/heat-pumps.ts).
  */
 export const heatPumpSchema = z.object({
   model: z.string().min(1),
@@ -231,7 +231,7 @@ export const climateStationSchema = z
   .strict();
 export type ClimateStation = z.infer<typeof climateStationSchema>;
 
-/** A station plus the quantities derived from its normals (see simulate/climate/climate.ts). */
+/** A station plus the quantities derived from its normals (see model/climate/climate.ts). */
 export interface Climate extends ClimateStation {
   /** Annual mean dry-bulb, implied by the degree days: 65 − (HDD65 − CDD65) / 365. */
   meanTempF: number;

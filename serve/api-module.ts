@@ -44,7 +44,7 @@ export interface ApiModuleContext<T> {
  * the as-of date and the request URL: the ETag is derived from those, so a matching If-None-Match is
  * answered 304 without calling the handler, and the encoded answer is kept and sent again for the same URL
  * without calling it (a route's `keepAnswer` config opts out, its `answerKey` keys equal answers of
- * different URLs alike; see serve/http/response-cache-plugin.ts).
+ * different URLs alike; see serve/plugins/response-cache.ts).
  */
 export interface ApiModule<T> {
   serving: ServingModule<T>;

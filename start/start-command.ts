@@ -5,15 +5,10 @@ import { runTimeLeftMs } from '../lib/run-estimate.ts';
 import { createProgress, teeProgress } from '../lib/progress.ts';
 import { createTerminalDisplay } from '../lib/terminal-display.ts';
 import type { Config } from '../schemas/config.ts';
-import { defaultCatalog, type PipelineCatalog } from '../transform/catalog.ts';
+import { defaultCatalog, type PipelineCatalog } from '../pipeline/definitions.ts';
 import { holdReport } from '../data-lake/audit/hold-report.ts';
-import { runPipeline } from '../transform/pipeline/run-pipeline.ts';
-import {
-  firstAnswersConfig,
-  firstStageCatalog,
-  lacksAll,
-  staleTables,
-} from '../transform/pipeline/staged-publish.ts';
+import { runPipeline } from '../pipeline/run-pipeline.ts';
+import { firstAnswersConfig, firstStageCatalog, lacksAll, staleTables } from '../pipeline/staged-publish.ts';
 import { lakeTableFamilies } from '../transform/tables/index.ts';
 import { createApiModules } from '../serve/api-modules.ts';
 import { REM_MODEL_THREAD, threadedRemModel } from '../simulate/on-demand/threaded-rem-model.ts';
@@ -21,7 +16,7 @@ import { limitHeapGrowth } from '../serve/heap-growth.ts';
 import { startService } from '../serve/service.ts';
 import { answerVersion } from '../serve/answer-version.ts';
 import { openLake } from '../data-lake/lake.ts';
-import { openKafkaEventLog } from '../lib/eventlog/open-event-log.ts';
+import { openKafkaEventLog } from '../eventlog/open-event-log.ts';
 import { codeFingerprint } from '../lib/code-fingerprint.ts';
 import { lakeSnapshotSource } from '../serve/snapshot/lake-snapshot-source.ts';
 

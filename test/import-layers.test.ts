@@ -7,21 +7,36 @@ import { describe, expect, it } from 'vitest';
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
- * What each top-level folder may import, besides itself: schemas ← lib ← data-lake (the lake's layout and
- * contracts) ← the stages and serve ← start (the one composition root, which wires `npm start`). Among the
- * stages, transform drives ingest (it runs the ingest job) and builds tables from simulate's models;
- * ingest and simulate import no other stage. serve reads snapshots through data-lake only, and reaches the
- * model work a request triggers through an interface (schemas/rem-model.ts) that start supplies.
+ * What each top-level folder may import, besides itself: schemas ← lib ← eventlog ← data-lake (the lake, which
+ * announces its publishes on the log) ← model (the REM and health models) ← the stages ← pipeline (the orchestrator that runs them) and
+ * serve ← start (the one composition root, which wires `npm start`). The stages are ingest, transform and
+ * simulate: transform reads ingest's records and builds tables with the models, simulate runs the models in
+ * batches; none imports pipeline. serve reads snapshots through data-lake only (and hears of publishes on the log), and reaches the model work a
+ * request triggers through an interface (schemas/rem-model.ts) that start supplies.
  */
 const MAY_IMPORT: Record<string, readonly string[]> = {
   schemas: [],
   lib: ['schemas'],
-  'data-lake': ['lib', 'schemas'],
-  ingest: ['lib', 'schemas'],
-  simulate: ['lib', 'schemas'],
-  transform: ['ingest', 'simulate', 'data-lake', 'lib', 'schemas'],
-  serve: ['data-lake', 'lib', 'schemas'],
-  start: ['serve', 'transform', 'ingest', 'simulate', 'data-lake', 'lib', 'schemas'],
+  eventlog: ['lib', 'schemas'],
+  'data-lake': ['eventlog', 'lib', 'schemas'],
+  model: ['lib', 'schemas'],
+  ingest: ['eventlog', 'lib', 'schemas'],
+  simulate: ['model', 'eventlog', 'data-lake', 'lib', 'schemas'],
+  transform: ['ingest', 'simulate', 'model', 'eventlog', 'data-lake', 'lib', 'schemas'],
+  pipeline: ['transform', 'ingest', 'simulate', 'model', 'eventlog', 'data-lake', 'lib', 'schemas'],
+  serve: ['data-lake', 'eventlog', 'lib', 'schemas'],
+  start: [
+    'pipeline',
+    'serve',
+    'transform',
+    'ingest',
+    'simulate',
+    'model',
+    'eventlog',
+    'data-lake',
+    'lib',
+    'schemas',
+  ],
 };
 
 const topFolder = (file: string): string => path.relative(repoRoot, file).split(path.sep)[0] ?? '';
@@ -150,29 +165,32 @@ describe('import layers', () => {
     expect(layerViolation(records, '../../ingest/source.ts')).toBe(
       'schemas/records/index.ts imports ../../ingest/source.ts (schemas → ingest)',
     );
-    expect(layerViolation(path.join(repoRoot, 'simulate/features.ts'), '../transform/catalog.ts')).toBe(
-      'simulate/features.ts imports ../transform/catalog.ts (simulate → transform)',
+    expect(layerViolation(path.join(repoRoot, 'model/features.ts'), '../pipeline/definitions.ts')).toBe(
+      'model/features.ts imports ../pipeline/definitions.ts (model → pipeline)',
+    );
+    expect(layerViolation(path.join(repoRoot, 'transform/build-tables.ts'), '../pipeline/lineage.ts')).toBe(
+      'transform/build-tables.ts imports ../pipeline/lineage.ts (transform → pipeline)',
     );
   });
 
   it('reports serve reaching into the pipeline or the model, and the lake layer into a stage', () => {
     const remData = path.join(repoRoot, 'serve/rem/rem-data.ts');
-    expect(layerViolation(remData, '../../transform/pipeline/run-pipeline.ts')).toBe(
-      'serve/rem/rem-data.ts imports ../../transform/pipeline/run-pipeline.ts (serve → transform)',
+    expect(layerViolation(remData, '../../pipeline/run-pipeline.ts')).toBe(
+      'serve/rem/rem-data.ts imports ../../pipeline/run-pipeline.ts (serve → pipeline)',
     );
-    expect(layerViolation(remData, '../../simulate/surrogate/committed-model.ts')).toBe(
-      'serve/rem/rem-data.ts imports ../../simulate/surrogate/committed-model.ts (serve → simulate)',
+    expect(layerViolation(remData, '../../model/surrogate/committed-model.ts')).toBe(
+      'serve/rem/rem-data.ts imports ../../model/surrogate/committed-model.ts (serve → model)',
     );
     expect(
-      layerViolation(path.join(repoRoot, 'data-lake/snapshot-reader.ts'), '../transform/catalog.ts'),
-    ).toBe('data-lake/snapshot-reader.ts imports ../transform/catalog.ts (data-lake → transform)');
+      layerViolation(path.join(repoRoot, 'data-lake/snapshot-reader.ts'), '../pipeline/definitions.ts'),
+    ).toBe('data-lake/snapshot-reader.ts imports ../pipeline/definitions.ts (data-lake → pipeline)');
   });
 
   it('allows imports within a folder and down the layers', () => {
     const servingLocations = path.join(repoRoot, 'transform/tables/incentives/serving-locations.ts');
     expect(layerViolation(servingLocations, '../../../schemas/incentives/ami.ts')).toBeNull();
     expect(layerViolation(servingLocations, '../lake-table.ts')).toBeNull();
-    expect(layerViolation(path.join(repoRoot, 'start/main.ts'), '../transform/catalog.ts')).toBeNull();
+    expect(layerViolation(path.join(repoRoot, 'start/main.ts'), '../pipeline/definitions.ts')).toBeNull();
   });
 
   it('no files and no folders of the source tree, its specs and their support included, import each other in a circle', () => {
@@ -191,8 +209,8 @@ describe('import layers', () => {
     const imports = new Map<string, string[]>([
       ['transform/tables/incentives/catalog-audits.ts', ['transform/tables/incentives/serving-states.ts']],
       ['transform/tables/incentives/serving-states.ts', ['transform/tables/incentives/catalog-audits.ts']],
-      ['simulate/savings/evaluate-homes.ts', ['simulate/health/bin-deltas.ts']],
-      ['simulate/health/bin-deltas.ts', ['simulate/savings/fuel-prices.ts']],
+      ['model/savings/evaluate-homes.ts', ['model/health/bin-deltas.ts']],
+      ['model/health/bin-deltas.ts', ['model/savings/fuel-prices.ts']],
       ['serve/incentives/eligibility/tax.ts', ['serve/http/json-bytes.ts']],
       ['serve/http/query-validation.ts', ['serve/incentives/messages.ts']],
       ['serve/app.ts', ['serve/http/etag.ts']],
@@ -203,8 +221,8 @@ describe('import layers', () => {
         ['transform/tables/incentives/catalog-audits.ts', 'transform/tables/incentives/serving-states.ts'],
       ],
       folders: [
+        ['model/health', 'model/savings'],
         ['serve/http', 'serve/incentives'],
-        ['simulate/health', 'simulate/savings'],
       ],
     });
   });

@@ -4,7 +4,19 @@ import { describe, expect, it } from 'vitest';
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
 const testRoot = path.join(repoRoot, 'test');
-const STAGES = ['schemas', 'lib', 'data-lake', 'ingest', 'transform', 'simulate', 'serve', 'start'] as const;
+const STAGES = [
+  'schemas',
+  'lib',
+  'eventlog',
+  'data-lake',
+  'model',
+  'ingest',
+  'transform',
+  'simulate',
+  'pipeline',
+  'serve',
+  'start',
+] as const;
 /** Folders under test/ that hold the tests' own code (fixtures, benches, the conformance runner, the docs' figures, the specs over the national data), not stage specs. */
 const TEST_OWN_FOLDERS = ['support', 'bench', 'conformance', 'figures', 'real-data'];
 
@@ -15,7 +27,7 @@ function filesUnder(dir: string, keep: (name: string) => boolean): string[] {
     .filter((file) => !file.split(path.sep).includes('node_modules'));
 }
 
-/** Source modules by base name: `simulate/sampler/sample-homes.ts` is `sample-homes`. */
+/** Source modules by base name: `model/sampler/sample-homes.ts` is `sample-homes`. */
 function sourcesByName(): Map<string, string[]> {
   const byName = new Map<string, string[]>();
   for (const stage of STAGES) {

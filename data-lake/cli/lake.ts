@@ -1,6 +1,6 @@
 import { userInfo } from 'node:os';
 import { loadConfig } from '../../lib/config.ts';
-import { openKafkaEventLog } from '../../lib/eventlog/open-event-log.ts';
+import { openKafkaEventLog } from '../../eventlog/open-event-log.ts';
 import { createLogger } from '../../lib/log.ts';
 import type { Config } from '../../schemas/config.ts';
 import { announcePublished, type PublishedSnapshot } from '../published-snapshots.ts';

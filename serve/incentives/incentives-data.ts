@@ -13,7 +13,7 @@ import { FEDERAL_SCOPE, type ServingStateRow } from '../../data-lake/tables/ince
 import type { Candidate } from './eligibility/candidate.ts';
 import { lastDayOf } from './eligibility/dates.ts';
 import { tr } from './eligibility/localization.ts';
-import { catalogueOrder, type CatalogueEntry } from './incentive-catalogue.ts';
+import { catalogueOrder, type CatalogueEntry } from './incentive-catalog.ts';
 import { compileRelationships, type RelationshipRules } from './eligibility/relationships.ts';
 import { sortRanks } from './eligibility/sorting.ts';
 import { stateStatuses } from './eligibility/states.ts';

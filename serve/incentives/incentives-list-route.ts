@@ -2,7 +2,7 @@ import { incentivesListQuerySchema, incentivesListResponseSchema } from '../../s
 import type { ApiModuleContext, ZodApp } from '../api-module.ts';
 import { documentedError, errors } from '../errors.ts';
 import { sendJson } from '../http/send-json.ts';
-import { cataloguePage } from './incentive-catalogue.ts';
+import { cataloguePage } from './incentive-catalog.ts';
 import type { IncentivesData } from './incentives-data.ts';
 import { messages, type Messages } from './messages.ts';
 import { decodePageToken, encodePageToken } from './page-token.ts';

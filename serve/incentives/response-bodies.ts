@@ -1,6 +1,6 @@
 import type { Language } from '../../schemas/incentives/enums.ts';
 import type { Calculation } from './eligibility/calculate-incentives.ts';
-import type { CatalogueEntry, CataloguePage } from './incentive-catalogue.ts';
+import type { CatalogueEntry, CataloguePage } from './incentive-catalog.ts';
 import type { Location, Program } from './incentives-data.ts';
 
 /*

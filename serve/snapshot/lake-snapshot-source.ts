@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import type { EventLog } from '../../lib/eventlog/event-log.ts';
+import type { EventLog } from '../../eventlog/event-log.ts';
 import type { Lake } from '../../data-lake/lake.ts';
 import { lakePaths } from '../../data-lake/lake-paths.ts';
 import { followPublished } from '../../data-lake/published-snapshots.ts';

@@ -1,13 +1,13 @@
-import { openKafkaEventLog } from '../../lib/eventlog/open-event-log.ts';
+import { openKafkaEventLog } from '../../eventlog/open-event-log.ts';
 import { startMetricsListener, type MetricsListener } from '../../lib/metrics/metrics-listener.ts';
 import { REM_WORK_UNITS_TOPIC } from '../../schemas/rem-stage.ts';
 import { loadConfig } from '../../lib/config.ts';
 import { createLogger } from '../../lib/log.ts';
-import { codeVersionOf, simulateCodeHash } from '../stage/simulate-code.ts';
-import { defaultWorkerCount, WorkerPool } from '../stage/worker-pool.ts';
-import { readModelFiles } from '../surrogate/committed-model.ts';
-import { runSimulateWorker, SIMULATE_GROUP } from '../stage/simulate-stage.ts';
-import { SimulateWorkerMetrics } from '../stage/simulate-worker-metrics.ts';
+import { codeVersionOf, simulateCodeHash } from '../simulate-code.ts';
+import { defaultWorkerCount, WorkerPool } from '../worker-pool.ts';
+import { readModelFiles } from '../../model/surrogate/committed-model.ts';
+import { runSimulateWorker, SIMULATE_GROUP } from '../simulate-stage.ts';
+import { SimulateWorkerMetrics } from '../simulate-worker-metrics.ts';
 import { runMain, UsageError } from '../../lib/cli-main.ts';
 
 // npm run simulate:worker: one more member of the simulate stage's consumer group, on any machine that reaches

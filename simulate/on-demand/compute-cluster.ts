@@ -1,8 +1,8 @@
 import type { ClusterJob, ClusterOutcome } from '../../schemas/rem-model.ts';
-import { fuelPricesFor } from '../savings/fuel-prices.ts';
-import { simulateCluster } from '../stage/run-work-unit.ts';
-import { clusterRun } from '../stage/work-units.ts';
-import type { Predictor } from '../surrogate/held-out.ts';
+import { fuelPricesFor } from '../../model/savings/fuel-prices.ts';
+import { simulateCluster } from '../run-work-unit.ts';
+import { clusterRun } from '../work-units.ts';
+import type { Predictor } from '../../model/surrogate/held-out.ts';
 
 /**
  * A cluster the snapshot did not precompute, by the stage's own recipe (clusterRun's seed, the same

@@ -1,5 +1,5 @@
 import type { ClusterJob, ClusterOutcome, ProfileJob, ProfileOutcome } from '../../schemas/rem-model.ts';
-import type { Predictor } from '../surrogate/held-out.ts';
+import type { Predictor } from '../../model/surrogate/held-out.ts';
 import { computeCluster } from './compute-cluster.ts';
 import { computeProfile } from './profile-homes.ts';
 

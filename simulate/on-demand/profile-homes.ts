@@ -9,16 +9,16 @@ import type {
 import type { RemCountyRow } from '../../schemas/rem-data.ts';
 import type { ProfileJob, ProfileOutcome, ProfileRefusal } from '../../schemas/rem-model.ts';
 import type { Home, SampleConditions } from '../../schemas/rem.ts';
-import { sampleHomes, type SampledHome, type SampleResult } from '../sampler/sample-homes.ts';
-import { samplingCountyOf } from '../sampler/sampling-county.ts';
-import { evaluateHomes } from '../evaluate-homes.ts';
-import { fuelPricesFor } from '../savings/fuel-prices.ts';
-import type { Predictor } from '../surrogate/held-out.ts';
+import { sampleHomes, type SampledHome, type SampleResult } from '../../model/sampler/sample-homes.ts';
+import { samplingCountyOf } from '../../model/sampler/sampling-county.ts';
+import { evaluateHomes } from '../../model/evaluate-homes.ts';
+import { fuelPricesFor } from '../../model/savings/fuel-prices.ts';
+import type { Predictor } from '../../model/surrogate/held-out.ts';
 
 /**
  * POST /rem/profile's homes, computed on demand: the county's homes are drawn with the caller's fuels,
  * the ones that match every known building feature are kept (rejection sampling, bounded), and those go
- * through the same surrogate and statistics as the precomputed clusters (simulate/savings).
+ * through the same surrogate and statistics as the precomputed clusters (model/savings).
  *
  * What a building profile's known features say about a sample home: each known feature is a test, and a
  * home matches when it passes all of them (the reference's building features narrow its sampling the

@@ -1,4 +1,4 @@
-import { committedSurrogate } from '../surrogate/committed-surrogate.ts';
+import { committedSurrogate } from '../../model/surrogate/committed-surrogate.ts';
 import { runModelJob, type ModelJob, type ModelJobOutcome } from './model-jobs.ts';
 
 // One REM model thread: its own surrogate session and sampler tables; everything that comes from a

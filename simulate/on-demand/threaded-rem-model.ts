@@ -1,6 +1,6 @@
 import { createThreadPool } from '../../lib/thread-pool.ts';
 import type { ClusterOutcome, ProfileOutcome, RemModel } from '../../schemas/rem-model.ts';
-import { committedModelVersions } from '../surrogate/committed-model.ts';
+import { committedModelVersions } from '../../model/surrogate/committed-model.ts';
 import type { ModelJob, ModelJobOutcome } from './model-jobs.ts';
 
 export interface ThreadedRemModelOptions {

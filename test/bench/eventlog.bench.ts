@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { EmbeddedEventLog } from '../../lib/eventlog/embedded-log.ts';
-import type { OutgoingRecord } from '../../lib/eventlog/event-log.ts';
+import { EmbeddedEventLog } from '../../eventlog/embedded-log.ts';
+import type { OutgoingRecord } from '../../eventlog/event-log.ts';
 import type { BenchResult } from '../figures/bench-result.ts';
 import type { Bench } from './bench.ts';
 

@@ -127,7 +127,7 @@ async function measureRun(
     const brokerCpuBefore = await brokerCpuSeconds(cluster);
     const started = Date.now();
     const pipeline = startLoggedProcess(
-      'transform/cli/pipeline.ts',
+      'pipeline/cli/pipeline.ts',
       {
         ...settings,
         SIMULATE_WORKERS: '1',

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { EmbeddedEventLog } from '../../lib/eventlog/embedded-log.ts';
+import { EmbeddedEventLog } from '../../eventlog/embedded-log.ts';
 import { loadConfig } from '../../lib/config.ts';
 import { createFileReader } from '../../ingest/connectors/file-reader.ts';
 import { eiaSedsResidentialPricesParser } from '../../ingest/parsers/eia-seds-residential-prices.ts';
@@ -27,11 +27,11 @@ import {
 } from '../../schemas/rem-data.ts';
 import type { RemWorkUnit } from '../../schemas/rem-stage.ts';
 import { UPGRADES } from '../../schemas/rem.ts';
-import { gatherResults, runSimulateStage } from '../../simulate/stage/simulate-stage.ts';
-import { WorkerPool } from '../../simulate/stage/worker-pool.ts';
-import { simulateCodeHash } from '../../simulate/stage/simulate-code.ts';
-import { planWorkUnits } from '../../simulate/stage/work-units.ts';
-import { readModelFiles } from '../../simulate/surrogate/committed-model.ts';
+import { gatherResults, runSimulateStage } from '../../simulate/simulate-stage.ts';
+import { WorkerPool } from '../../simulate/worker-pool.ts';
+import { simulateCodeHash } from '../../simulate/simulate-code.ts';
+import { planWorkUnits } from '../../simulate/work-units.ts';
+import { readModelFiles } from '../../model/surrogate/committed-model.ts';
 import type { BenchResult } from '../figures/bench-result.ts';
 import type { Bench } from './bench.ts';
 import { cpuByRole, libuvPoolThreadIds, readThreadCpu, type CpuByRole } from './thread-cpu.ts';

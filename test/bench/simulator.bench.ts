@@ -1,9 +1,9 @@
 import { FUELS, type Climate, type Home } from '../../schemas/rem.ts';
-import { allClimates } from '../../simulate/climate/climate.ts';
-import { weatherBins } from '../../simulate/climate/synthetic-year.ts';
-import { encodeBatch, simulateBatch } from '../../simulate/features.ts';
-import { STATE_CLIMATES } from '../../simulate/parameters/locations.ts';
-import { sampleStateHomes } from '../../simulate/sampler/sample-homes.ts';
+import { allClimates } from '../../model/climate/climate.ts';
+import { weatherBins } from '../../model/climate/synthetic-year.ts';
+import { encodeBatch, simulateBatch } from '../../model/features.ts';
+import { STATE_CLIMATES } from '../../model/parameters/locations.ts';
+import { sampleStateHomes } from '../../model/sampler/sample-homes.ts';
 import type { BenchResult } from '../figures/bench-result.ts';
 import type { Bench } from './bench.ts';
 

@@ -1,17 +1,17 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Climate, Home } from '../../schemas/rem.ts';
-import { encodeBatch, simulateBatch } from '../../simulate/features.ts';
-import { sampleStateHomes } from '../../simulate/sampler/sample-homes.ts';
-import { OnnxSurrogate } from '../../simulate/surrogate/onnx-surrogate.ts';
+import { encodeBatch, simulateBatch } from '../../model/features.ts';
+import { sampleStateHomes } from '../../model/sampler/sample-homes.ts';
+import { OnnxSurrogate } from '../../model/surrogate/onnx-surrogate.ts';
 import type { Bench } from './bench.ts';
 
 const MODEL = path.join(
   path.dirname(fileURLToPath(import.meta.url)),
   '..',
   '..',
-  'simulate',
   'model',
+  'artifacts',
   'rem-surrogate.onnx',
 );
 

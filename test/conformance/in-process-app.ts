@@ -6,7 +6,7 @@ import { createLogger } from '../../lib/log.ts';
 import type { ZodApp } from '../../serve/api-module.ts';
 import { buildApp } from '../../serve/app.ts';
 import type { Geocoder } from '../../serve/geocoding/geocoder.ts';
-import type { LruLimits } from '../../serve/http/response-cache-plugin.ts';
+import type { LruLimits } from '../../serve/plugins/response-cache.ts';
 import { createIncentivesApi } from '../../serve/incentives/incentives-api.ts';
 import { incentivesServingModule } from '../../serve/incentives/incentives-serving-module.ts';
 import { loadSnapshot, type LoadedSnapshot } from '../../serve/snapshot/snapshot-holder.ts';

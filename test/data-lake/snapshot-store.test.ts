@@ -48,7 +48,7 @@ describe('removeRunLeftovers', () => {
 });
 
 describe('readPublishedManifest', () => {
-  // A published snapshot's manifest is read back in test/transform/pipeline/staged-publish.test.ts.
+  // A published snapshot's manifest is read back in test/pipeline/staged-publish.test.ts.
   it('is null with nothing published, and when CURRENT names a snapshot without a readable manifest', async () => {
     expect(await readPublishedManifest(localLake(lakeDir))).toBeNull();
     await mkdir(path.join(lakeDir, 'snapshots', '20261121T160000000Z-aaaaaaaa'), { recursive: true });

@@ -4,10 +4,10 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { runLakeFiguresCommand, snapshotOrigin } from './lake-figures-command.ts';
 import type { SqlSession } from '../../data-lake/cli/sql-session.ts';
 import { FUELS, type Fuel } from '../../schemas/rem.ts';
-import { climateById } from '../../simulate/climate/climate.ts';
-import { propaneShareOfOther } from '../../simulate/parameters/heating-fuel.ts';
-import { FUEL_ENERGY_UNITS } from '../../simulate/savings/fuel-prices.ts';
-import { KWH_PER_MMBTU } from '../../simulate/units.ts';
+import { climateById } from '../../model/climate/climate.ts';
+import { propaneShareOfOther } from '../../model/parameters/heating-fuel.ts';
+import { FUEL_ENERGY_UNITS } from '../../model/savings/fuel-prices.ts';
+import { KWH_PER_MMBTU } from '../../model/units.ts';
 import { REPO_ROOT } from './figure-files.ts';
 import { DIVISIONS, type Pair, type RemCalibrationFigures } from './rem-calibration-figures.ts';
 

@@ -5,7 +5,7 @@ import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { contentHash, sha256Hex } from '../../ingest/connectors/content-hash.ts';
-import type { OutgoingRecord } from '../../lib/eventlog/event-log.ts';
+import type { OutgoingRecord } from '../../eventlog/event-log.ts';
 import {
   DuplicateKeysError,
   ingestSources,

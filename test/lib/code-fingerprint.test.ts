@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { codeFingerprint, sourceFileOf } from '../../lib/code-fingerprint.ts';
 import { REPOSITORY_ROOT } from '../../lib/repository-root.ts';
-import { SIMULATE_CODE } from '../../simulate/stage/simulate-code.ts';
+import { SIMULATE_CODE } from '../../simulate/simulate-code.ts';
 
 let root: string;
 beforeEach(async () => {
@@ -65,7 +65,7 @@ describe('codeFingerprint', () => {
 
   it('reads a compiled module (dist/ or another output directory) as its TypeScript source', () => {
     const compiled = (file: string) => sourceFileOf(pathToFileURL(path.join(REPOSITORY_ROOT, file)));
-    expect(compiled('dist/simulate/stage/worker-thread.js')).toBe('simulate/stage/worker-thread.ts');
+    expect(compiled('dist/simulate/worker-thread.js')).toBe('simulate/worker-thread.ts');
     expect(compiled('.tmp/build-1/start/main.js')).toBe('start/main.ts');
     expect(() => compiled('dist/gone.js')).toThrow('no TypeScript source for dist/gone.js');
   });
@@ -74,14 +74,14 @@ describe('codeFingerprint', () => {
     const { files } = codeFingerprint(SIMULATE_CODE);
     expect(files).toEqual(
       expect.arrayContaining([
-        'simulate/stage/worker-thread.ts',
-        'simulate/sampler/sample-homes.ts',
-        'simulate/parameters/housing-stock.ts',
-        'simulate/features.ts',
-        'simulate/physics/space-conditioning.ts',
-        'simulate/savings/cluster-statistics.ts',
-        'simulate/health/bin-deltas.ts',
-        'simulate/surrogate/onnx-surrogate.ts',
+        'simulate/worker-thread.ts',
+        'model/sampler/sample-homes.ts',
+        'model/parameters/housing-stock.ts',
+        'model/features.ts',
+        'model/physics/space-conditioning.ts',
+        'model/savings/cluster-statistics.ts',
+        'model/health/bin-deltas.ts',
+        'model/surrogate/onnx-surrogate.ts',
       ]),
     );
   });

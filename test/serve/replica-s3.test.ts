@@ -9,7 +9,7 @@ import { lakeSnapshotSource } from '../../serve/snapshot/lake-snapshot-source.ts
 import { startService, type RunningService } from '../../serve/service.ts';
 import { kafkaUnavailable, seaweedfsUnavailable } from '../support/engines/engines.ts';
 import { startKafkaCluster } from '../support/engines/kafka-cluster.ts';
-import { openKafkaEventLog } from '../../lib/eventlog/open-event-log.ts';
+import { openKafkaEventLog } from '../../eventlog/open-event-log.ts';
 import { announcePublished } from '../../data-lake/published-snapshots.ts';
 import { startSeaweedfs, type SeaweedfsServer } from '../support/engines/seaweedfs.ts';
 import { sampleValue } from '../support/prometheus-text.ts';

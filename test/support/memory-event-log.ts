@@ -5,7 +5,7 @@ import type {
   DrainOptions,
   EventLog,
   OutgoingRecord,
-} from '../../lib/eventlog/event-log.ts';
+} from '../../eventlog/event-log.ts';
 
 /**
  * An EventLog held in memory, for unit tests. It keeps the contract's observable rules: publishing to a

@@ -20,9 +20,9 @@ import {
   emissionFactorsFor,
   type DeathsPerTonne,
   type HealthFactors,
-} from '../../simulate/health/county-rollup.ts';
-import { placeDamageFactors } from '../../simulate/health/place-damage-factors.ts';
-import { fuelPricesFor, type FuelPrices } from '../../simulate/savings/fuel-prices.ts';
+} from '../../model/health/county-rollup.ts';
+import { placeDamageFactors } from '../../model/health/place-damage-factors.ts';
+import { fuelPricesFor, type FuelPrices } from '../../model/savings/fuel-prices.ts';
 import { gridEmissionFactors, gridRegionRows } from '../../transform/tables/rem/long-run-grid.ts';
 import { defaultRemCounties, defaultSourceRecords } from './default-source-records.ts';
 

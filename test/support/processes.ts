@@ -71,9 +71,9 @@ export function runTs(
   });
 }
 
-/** Runs the pipeline (transform/cli/pipeline.ts) to a published snapshot; its output is the error if it fails. */
+/** Runs the pipeline (pipeline/cli/pipeline.ts) to a published snapshot; its output is the error if it fails. */
 export async function runPipeline(env: Record<string, string>): Promise<void> {
-  const { code, output } = await exitOf(runTs('transform/cli/pipeline.ts', env));
+  const { code, output } = await exitOf(runTs('pipeline/cli/pipeline.ts', env));
   if (code !== 0) throw new Error(`pipeline failed (${code}):\n${output}`);
 }
 

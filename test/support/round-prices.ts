@@ -1,5 +1,5 @@
-import { FUEL_ENERGY_UNITS, type FuelPrices } from '../../simulate/savings/fuel-prices.ts';
-import { KWH_PER_THERM } from '../../simulate/units.ts';
+import { FUEL_ENERGY_UNITS, type FuelPrices } from '../../model/savings/fuel-prices.ts';
+import { KWH_PER_THERM } from '../../model/units.ts';
 
 /** Round prices and CO2e factors, so every expected figure of a savings spec can be worked by hand. */
 export const ROUND_PRICES: FuelPrices = {

@@ -12,11 +12,11 @@ import { loadConfig } from '../../lib/config.ts';
 import { createLogger } from '../../lib/log.ts';
 import type { IncentiveRecord } from '../../schemas/incentives/records.ts';
 import { createIncentivesApi } from '../../serve/incentives/incentives-api.ts';
-import { defaultCatalog } from '../../transform/catalog.ts';
-import { AuditFailedError } from '../../transform/pipeline/audit-failed-error.ts';
+import { defaultCatalog } from '../../pipeline/definitions.ts';
+import { AuditFailedError } from '../../pipeline/audit-failed-error.ts';
 import { listRuns } from '../../data-lake/run-history.ts';
-import { EXIT_SOURCE_REJECTED, pipelineCommand } from '../../transform/cli/pipeline-command.ts';
-import { runPipeline, type PipelineResult } from '../../transform/pipeline/run-pipeline.ts';
+import { EXIT_SOURCE_REJECTED, pipelineCommand } from '../../pipeline/cli/pipeline-command.ts';
+import { runPipeline, type PipelineResult } from '../../pipeline/run-pipeline.ts';
 import { startServer } from './serve-lake-fixture.ts';
 
 /**

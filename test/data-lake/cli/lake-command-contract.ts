@@ -16,11 +16,11 @@ import {
 } from '../../../data-lake/snapshot-store.ts';
 import { sqlCommand } from '../../../data-lake/cli/sql-command.ts';
 import { createLogger } from '../../../lib/log.ts';
-import { pipelineCommand } from '../../../transform/cli/pipeline-command.ts';
+import { pipelineCommand } from '../../../pipeline/cli/pipeline-command.ts';
 import { demoCatalog } from '../../support/demo-source/demo-catalog.ts';
 import { listRuns } from '../../../data-lake/run-history.ts';
 import type { RunRecord } from '../../../schemas/lake.ts';
-import type { PipelineResult } from '../../../transform/pipeline/run-pipeline.ts';
+import type { PipelineResult } from '../../../pipeline/run-pipeline.ts';
 import { createDemoLake, type DemoLake } from '../../support/demo-source/demo-lake.ts';
 
 /**

@@ -12,8 +12,8 @@ import { buildApp } from '../../../serve/app.ts';
 import { createIncentivesApi } from '../../../serve/incentives/incentives-api.ts';
 import { lakeSnapshotSource } from '../../../serve/snapshot/lake-snapshot-source.ts';
 import { SnapshotHolder } from '../../../serve/snapshot/snapshot-holder.ts';
-import { defaultCatalog } from '../../../transform/catalog.ts';
-import { runPipeline } from '../../../transform/pipeline/run-pipeline.ts';
+import { defaultCatalog } from '../../../pipeline/definitions.ts';
+import { runPipeline } from '../../../pipeline/run-pipeline.ts';
 import { silentLogger } from '../../support/serve-fixtures.ts';
 
 /*

@@ -22,7 +22,7 @@ import { countyInputs } from '../../../serve/rem/county-inputs.ts';
 import { ratesAndFactorsJson, remModelInfo, snapshotSamples } from '../../../serve/rem/rem-data.ts';
 import { encodedFragment } from '../../../serve/http/json-bytes.ts';
 import { savingsBody } from '../../../serve/rem/savings-body.ts';
-import { clusterKeysOf } from '../../../simulate/stage/work-units.ts';
+import { clusterKeysOf } from '../../../simulate/work-units.ts';
 import { openSnapshot } from '../../../data-lake/snapshot-reader.ts';
 import { specRemModel } from '../../support/rem-model.ts';
 import { createRemLake, type RemLake } from '../../support/rem-stage/rem-lake.ts';

@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { savingsSchema } from '../../../schemas/rem-api.ts';
 import { offlineGeocoder } from '../../../serve/geocoding/open-geocoder.ts';
 import { REM_STATEMENT } from '../../../serve/rem/rem-data.ts';
-import { committedModelVersions } from '../../../simulate/surrogate/committed-model.ts';
+import { committedModelVersions } from '../../../model/surrogate/committed-model.ts';
 import { moveCurrent } from '../../../data-lake/current-pointer.ts';
 import {
   FIXTURE_CLUSTERS,

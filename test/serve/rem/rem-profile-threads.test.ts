@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { remProfileBodySchema } from '../../../schemas/rem-api.ts';
 import type { ApiModule } from '../../../serve/api-module.ts';
-import { committedSurrogate } from '../../../simulate/surrogate/committed-surrogate.ts';
+import { committedSurrogate } from '../../../model/surrogate/committed-surrogate.ts';
 import { createRemApi } from '../../../serve/rem/rem-api.ts';
 import { placeKey, type RemData, type RemSnapshot } from '../../../serve/rem/rem-data.ts';
 import { countyFipsOf, profileEstimateType } from '../../../serve/rem/profile-features.ts';

@@ -1,17 +1,17 @@
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { KafkaEventLog } from '../../../lib/eventlog/kafka-log.ts';
+import { KafkaEventLog } from '../../../eventlog/kafka-log.ts';
 import { createLogger } from '../../../lib/log.ts';
 import { createProgress } from '../../../lib/progress.ts';
 import { REM_RESULTS_TOPIC, REM_WORK_UNITS_TOPIC } from '../../../schemas/rem-stage.ts';
-import { WorkerPool } from '../../../simulate/stage/worker-pool.ts';
-import { readModelFiles, type ModelFiles } from '../../../simulate/surrogate/committed-model.ts';
+import { WorkerPool } from '../../../simulate/worker-pool.ts';
+import { readModelFiles, type ModelFiles } from '../../../model/surrogate/committed-model.ts';
 import {
   gatherResults,
   runSimulateStage,
   SIMULATE_GROUP,
   workUnitRecord,
-} from '../../../simulate/stage/simulate-stage.ts';
+} from '../../../simulate/simulate-stage.ts';
 import { kafkaUnavailable } from '../../support/engines/engines.ts';
 import { startKafkaCluster, type KafkaCluster } from '../../support/engines/kafka-cluster.ts';
 import { promtoolCheckMetrics, promtoolUnavailable } from '../../support/promtool.ts';

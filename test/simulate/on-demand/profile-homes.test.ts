@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { HEAT_PUMPS } from '../../../simulate/equipment/heat-pumps.ts';
+import { HEAT_PUMPS } from '../../../model/equipment/heat-pumps.ts';
 import { profileMatcher, vintageBinOf } from '../../../simulate/on-demand/profile-homes.ts';
-import { electricSlabHome, gasHeatedHome } from '../homes.ts';
+import { electricSlabHome, gasHeatedHome } from '../../model/homes.ts';
 
 // gasHeatedHome: 2,000 ft², 2 stories, 1975, 3 bedrooms, vented attic, furnace, central AC.
 // electricSlabHome: 1,500 ft², 1 story, 1995, electric baseboard, room AC.

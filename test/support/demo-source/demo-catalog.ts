@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { PipelineCatalog } from '../../../transform/catalog.ts';
+import type { PipelineCatalog } from '../../../pipeline/definitions.ts';
 import { demoPriceParser, demoPriceRecordSchema } from './demo-records.ts';
 import { demoPricesTable, demoRegionSummaryTable } from './demo-tables.ts';
 

@@ -4,11 +4,7 @@ import path from 'node:path';
 import { loadConfig } from '../../../lib/config.ts';
 import { createLogger } from '../../../lib/log.ts';
 import type { Config } from '../../../schemas/config.ts';
-import {
-  runPipeline,
-  type RunPipelineOptions,
-  type PipelineResult,
-} from '../../../transform/pipeline/run-pipeline.ts';
+import { runPipeline, type RunPipelineOptions, type PipelineResult } from '../../../pipeline/run-pipeline.ts';
 import { demoCatalog, DEMO_DATA_DIR } from './demo-catalog.ts';
 
 /** A throwaway lake and a writable copy of the demo source, for one test. */

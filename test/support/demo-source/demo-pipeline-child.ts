@@ -1,8 +1,8 @@
 import { loadConfig } from '../../../lib/config.ts';
 import { createLogger } from '../../../lib/log.ts';
 import { runMain, UsageError } from '../../../lib/cli-main.ts';
-import { pauseHookFromEnv } from '../../../transform/cli/pause-hook.ts';
-import { pipelineCommand } from '../../../transform/cli/pipeline-command.ts';
+import { pauseHookFromEnv } from '../../../pipeline/cli/pause-hook.ts';
+import { pipelineCommand } from '../../../pipeline/cli/pipeline-command.ts';
 import { demoCatalog } from './demo-catalog.ts';
 
 // `npm run pipeline` over the demo source, as its own process, for the crash tests: LAKE_DIR names the

@@ -1,7 +1,7 @@
 import { loadConfig } from '../../../lib/config.ts';
 import { createLogger } from '../../../lib/log.ts';
 import { runMain, UsageError } from '../../../lib/cli-main.ts';
-import { pipelineCommand } from '../../../transform/cli/pipeline-command.ts';
+import { pipelineCommand } from '../../../pipeline/cli/pipeline-command.ts';
 import { remCatalog, RESULTS_PAUSE_MARKER } from './rem-lake.ts';
 
 // `npm run pipeline` over the REM fixture, as its own process: LAKE_DIR names the lake, REM_SOURCE_DIR the

@@ -30,16 +30,16 @@ import {
   type DeathsPerTonne,
   type HealthFactors,
   type HeatingFuelCluster,
-} from '../../../simulate/health/county-rollup.ts';
-import { shortHash } from '../../../simulate/stage/work-units.ts';
-import { gatherResults } from '../../../simulate/stage/simulate-stage.ts';
+} from '../../../model/health/county-rollup.ts';
+import { shortHash } from '../../../simulate/work-units.ts';
+import { gatherResults } from '../../../simulate/simulate-stage.ts';
 import { offendersFinding } from '../audit-findings.ts';
 import type { BuildContext, LakeTable } from '../lake-table.ts';
 
 /**
  * The health rollup (lake table `health_county_impacts`): built in the simulate stage from the per-bin fuel
  * changes the workers published with each cluster whose water-heater fuel is drawn, gathered from the event
- * log like the REM statistics, then rolled up per county (simulate/health/county-rollup.ts) with the
+ * log like the REM statistics, then rolled up per county (model/health/county-rollup.ts) with the
  * county's heating-fuel shares and the deaths per tonne where its tonnes fall.
  */
 export const healthImpactsTable: LakeTable<HealthImpactCell> = {

@@ -8,7 +8,7 @@ import type { AuditFinding } from '../../../schemas/lake.ts';
 import { HEALTH_DAMAGE_FACTORS, HEALTH_PLACE_DAMAGE_FACTORS } from '../../../data-lake/tables/health.ts';
 import { REM_COUNTIES, REM_EMISSION_FACTORS } from '../../../data-lake/tables/rem.ts';
 import { type RemCountyRow } from '../../../schemas/rem-data.ts';
-import { placeDamageFactors } from '../../../simulate/health/place-damage-factors.ts';
+import { placeDamageFactors } from '../../../model/health/place-damage-factors.ts';
 import { offendersFinding } from '../audit-findings.ts';
 import type { LakeTable } from '../lake-table.ts';
 
@@ -17,7 +17,7 @@ export const MEAN_TOLERANCE = 0.001;
 
 /**
  * Deaths per tonne where tonnes are emitted: per county for home combustion, per state for power plants
- * (simulate/health/place-damage-factors.ts), from the damage factors, the counties, their population and land
+ * (model/health/place-damage-factors.ts), from the damage factors, the counties, their population and land
  * area, and the fossil power plants.
  */
 export const placeDamageFactorsTable: LakeTable<PlaceDamageFactor> = {

@@ -7,7 +7,7 @@ import {
   type LrmerProfile,
   type Pollutant,
 } from '../../../schemas/rem-data.ts';
-import { kgPerKwh } from '../../../simulate/savings/fuel-prices.ts';
+import { kgPerKwh } from '../../../model/savings/fuel-prices.ts';
 
 /*
  * The long-run grid (issue: a heat pump bought now runs on the grid of the next 15 years, not today's).

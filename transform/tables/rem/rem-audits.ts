@@ -8,8 +8,8 @@ import {
   type ZipCounty,
 } from '../../../schemas/rem-data.ts';
 import { FUELS } from '../../../schemas/rem.ts';
-import { greatCircleKm } from '../../../simulate/climate/assign-station.ts';
-import { climateById } from '../../../simulate/climate/climate.ts';
+import { greatCircleKm } from '../../../model/climate/assign-station.ts';
+import { climateById } from '../../../model/climate/climate.ts';
 import { offendersFinding } from '../audit-findings.ts';
 import type { RemCountyRow } from '../../../schemas/rem-data.ts';
 

@@ -8,12 +8,12 @@ import {
   REM_ENERGY_RATES,
   REM_GRID_EMISSION_FACTORS,
 } from '../../../data-lake/tables/rem.ts';
-import { gatherResults, runSimulateStage } from '../../../simulate/stage/simulate-stage.ts';
-import { decodeStatistics } from '../../../simulate/stage/statistics-arrow.ts';
-import { defaultWorkerCount, WorkerPool } from '../../../simulate/stage/worker-pool.ts';
-import { SIMULATE_CODE, simulateCodeHash } from '../../../simulate/stage/simulate-code.ts';
-import { planWorkUnits } from '../../../simulate/stage/work-units.ts';
-import { readModelFiles } from '../../../simulate/surrogate/committed-model.ts';
+import { gatherResults, runSimulateStage } from '../../../simulate/simulate-stage.ts';
+import { decodeStatistics } from '../../../simulate/statistics-arrow.ts';
+import { defaultWorkerCount, WorkerPool } from '../../../simulate/worker-pool.ts';
+import { SIMULATE_CODE, simulateCodeHash } from '../../../simulate/simulate-code.ts';
+import { planWorkUnits } from '../../../simulate/work-units.ts';
+import { readModelFiles } from '../../../model/surrogate/committed-model.ts';
 import type { AnyLakeTable, ChunkedLakeTable, LakeTable } from '../lake-table.ts';
 import { auditClusters, auditClusterStatistics, statisticsLineOrder } from './rem-stage-audits.ts';
 

@@ -13,13 +13,13 @@ import {
   REM_ZIP_COUNTIES,
 } from '../../../data-lake/tables/rem.ts';
 import type { TableRef } from '../../../data-lake/tables/table-ref.ts';
-import { assignStation } from '../../../simulate/climate/assign-station.ts';
+import { assignStation } from '../../../model/climate/assign-station.ts';
 import {
   countyFuelShares,
   propaneShareOfOther,
   sharesOfHousingType,
   stateFuelShares,
-} from '../../../simulate/parameters/heating-fuel.ts';
+} from '../../../model/parameters/heating-fuel.ts';
 import type { LakeTable } from '../lake-table.ts';
 import {
   auditRemCounties,
