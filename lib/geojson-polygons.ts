@@ -32,7 +32,7 @@ export function polygonsOf(geojson: unknown): Polygon[] {
 
 /**
  * The polygons of a geography's GeoJSON text, or null when the text is not JSON or holds no polygon: the
- * catalogue then places no address in that area (it falls back to the ZIP's overlaps), and its audit says so.
+ * catalog then places no address in that area (it falls back to the ZIP's overlaps), and its audit says so.
  */
 export function polygonsOfText(geojson: string): Polygon[] | null {
   try {

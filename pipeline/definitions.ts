@@ -8,18 +8,18 @@ import { lakeTables } from '../transform/tables/index.ts';
 import type { AnyLakeTable } from '../transform/tables/lake-table.ts';
 
 /** Everything a pipeline run works from; tests pass their own (a fixture source and its tables). */
-export interface PipelineCatalog {
+export interface PipelineDefinitions {
   parsers: SourceParser[];
   recordSchemas: RecordSchema[];
   tables: AnyLakeTable[];
   sources: SourceDeclaration[];
 }
 
-/** The service's own catalog: the registered parsers, record schemas and tables, and SOURCES_FILE's sources. */
-export async function defaultCatalog(
+/** The service's own definitions: the registered parsers, record schemas and tables, and SOURCES_FILE's sources. */
+export async function defaultDefinitions(
   config: Pick<Config, 'SOURCES_FILE'>,
   env: NodeJS.ProcessEnv = process.env,
-): Promise<PipelineCatalog> {
+): Promise<PipelineDefinitions> {
   return {
     parsers,
     recordSchemas,

@@ -13,7 +13,7 @@ import type { Logger } from '../lib/log.ts';
 import { createProgress, type Progress } from '../lib/progress.ts';
 import type { Config } from '../schemas/config.ts';
 import type { AuditFinding, Manifest, RunRecord } from '../schemas/lake.ts';
-import type { PipelineCatalog } from './definitions.ts';
+import type { PipelineDefinitions } from './definitions.ts';
 import { readCurrent, readCurrentPointer } from '../data-lake/current-pointer.ts';
 import { openLake, readStoredManifest, type Lake } from '../data-lake/lake.ts';
 import { acquireLakeLock } from '../data-lake/lake-lock.ts';
@@ -47,7 +47,7 @@ import { consumeToStaging, type ConsumeSummary } from '../transform/transform-co
 export interface RunPipelineOptions {
   config: Config;
   logger: Logger;
-  catalog: PipelineCatalog;
+  definitions: PipelineDefinitions;
   /** Opens the event log; by default the configured one (Kafka, or the embedded log in LAKE_DIR/log). */
   openLog?: (config: Config, logger: Logger) => Promise<EventLog>;
   progress?: Progress;
@@ -137,7 +137,7 @@ async function runLocked(
   lake: Lake,
   history: RunHistory,
 ): Promise<PipelineResult> {
-  const { config, logger, catalog } = options;
+  const { config, logger, definitions } = options;
   const paths = lakePaths(lake.workDir);
   const progress = options.progress ?? createProgress({ logger });
   const step = async (name: PipelineStep) => {
@@ -145,8 +145,8 @@ async function runLocked(
     await options.onStep?.(name);
   };
   const tables = orderTables(
-    catalog.tables,
-    catalog.recordSchemas.map((schema) => schema.name),
+    definitions.tables,
+    definitions.recordSchemas.map((schema) => schema.name),
   );
 
   const lock = await acquireLakeLock(lake.workDir, {
@@ -192,7 +192,7 @@ async function runLocked(
     const codeVersion = options.codeVersion ?? (await resolveCodeVersion());
     const quarantine = quarantineTable(
       () => stagedQuarantineRows(staging, chosen),
-      [...catalog.recordSchemas].sort((a, b) => compare(a.name, b.name)),
+      [...definitions.recordSchemas].sort((a, b) => compare(a.name, b.name)),
     );
     const allTables: AnyLakeTable[] = [...tables, quarantine];
     const lineage = runLineage(allTables, chosen, config);
@@ -306,14 +306,14 @@ async function stageSources(
   step: (name: PipelineStep) => Promise<void>,
   history: RunHistory,
 ): Promise<Map<string, { version: string } | RejectedVersion>> {
-  const { config, logger, catalog } = options;
+  const { config, logger, definitions } = options;
   const log = await (options.openLog ?? openEventLog)(config, logger);
   try {
     const consume = async () => {
       const summary = await consumeToStaging({
         log,
         staging,
-        recordSchemas: catalog.recordSchemas,
+        recordSchemas: definitions.recordSchemas,
         logger,
         progress,
         afterBatchStaged: () => step('batch-staged'),
@@ -324,9 +324,9 @@ async function stageSources(
     await consume();
     const read = await ingestTracked(options, history, {
       log,
-      sources: catalog.sources,
-      parsers: catalog.parsers,
-      recordSchemas: catalog.recordSchemas,
+      sources: definitions.sources,
+      parsers: definitions.parsers,
+      recordSchemas: definitions.recordSchemas,
       lastVersions: lastAnnouncedVersions(await staging.versions()),
       progress,
       logger,

@@ -1,20 +1,20 @@
 import { inputNames, type AnyLakeTable } from '../transform/tables/lake-table.ts';
 
-export class CatalogError extends Error {
+export class DefinitionsError extends Error {
   constructor(message: string) {
     super(message);
-    this.name = 'CatalogError';
+    this.name = 'DefinitionsError';
   }
 }
 
-/** Names the pipeline adds itself, which a catalog table may not take. */
+/** Names the pipeline adds itself, which no table may take. */
 export const RESERVED_TABLE_NAMES = ['quarantine'];
 
 const tableNamePattern = /^[a-z_][a-z0-9_]*$/;
 
 /**
- * Orders tables so each comes after the tables it reads (ties keep catalog order, so the order is
- * stable). Refuses duplicate or malformed names, inputs that are not in the catalog and dependency cycles.
+ * Orders tables so each comes after the tables it reads (ties keep definitions order, so the order is
+ * stable). Refuses duplicate or malformed names, inputs that are not in the definitions and dependency cycles.
  */
 export function orderTables<Table extends AnyLakeTable>(
   tables: readonly Table[],
@@ -23,12 +23,12 @@ export function orderTables<Table extends AnyLakeTable>(
   const byName = new Map<string, Table>();
   for (const table of tables) {
     if (!tableNamePattern.test(table.name)) {
-      throw new CatalogError(`table "${table.name}": names are lower-case letters, digits and "_"`);
+      throw new DefinitionsError(`table "${table.name}": names are lower-case letters, digits and "_"`);
     }
     if (RESERVED_TABLE_NAMES.includes(table.name)) {
-      throw new CatalogError(`table "${table.name}": the name is reserved for the pipeline's own table`);
+      throw new DefinitionsError(`table "${table.name}": the name is reserved for the pipeline's own table`);
     }
-    if (byName.has(table.name)) throw new CatalogError(`table "${table.name}" is declared twice`);
+    if (byName.has(table.name)) throw new DefinitionsError(`table "${table.name}" is declared twice`);
     byName.set(table.name, table);
   }
   const knownRecords = new Set(recordSchemas);
@@ -36,12 +36,14 @@ export function orderTables<Table extends AnyLakeTable>(
     const inputs = inputNames(table);
     for (const input of inputs.tables) {
       if (!byName.has(input)) {
-        throw new CatalogError(`table "${table.name}" reads table "${input}", which is not in the catalog`);
+        throw new DefinitionsError(
+          `table "${table.name}" reads table "${input}", which is not in the definitions`,
+        );
       }
     }
     for (const input of inputs.records) {
       if (!knownRecords.has(input)) {
-        throw new CatalogError(
+        throw new DefinitionsError(
           `table "${table.name}" reads record schema "${input}", which is not registered`,
         );
       }
@@ -55,7 +57,9 @@ export function orderTables<Table extends AnyLakeTable>(
       (t) => !placed.has(t.name) && inputNames(t).tables.every((input) => placed.has(input)),
     );
     if (next === undefined) {
-      throw new CatalogError(`tables read each other in a cycle: ${findCycle(tables, placed).join(' → ')}`);
+      throw new DefinitionsError(
+        `tables read each other in a cycle: ${findCycle(tables, placed).join(' → ')}`,
+      );
     }
     ordered.push(next);
     placed.add(next.name);

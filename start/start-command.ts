@@ -5,7 +5,7 @@ import { runTimeLeftMs } from '../lib/run-estimate.ts';
 import { createProgress, teeProgress } from '../lib/progress.ts';
 import { createTerminalDisplay } from '../lib/terminal-display.ts';
 import type { Config } from '../schemas/config.ts';
-import { defaultCatalog, type PipelineCatalog } from '../pipeline/definitions.ts';
+import { defaultDefinitions, type PipelineDefinitions } from '../pipeline/definitions.ts';
 import { holdReport } from '../data-lake/audit/hold-report.ts';
 import { runPipeline } from '../pipeline/run-pipeline.ts';
 import { firstAnswersConfig, firstStageCatalog, lacksAll, staleTables } from '../pipeline/staged-publish.ts';
@@ -48,8 +48,14 @@ export async function startCommand(config: Config): Promise<number | undefined> 
   );
   // The board also feeds the 503s and /healthz while the precompute runs, so it hears every step.
   const progress = display ? board : teeProgress(createProgress({ logger, onTerminal: false }), board);
-  const pipeline = async (stage: string, stageConfig: Config, catalog: PipelineCatalog) => {
-    const result = await runPipeline({ config: stageConfig, logger, progress, catalog, trigger: 'start' });
+  const pipeline = async (stage: string, stageConfig: Config, definitions: PipelineDefinitions) => {
+    const result = await runPipeline({
+      config: stageConfig,
+      logger,
+      progress,
+      definitions,
+      trigger: 'start',
+    });
     // A held snapshot is not served: the server keeps what CURRENT names until someone reviews it.
     if (result.status === 'held') logger.warn({ snapshot: result.snapshotId }, holdReport(result.manifest));
     else logger.info({ snapshot: result.snapshotId, status: result.status }, `${stage} pipeline run done`);
@@ -59,11 +65,11 @@ export async function startCommand(config: Config): Promise<number | undefined> 
   let plan: readonly ProgressLine[] | null = null;
   let runFrom = 0;
   const precompute = async (servePublished: () => Promise<void>) => {
-    const catalog = await defaultCatalog(config);
-    if ((await staleTables(openLake(config), catalog, config)).length === 0) return;
+    const definitions = await defaultDefinitions(config);
+    if ((await staleTables(openLake(config), definitions, config)).length === 0) return;
     const stage = async (name: string, stageConfig: Config) => {
       runFrom = board.snapshot().length;
-      await pipeline(name, stageConfig, catalog);
+      await pipeline(name, stageConfig, definitions);
       const load = progress.start('load snapshot', { total: 1, unit: 'snapshots' });
       await servePublished();
       load.tick();
@@ -100,7 +106,7 @@ export async function startCommand(config: Config): Promise<number | undefined> 
         pipeline(
           'incentives',
           config,
-          firstStageCatalog(await defaultCatalog(config), lakeTableFamilies.incentives),
+          firstStageCatalog(await defaultDefinitions(config), lakeTableFamilies.incentives),
         ),
       precompute: {
         run: precompute,

@@ -169,7 +169,7 @@ export const SERVING_LOCATIONS = tableRef(
   byState(['zip'], 0.1),
 );
 
-/** The catalogue row of the federal incentives; state rows use their two-letter code. */
+/** The catalog row of the federal incentives; state rows use their two-letter code. */
 export const FEDERAL_SCOPE = 'US';
 
 const localized = z.object({ en: z.string(), es: z.string().optional() });
@@ -218,7 +218,7 @@ export const servingStateRowSchema = z.object({
 });
 export type ServingStateRow = z.infer<typeof servingStateRowSchema>;
 
-/** Per state (and the federal scope), the catalogue the calculator answers from. */
+/** Per state (and the federal scope), the catalog the calculator answers from. */
 export const SERVING_STATES = tableRef(
   'incentives_serving_states',
   servingStateRowSchema,

@@ -1,6 +1,6 @@
 import { loadConfig } from '../../lib/config.ts';
 import { createLogger } from '../../lib/log.ts';
-import { defaultCatalog } from '../definitions.ts';
+import { defaultDefinitions } from '../definitions.ts';
 import { runMain } from '../../lib/cli-main.ts';
 import { pauseHookFromEnv } from './pause-hook.ts';
 import { pipelineCommand } from './pipeline-command.ts';
@@ -13,7 +13,7 @@ runMain(async () => {
   return pipelineCommand({
     config,
     logger,
-    catalog: await defaultCatalog(config),
+    definitions: await defaultDefinitions(config),
     ...(onStep ? { onStep } : {}),
     print: (line) => console.log(line),
     printError: (line) => console.error(line),

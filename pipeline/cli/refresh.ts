@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import cron from 'node-cron';
 import { loadConfig } from '../../lib/config.ts';
 import { createLogger } from '../../lib/log.ts';
-import { defaultCatalog } from '../definitions.ts';
+import { defaultDefinitions } from '../definitions.ts';
 import { runMain, UsageError } from '../../lib/cli-main.ts';
 import { EXIT_HELD, exitMeaning, pipelineCommand } from './pipeline-command.ts';
 
@@ -22,11 +22,11 @@ runMain(async () => {
       logger.warn({ trigger }, 'pipeline run skipped: the previous run is still going');
       return;
     }
-    running = defaultCatalog(config).then((catalog) =>
+    running = defaultDefinitions(config).then((definitions) =>
       pipelineCommand({
         config,
         logger,
-        catalog,
+        definitions,
         trigger: 'scheduled',
         print: (line) => logger.info(line),
         printError: (line) => logger.warn(line),

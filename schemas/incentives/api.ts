@@ -263,7 +263,7 @@ export const incentivesListResponseSchema = z
   .meta({
     id: 'APIIncentivesListResponse',
     description:
-      'One page of the incentive catalogue, ordered by state (federal first), authority id, then incentive id',
+      'One page of the incentive catalog, ordered by state (federal first), authority id, then incentive id',
   });
 
 // The response is the upstream record as published, less our ordering column: one definition for both.

@@ -13,7 +13,7 @@ import { FEDERAL_SCOPE, type ServingStateRow } from '../../data-lake/tables/ince
 import type { Candidate } from './eligibility/candidate.ts';
 import { lastDayOf } from './eligibility/dates.ts';
 import { tr } from './eligibility/localization.ts';
-import { catalogueOrder, type CatalogueEntry } from './incentive-catalog.ts';
+import { catalogOrder, type CatalogEntry } from './incentive-catalog.ts';
 import { compileRelationships, type RelationshipRules } from './eligibility/relationships.ts';
 import { sortRanks } from './eligibility/sorting.ts';
 import { stateStatuses } from './eligibility/states.ts';
@@ -109,10 +109,10 @@ export interface IncentivesData {
   taxBrackets: FederalBrackets;
   /** The states endpoint's two possible bodies: as the reference answers, and with `beta` reported. */
   statesJson: { reference: string; withBeta: string };
-  /** Loan programs of states without a catalogue row: national ones only. */
+  /** Loan programs of states without a catalog row: national ones only. */
   nationalLoanProgramsJson: string;
   /** Every incentive of the snapshot, federal and state, in the incentives list's order. */
-  catalogue: readonly CatalogueEntry[];
+  catalog: readonly CatalogEntry[];
 }
 
 export interface IncentivesTables {
@@ -230,8 +230,8 @@ const listedIncentive = (
   };
 };
 
-/** Every incentive of a catalogue row (federal or one state's) as an entry of the list. */
-function catalogueEntries(row: ServingStateRow): CatalogueEntry[] {
+/** Every incentive of a catalog row (federal or one state's) as an entry of the list. */
+function catalogEntries(row: ServingStateRow): CatalogEntry[] {
   const state = row.state === FEDERAL_SCOPE ? null : row.state;
   return row.incentives.flatMap((incentive) => {
     const program = row.programs[incentive.program];
@@ -297,7 +297,7 @@ function prepareCatalog(row: ServingStateRow, loanProgramsJson: string): StateCa
         en: Buffer.from(json(apiIncentive(incentive, program, 'en'))),
         es: Buffer.from(json(apiIncentive(incentive, program, 'es'))),
       },
-      sortRank: 0, // set once every catalogue is prepared (ranks span federal and state candidates)
+      sortRank: 0, // set once every catalog is prepared (ranks span federal and state candidates)
     });
   }
   const utilities = (byKey: ServingStateRow['electric_utilities']) => new Map(Object.entries(byKey));
@@ -339,7 +339,7 @@ const loanProgramJson = ({ position: _position, ...loan }: LoanProgramRecord) =>
  * The serving structures of the incentives tables. A national snapshot takes a few hundred milliseconds
  * of the event loop (415 ms in one turn on the 2-core machine of docs/figures, before it was sliced), and
  * a server prepares a new snapshot while it answers from the old one: states, locations and the
- * catalogue are prepared in slices of the loop's time (see mapInSlices).
+ * catalog are prepared in slices of the loop's time (see mapInSlices).
  */
 export async function prepareIncentivesData(tables: IncentivesTables): Promise<IncentivesData> {
   const loans = [...tables.loanPrograms].sort((a, b) => a.position - b.position);
@@ -361,7 +361,7 @@ export async function prepareIncentivesData(tables: IncentivesTables): Promise<I
     tables.locations,
     (row) => [row.zip, prepareLocation(row, shareLocationParts)] as const,
   );
-  const catalogue = (await mapInSlices(tables.states, catalogueEntries)).flat().sort(catalogueOrder);
+  const catalog = (await mapInSlices(tables.states, catalogEntries)).flat().sort(catalogOrder);
   return {
     locations: new Map(locations),
     locationStates: new Set(tables.locations.map((row) => row.state)),
@@ -376,6 +376,6 @@ export async function prepareIncentivesData(tables: IncentivesTables): Promise<I
       withBeta: json(stateStatuses(statesWithIncentives, { betaStatus: true })),
     },
     nationalLoanProgramsJson: loansFor(null),
-    catalogue,
+    catalog,
   };
 }

@@ -2,7 +2,7 @@ import { incentivesListQuerySchema, incentivesListResponseSchema } from '../../s
 import type { ApiModuleContext, ZodApp } from '../api-module.ts';
 import { documentedError, errors } from '../errors.ts';
 import { sendJson } from '../http/send-json.ts';
-import { cataloguePage } from './incentive-catalog.ts';
+import { catalogPage } from './incentive-catalog.ts';
 import type { IncentivesData } from './incentives-data.ts';
 import { messages, type Messages } from './messages.ts';
 import { decodePageToken, encodePageToken } from './page-token.ts';
@@ -14,16 +14,16 @@ const badRequest = documentedError(
   errors.invalid(messages.en.pageTokenStale, 'page_token'),
 );
 
-/** The catalogue position a page token continues after (-1 without one), or a 400 naming `page_token`. */
+/** The catalog position a page token continues after (-1 without one), or a 400 naming `page_token`. */
 function startAfter(
   pageToken: string | undefined,
   snapshotId: string,
-  catalogueSize: number,
+  catalogSize: number,
   text: Messages,
 ): number {
   if (pageToken === undefined) return -1;
   const token = decodePageToken(pageToken);
-  if (token === null || token.after >= catalogueSize) {
+  if (token === null || token.after >= catalogSize) {
     throw errors.invalid(text.pageTokenInvalid, 'page_token');
   }
   if (token.snapshot !== snapshotId) throw errors.invalid(text.pageTokenStale, 'page_token');
@@ -31,8 +31,8 @@ function startAfter(
 }
 
 /**
- * GET /api/v1/incentives: the snapshot's incentive catalogue, filtered and paginated. A page continues
- * after the catalogue position its token names, in the snapshot that gave the token: positions mean
+ * GET /api/v1/incentives: the snapshot's incentive catalog, filtered and paginated. A page continues
+ * after the catalog position its token names, in the snapshot that gave the token: positions mean
  * nothing in another snapshot, so such a token is refused rather than silently skipping or repeating.
  */
 export function registerIncentivesListRoute(app: ZodApp, ctx: ApiModuleContext<IncentivesData>): void {
@@ -40,7 +40,7 @@ export function registerIncentivesListRoute(app: ZodApp, ctx: ApiModuleContext<I
     '/api/v1/incentives',
     {
       schema: {
-        summary: 'The incentive catalogue, filtered and paginated',
+        summary: 'The incentive catalog, filtered and paginated',
         description:
           'Every federal and state incentive of the data being served, with its program, dates and ' +
           'eligibility limits, whatever the date (expired and paused ones included). Ordered by state ' +
@@ -53,12 +53,12 @@ export function registerIncentivesListRoute(app: ZodApp, ctx: ApiModuleContext<I
       },
     },
     async (request, reply) => {
-      const { catalogue } = ctx.data(request);
+      const { catalog } = ctx.data(request);
       const snapshot = ctx.snapshotId(request);
       const { query } = request;
-      const after = startAfter(query.page_token, snapshot, catalogue.length, messages[query.language]);
-      const page = cataloguePage(
-        catalogue,
+      const after = startAfter(query.page_token, snapshot, catalog.length, messages[query.language]);
+      const page = catalogPage(
+        catalog,
         {
           state: query.state,
           authorityTypes: query.authority_types,
@@ -69,7 +69,7 @@ export function registerIncentivesListRoute(app: ZodApp, ctx: ApiModuleContext<I
         query.page_size,
       );
       const next = page.nextAfter === null ? null : encodePageToken({ snapshot, after: page.nextAfter });
-      return sendJson(reply, incentivesListBody(snapshot, catalogue, page, next, query.language));
+      return sendJson(reply, incentivesListBody(snapshot, catalog, page, next, query.language));
     },
   );
 }

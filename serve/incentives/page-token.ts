@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Where a walk through the incentives list stands: after which catalogue position, in which snapshot. */
+/** Where a walk through the incentives list stands: after which catalog position, in which snapshot. */
 export interface PageToken {
   snapshot: string;
   after: number;

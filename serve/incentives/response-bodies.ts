@@ -1,6 +1,6 @@
 import type { Language } from '../../schemas/incentives/enums.ts';
 import type { Calculation } from './eligibility/calculate-incentives.ts';
-import type { CatalogueEntry, CataloguePage } from './incentive-catalog.ts';
+import type { CatalogEntry, CatalogPage } from './incentive-catalog.ts';
 import type { Location, Program } from './incentives-data.ts';
 
 /*
@@ -55,15 +55,15 @@ export function programsBody(
 /** A page of the incentives list, from the entries' pre-encoded fragments. */
 export function incentivesListBody(
   snapshot: string,
-  catalogue: readonly CatalogueEntry[],
-  page: CataloguePage,
+  catalog: readonly CatalogEntry[],
+  page: CatalogPage,
   nextPageToken: string | null,
   language: Language,
 ): Buffer {
   const parts: Buffer[] = [Buffer.from(`{"snapshot":${json(snapshot)},"total":${page.total},"incentives":[`)];
   page.positions.forEach((position, index) => {
     if (index > 0) parts.push(COMMA);
-    parts.push(catalogue[position]!.fragment[language]);
+    parts.push(catalog[position]!.fragment[language]);
   });
   parts.push(Buffer.from(`],"next_page_token":${json(nextPageToken)}}`));
   return Buffer.concat(parts);

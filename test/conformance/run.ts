@@ -10,7 +10,7 @@ import { createLogger } from '../../lib/log.ts';
 import { createIncentivesApi } from '../../serve/incentives/incentives-api.ts';
 import { startService } from '../../serve/service.ts';
 import { lakeSnapshotSource } from '../../serve/snapshot/lake-snapshot-source.ts';
-import { defaultCatalog } from '../../pipeline/definitions.ts';
+import { defaultDefinitions } from '../../pipeline/definitions.ts';
 import { runPipeline } from '../../pipeline/run-pipeline.ts';
 import { writeFigures } from '../figures/figure-files.ts';
 import { CASE_KINDS } from '../figures/case-kinds.ts';
@@ -57,7 +57,7 @@ async function overHttp(source: string): Promise<Target> {
   });
   const logger = createLogger(config.LOG_LEVEL, 'conformance');
   const started = performance.now();
-  const result = await runPipeline({ config, logger, catalog: await defaultCatalog(config, env) });
+  const result = await runPipeline({ config, logger, definitions: await defaultDefinitions(config, env) });
   console.log(
     `pipeline: ${result.status} ${result.snapshotId} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );

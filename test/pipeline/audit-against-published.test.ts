@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { whole } from '../../data-lake/tables/table-contract.ts';
 import { tableRef } from '../../data-lake/tables/table-ref.ts';
 import type { LakeTable } from '../../transform/tables/lake-table.ts';
-import { demoCatalog } from '../support/demo-source/demo-catalog.ts';
+import { demoDefinitions } from '../support/demo-source/demo-definitions.ts';
 import { createDemoLake, type DemoLake } from '../support/demo-source/demo-lake.ts';
 import { demoPriceRecordSchema } from '../support/demo-source/demo-records.ts';
 
@@ -188,9 +188,9 @@ describe('the key a table declares', () => {
       build: async (ctx) =>
         (await ctx.records(demoPriceRecordSchema)).map((p) => ({ region: p.region, price_usd: p.priceUsd })),
     };
-    const catalog = demoCatalog(lake.sourceDir);
+    const definitions = demoDefinitions(lake.sourceDir);
     await expect(
-      lake.run({ catalog: { ...catalog, tables: [...catalog.tables, byRegion] } }),
+      lake.run({ definitions: { ...definitions, tables: [...definitions.tables, byRegion] } }),
     ).rejects.toMatchObject({
       findings: expect.arrayContaining([
         {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../lib/config.ts';
 import { createLogger } from '../../lib/log.ts';
 import { REM_CLUSTER_STATISTICS, REM_CLUSTERS } from '../../data-lake/tables/rem.ts';
-import { defaultCatalog } from '../../pipeline/definitions.ts';
+import { defaultDefinitions } from '../../pipeline/definitions.ts';
 import { snapshotDir } from '../../data-lake/lake-paths.ts';
 import { runPipeline } from '../../pipeline/run-pipeline.ts';
 import { SIMULATE_GROUP } from '../../simulate/simulate-stage.ts';
@@ -52,7 +52,7 @@ async function publishSnapshot(env: Record<string, string>): Promise<string> {
     config,
     logger: createLogger('silent'),
     // An empty environment: the sample data, whatever source overrides the developer has set.
-    catalog: await defaultCatalog(config, {}),
+    definitions: await defaultDefinitions(config, {}),
     codeVersion: 'e2e-test',
   });
   expect(result.status).toBe('published');

@@ -19,7 +19,7 @@ import type { BuildContext, ChunkedLakeTable, LakeTable } from '../../transform/
 import { recordSchema } from '../../schemas/record-schema.ts';
 import { tableRef } from '../../data-lake/tables/table-ref.ts';
 import { whole } from '../../data-lake/tables/table-contract.ts';
-import { demoCatalog } from '../support/demo-source/demo-catalog.ts';
+import { demoDefinitions } from '../support/demo-source/demo-definitions.ts';
 import { createDemoLake, type DemoLake } from '../support/demo-source/demo-lake.ts';
 import { DEMO_PRICES } from '../support/demo-source/demo-tables.ts';
 
@@ -351,9 +351,9 @@ describe('runPipeline over the demo source', () => {
         return [];
       },
     });
-    const catalog = demoCatalog(lake.sourceDir);
+    const definitions = demoDefinitions(lake.sourceDir);
     const runWith = (table: LakeTable) =>
-      lake.run({ catalog: { ...catalog, tables: [...catalog.tables, table] } });
+      lake.run({ definitions: { ...definitions, tables: [...definitions.tables, table] } });
     await expect(runWith(reading('peeks_table', (ctx) => ctx.table(DEMO_PRICES)))).rejects.toThrow(
       'table peeks_table: build failed: table peeks_table: reads table "demo_prices" without declaring it in inputs.tables',
     );
@@ -382,10 +382,10 @@ describe('runPipeline over the demo source', () => {
         throw new Error('upstream lookup missing');
       },
     };
-    const catalog = demoCatalog(lake.sourceDir);
-    await expect(lake.run({ catalog: { ...catalog, tables: [...catalog.tables, broken] } })).rejects.toThrow(
-      'table broken: build failed: upstream lookup missing',
-    );
+    const definitions = demoDefinitions(lake.sourceDir);
+    await expect(
+      lake.run({ definitions: { ...definitions, tables: [...definitions.tables, broken] } }),
+    ).rejects.toThrow('table broken: build failed: upstream lookup missing');
 
     await writeFile(path.join(lake.sourceDir, 'prices.csv'), 'sku;price\n');
     await expect(lake.run()).rejects.toThrow(IngestError);
@@ -408,9 +408,9 @@ describe('runPipeline over the demo source', () => {
           cents: p.priceUsd,
         })),
     };
-    const catalog = demoCatalog(lake.sourceDir);
+    const definitions = demoDefinitions(lake.sourceDir);
     const failure = await lake
-      .run({ catalog: { ...catalog, tables: [...catalog.tables, mislabeled] } })
+      .run({ definitions: { ...definitions, tables: [...definitions.tables, mislabeled] } })
       .catch((e: unknown) => e);
 
     expect(failure).toBeInstanceOf(AuditFailedError);
@@ -458,8 +458,8 @@ describe('runPipeline over the demo source', () => {
       ...overrides,
     });
     const runWith = (table: ChunkedLakeTable) => {
-      const catalog = demoCatalog(lake.sourceDir);
-      return lake.run({ catalog: { ...catalog, tables: [...catalog.tables, table] } });
+      const definitions = demoDefinitions(lake.sourceDir);
+      return lake.run({ definitions: { ...definitions, tables: [...definitions.tables, table] } });
     };
 
     it('stores the rows of every chunk in its declared order and audits them in SQL', async () => {

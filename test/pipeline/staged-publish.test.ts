@@ -8,7 +8,7 @@ import {
   staleTables,
 } from '../../pipeline/staged-publish.ts';
 import type { AnyLakeTable } from '../../transform/tables/lake-table.ts';
-import { demoCatalog } from '../support/demo-source/demo-catalog.ts';
+import { demoDefinitions } from '../support/demo-source/demo-definitions.ts';
 import { createDemoLake, type DemoLake } from '../support/demo-source/demo-lake.ts';
 import { demoPricesTable, demoRegionSummaryTable } from '../support/demo-source/demo-tables.ts';
 
@@ -20,22 +20,23 @@ afterEach(async () => {
   await lake.remove();
 });
 
-const tableNames = (catalog: { tables: readonly { name: string }[] }) => catalog.tables.map((t) => t.name);
+const tableNames = (definitions: { tables: readonly { name: string }[] }) =>
+  definitions.tables.map((t) => t.name);
 
 describe('firstStageCatalog', () => {
-  it('keeps the first-stage tables and every table they read, in catalog order, and every source', () => {
-    const catalog = demoCatalog(lake.sourceDir);
-    expect(tableNames(firstStageCatalog(catalog, [demoPricesTable]))).toEqual(['demo_prices']);
-    const withInputs = firstStageCatalog(catalog, [demoRegionSummaryTable]);
+  it('keeps the first-stage tables and every table they read, in definitions order, and every source', () => {
+    const definitions = demoDefinitions(lake.sourceDir);
+    expect(tableNames(firstStageCatalog(definitions, [demoPricesTable]))).toEqual(['demo_prices']);
+    const withInputs = firstStageCatalog(definitions, [demoRegionSummaryTable]);
     expect(tableNames(withInputs)).toEqual(['demo_region_summary', 'demo_prices']);
-    expect(withInputs.sources).toEqual(catalog.sources);
-    expect(withInputs.recordSchemas).toEqual(catalog.recordSchemas);
+    expect(withInputs.sources).toEqual(definitions.sources);
+    expect(withInputs.recordSchemas).toEqual(definitions.recordSchemas);
   });
 
-  it('refuses a first-stage table the catalog does not have', () => {
-    const catalog = { ...demoCatalog(lake.sourceDir), tables: [demoRegionSummaryTable] };
-    expect(() => firstStageCatalog(catalog, [demoPricesTable])).toThrow(
-      'first-stage table demo_prices is not in the catalog',
+  it('refuses a first-stage table the definitions does not have', () => {
+    const definitions = { ...demoDefinitions(lake.sourceDir), tables: [demoRegionSummaryTable] };
+    expect(() => firstStageCatalog(definitions, [demoPricesTable])).toThrow(
+      'first-stage table demo_prices is not in the definitions',
     );
   });
 });
@@ -54,51 +55,55 @@ describe('staleTables', () => {
   // The summary as a table that reads the settings the quick stage changes, as the REM clusters do.
   const summary = { ...demoRegionSummaryTable, settings: ['REM_STATES', 'HEALTH_STATES'] } as AnyLakeTable;
   const catalogOf = () => ({
-    ...demoCatalog(lake.sourceDir),
+    ...demoDefinitions(lake.sourceDir),
     tables: [summary, demoPricesTable as AnyLakeTable],
   });
 
   it('names a table built on the quick stage’s settings, so a start stopped after that stage goes on', async () => {
-    const catalog = catalogOf();
-    await lake.run({ catalog, config: firstAnswersConfig(lake.config) });
-    expect(await staleTables(localLake(lake.lakeDir), catalog, lake.config)).toEqual(['demo_region_summary']);
-    await lake.run({ catalog });
-    expect(await staleTables(localLake(lake.lakeDir), catalog, lake.config)).toEqual([]);
+    const definitions = catalogOf();
+    await lake.run({ definitions, config: firstAnswersConfig(lake.config) });
+    expect(await staleTables(localLake(lake.lakeDir), definitions, lake.config)).toEqual([
+      'demo_region_summary',
+    ]);
+    await lake.run({ definitions });
+    expect(await staleTables(localLake(lake.lakeDir), definitions, lake.config)).toEqual([]);
     expect(await lacksAll(localLake(lake.lakeDir), [summary])).toBe(false);
   });
 
   it('leaves a table built on other settings as it is: a national lake is not shrunk by a start', async () => {
-    const catalog = catalogOf();
-    await lake.run({ catalog, config: loadConfig({ LAKE_DIR: lake.lakeDir, REM_STATES: 'all' }) });
-    expect(await staleTables(localLake(lake.lakeDir), catalog, lake.config)).toEqual([]);
+    const definitions = catalogOf();
+    await lake.run({ definitions, config: loadConfig({ LAKE_DIR: lake.lakeDir, REM_STATES: 'all' }) });
+    expect(await staleTables(localLake(lake.lakeDir), definitions, lake.config)).toEqual([]);
   });
 });
 
 describe('a staged first publish', () => {
   it('publishes the first stage, then the rest reusing its files, then nothing more', async () => {
-    const catalog = demoCatalog(lake.sourceDir);
-    expect(await staleTables(localLake(lake.lakeDir), catalog, lake.config)).toEqual([
+    const definitions = demoDefinitions(lake.sourceDir);
+    expect(await staleTables(localLake(lake.lakeDir), definitions, lake.config)).toEqual([
       'demo_region_summary',
       'demo_prices',
     ]);
 
-    const first = await lake.run({ catalog: firstStageCatalog(catalog, [demoPricesTable]) });
+    const first = await lake.run({ definitions: firstStageCatalog(definitions, [demoPricesTable]) });
     if (first.status !== 'published') throw new Error('expected the first stage to publish');
     expect(Object.keys(first.manifest.tables).sort()).toEqual(['demo_prices', 'quarantine']);
     expect(await lacksAll(localLake(lake.lakeDir), [demoRegionSummaryTable as AnyLakeTable])).toBe(true);
-    expect(await staleTables(localLake(lake.lakeDir), catalog, lake.config)).toEqual(['demo_region_summary']);
+    expect(await staleTables(localLake(lake.lakeDir), definitions, lake.config)).toEqual([
+      'demo_region_summary',
+    ]);
 
-    const second = await lake.run({ catalog });
-    if (second.status !== 'published') throw new Error('expected the whole catalog to publish');
+    const second = await lake.run({ definitions });
+    if (second.status !== 'published') throw new Error('expected the whole definitions to publish');
     expect(second.previous).toBe(first.snapshotId);
     expect(second.rebuild).toBe(
       'changed: new table demo_region_summary; rebuilding demo_region_summary (changed), ' +
         'demo_prices (read by a changed table); reusing 1 table',
     );
     expect(second.manifest.tables.demo_prices!.sha256).toBe(first.manifest.tables.demo_prices!.sha256);
-    expect(await staleTables(localLake(lake.lakeDir), catalog, lake.config)).toEqual([]);
+    expect(await staleTables(localLake(lake.lakeDir), definitions, lake.config)).toEqual([]);
 
     // A later start finds the lake complete: the same run publishes nothing.
-    expect(await lake.run({ catalog })).toEqual({ status: 'unchanged', snapshotId: second.snapshotId });
+    expect(await lake.run({ definitions })).toEqual({ status: 'unchanged', snapshotId: second.snapshotId });
   });
 });

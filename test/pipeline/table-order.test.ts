@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { CatalogError, orderTables } from '../../pipeline/table-order.ts';
+import { DefinitionsError, orderTables } from '../../pipeline/table-order.ts';
 import { recordSchema } from '../../schemas/record-schema.ts';
 import { whole } from '../../data-lake/tables/table-contract.ts';
 import { tableRef } from '../../data-lake/tables/table-ref.ts';
@@ -24,7 +24,7 @@ function table(name: string, inputs: { tables?: string[]; records?: string[] }):
 const names = (tables: LakeTable[]) => tables.map((t) => t.name);
 
 describe('orderTables', () => {
-  it('puts every table after the tables it reads, keeping catalog order otherwise', () => {
+  it('puts every table after the tables it reads, keeping definitions order otherwise', () => {
     const ordered = orderTables(
       [
         table('serving_states', { tables: ['programs', 'authorities'] }),
@@ -46,13 +46,13 @@ describe('orderTables', () => {
       table('d', { tables: ['c'] }),
     ];
     expect(() => orderTables(tables, ['r'])).toThrow(
-      new CatalogError('tables read each other in a cycle: b → d → c → b'),
+      new DefinitionsError('tables read each other in a cycle: b → d → c → b'),
     );
   });
 
   it('rejects unknown inputs, duplicate names and reserved or malformed names', () => {
     expect(() => orderTables([table('a', { tables: ['missing'] })], [])).toThrow(
-      'table "a" reads table "missing", which is not in the catalog',
+      'table "a" reads table "missing", which is not in the definitions',
     );
     expect(() => orderTables([table('a', { records: ['nope'] })], ['yes'])).toThrow(
       'table "a" reads record schema "nope", which is not registered',

@@ -12,7 +12,7 @@ import { loadConfig } from '../../lib/config.ts';
 import { createLogger } from '../../lib/log.ts';
 import type { IncentiveRecord } from '../../schemas/incentives/records.ts';
 import { createIncentivesApi } from '../../serve/incentives/incentives-api.ts';
-import { defaultCatalog } from '../../pipeline/definitions.ts';
+import { defaultDefinitions } from '../../pipeline/definitions.ts';
 import { AuditFailedError } from '../../pipeline/audit-failed-error.ts';
 import { listRuns } from '../../data-lake/run-history.ts';
 import { EXIT_SOURCE_REJECTED, pipelineCommand } from '../../pipeline/cli/pipeline-command.ts';
@@ -75,7 +75,7 @@ export function upstreamBreakageSpecs({ source, states, zip, quietState }: Break
     return {
       config: loaded,
       logger: createLogger('silent'),
-      catalog: await defaultCatalog(loaded, { ...process.env, INCENTIVES_SOURCE: copy }),
+      definitions: await defaultDefinitions(loaded, { ...process.env, INCENTIVES_SOURCE: copy }),
       codeVersion: 'test',
     };
   }

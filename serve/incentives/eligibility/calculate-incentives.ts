@@ -8,10 +8,10 @@ import { applyRelationships } from './relationships.ts';
 import { stateIncentivesIncluded } from './states.ts';
 
 /**
- * The catalogue's candidates whose authority serves one of the geographies (or that have none to check),
+ * The catalog's candidates whose authority serves one of the geographies (or that have none to check),
  * in file order: the per-state index spares testing hundreds of other utilities' incentives per request.
  * Only the positions the index names are gathered and sorted, so the cost follows the handful that
- * serve the location, not the size of the state's catalogue.
+ * serve the location, not the size of the state's catalog.
  */
 export function candidatesServing(
   catalog: StateCatalog,
@@ -57,9 +57,9 @@ export interface CalculationRequest {
 }
 
 export interface Calculation extends AmiFlags {
-  /** The catalogue whose incentives were candidates, if the state's were included. */
+  /** The catalog whose incentives were candidates, if the state's were included. */
   coveredState: StateCatalog | null;
-  /** The state catalogue (authorities, data partners), whether or not its incentives were included. */
+  /** The state catalog (authorities, data partners), whether or not its incentives were included. */
   catalog: StateCatalog | undefined;
   incentives: PreparedCandidate[];
   /** Authorities of the returned non-federal incentives, in first-seen order, de-duplicated by id. */

@@ -40,7 +40,7 @@ export function isWithinLimit(income: IncomeClass, id: string): boolean {
   return position !== undefined && income.within[position] === true;
 }
 
-/** A state's limits (the federal ones, then its own) and their threshold records, worked out once per catalogue. */
+/** A state's limits (the federal ones, then its own) and their threshold records, worked out once per catalog. */
 interface LimitTests {
   limits: IncomeLimits;
   thresholds: readonly (LowIncomeThresholdRecord | undefined)[];
@@ -97,7 +97,7 @@ export function incomeClass(data: IncentivesData, location: Location, household:
 const bit = (value: boolean) => (value ? '1' : '0');
 
 /**
- * The class as text: one digit per test, limits in the catalogues' order (fixed for a state), so two
+ * The class as text: one digit per test, limits in the catalogs' order (fixed for a state), so two
  * incomes at one location, household size and filing status have equal keys exactly when equal classes.
  */
 export function incomeClassKey(income: IncomeClass): string {

@@ -17,7 +17,7 @@ import {
 import { sqlCommand } from '../../../data-lake/cli/sql-command.ts';
 import { createLogger } from '../../../lib/log.ts';
 import { pipelineCommand } from '../../../pipeline/cli/pipeline-command.ts';
-import { demoCatalog } from '../../support/demo-source/demo-catalog.ts';
+import { demoDefinitions } from '../../support/demo-source/demo-definitions.ts';
 import { listRuns } from '../../../data-lake/run-history.ts';
 import type { RunRecord } from '../../../schemas/lake.ts';
 import type { PipelineResult } from '../../../pipeline/run-pipeline.ts';
@@ -113,7 +113,7 @@ export function lakeCommandContract(backend: string, lakeUrl: () => string | und
         pipelineCommand({
           config,
           logger: createLogger('silent'),
-          catalog: demoCatalog(lake.sourceDir),
+          definitions: demoDefinitions(lake.sourceDir),
           codeVersion: 'test',
           ...(onStep ? { onStep } : {}),
           print: () => undefined,

@@ -6,7 +6,7 @@ import { createLogger } from '../../../lib/log.ts';
 import { EXIT_BUSY, EXIT_SOURCE_REJECTED, pipelineCommand } from '../../../pipeline/cli/pipeline-command.ts';
 import { acquireLakeLock } from '../../../data-lake/lake-lock.ts';
 import { listRuns } from '../../../data-lake/run-history.ts';
-import { demoCatalog } from '../../support/demo-source/demo-catalog.ts';
+import { demoDefinitions } from '../../support/demo-source/demo-definitions.ts';
 import { createDemoLake, type DemoLake } from '../../support/demo-source/demo-lake.ts';
 import { promtoolCheckMetrics, promtoolUnavailable } from '../../support/promtool.ts';
 import { sampleValue, samplesOf } from '../../support/prometheus-text.ts';
@@ -29,7 +29,7 @@ async function command(env: { METRICS_TEXTFILE?: string } = {}): Promise<{
   const code = await pipelineCommand({
     config: { ...lake.config, ...env },
     logger: createLogger('silent'),
-    catalog: demoCatalog(lake.sourceDir),
+    definitions: demoDefinitions(lake.sourceDir),
     codeVersion: 'test',
     print: (line) => out.push(line),
     printError: (line) => err.push(line),

@@ -1,25 +1,25 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  catalogueOrder,
-  cataloguePage,
+  catalogOrder,
+  catalogPage,
   matchesFilter,
-  type CatalogueEntry,
-  type CatalogueFilter,
+  type CatalogEntry,
+  type CatalogFilter,
 } from '../../../serve/incentives/incentive-catalog.ts';
 import { fixtureData } from '../../support/incentives/fixture-data.ts';
 
-let catalogue: readonly CatalogueEntry[];
+let catalog: readonly CatalogEntry[];
 beforeAll(async () => {
-  ({ catalogue } = await fixtureData());
+  ({ catalog } = await fixtureData());
 });
 
 /** The fixture's incentives in the list's order: by id among the federal ones, by authority then id in RI. */
 const FEDERAL = ['IRA-1', 'IRA-14', 'IRA-5'];
 const RHODE_ISLAND = ['RI-1', 'RI-3', 'RI-4', 'RI-2', 'RI-5'];
 
-const ids = (positions: readonly number[]) => positions.map((p) => catalogue[p]!.id);
-const launched: CatalogueFilter = { includeBetaStates: false };
-const entry = (state: string | null, authority: string | null, id: string): CatalogueEntry => ({
+const ids = (positions: readonly number[]) => positions.map((p) => catalog[p]!.id);
+const launched: CatalogFilter = { includeBetaStates: false };
+const entry = (state: string | null, authority: string | null, id: string): CatalogEntry => ({
   id,
   state,
   authority,
@@ -28,7 +28,7 @@ const entry = (state: string | null, authority: string | null, id: string): Cata
   fragment: { en: Buffer.from('{}'), es: Buffer.from('{}') },
 });
 
-describe('the catalogue order', () => {
+describe('the catalog order', () => {
   it('puts federal incentives first, then states by code, authority id (none first) and incentive id', () => {
     const sorted = [
       entry('RI', 'ri-oer', 'RI-4'),
@@ -38,7 +38,7 @@ describe('the catalogue order', () => {
       entry('RI', null, 'RI-9'),
       entry('RI', 'ri-energy', 'RI-2'),
       entry(null, null, 'IRA-14'),
-    ].sort(catalogueOrder);
+    ].sort(catalogOrder);
     // By code unit: "RI-10" comes before "RI-4", the same on every machine.
     expect(sorted.map((e) => `${e.state}/${e.authority}/${e.id}`)).toEqual([
       'null/null/IRA-14',
@@ -51,14 +51,13 @@ describe('the catalogue order', () => {
     ]);
   });
 
-  it('is the order the snapshot’s catalogue is held in, every incentive once', () => {
-    expect(catalogue.map((e) => e.id)).toEqual([...FEDERAL, ...RHODE_ISLAND, 'SD-1']);
+  it('is the order the snapshot’s catalog is held in, every incentive once', () => {
+    expect(catalog.map((e) => e.id)).toEqual([...FEDERAL, ...RHODE_ISLAND, 'SD-1']);
   });
 });
 
 describe('the list filter', () => {
-  const kept = (filter: CatalogueFilter) =>
-    catalogue.filter((e) => matchesFilter(e, filter)).map((e) => e.id);
+  const kept = (filter: CatalogFilter) => catalog.filter((e) => matchesFilter(e, filter)).map((e) => e.id);
 
   it('keeps federal incentives and launched states’ by default; beta states only when asked', () => {
     expect(kept(launched)).toEqual([...FEDERAL, ...RHODE_ISLAND]);
@@ -90,36 +89,36 @@ describe('the list filter', () => {
 
 describe('a page of the list', () => {
   it('holds at most the page size, counts every kept incentive, and says where the next page starts', () => {
-    const first = cataloguePage(catalogue, launched, -1, 3);
+    const first = catalogPage(catalog, launched, -1, 3);
     expect(ids(first.positions)).toEqual(['IRA-1', 'IRA-14', 'IRA-5']);
     expect(first).toMatchObject({ total: 8, nextAfter: 2 });
-    const second = cataloguePage(catalogue, launched, 2, 3);
+    const second = catalogPage(catalog, launched, 2, 3);
     expect(ids(second.positions)).toEqual(['RI-1', 'RI-3', 'RI-4']);
     expect(second).toMatchObject({ total: 8, nextAfter: 5 });
-    const last = cataloguePage(catalogue, launched, 5, 3);
+    const last = catalogPage(catalog, launched, 5, 3);
     expect(ids(last.positions)).toEqual(['RI-2', 'RI-5']);
     expect(last).toMatchObject({ total: 8, nextAfter: null });
   });
 
   it('continues after a position, skipping what the filter leaves out', () => {
-    const filter: CatalogueFilter = { ...launched, items: ['new_electric_vehicle'] };
-    const first = cataloguePage(catalogue, filter, -1, 1);
+    const filter: CatalogFilter = { ...launched, items: ['new_electric_vehicle'] };
+    const first = catalogPage(catalog, filter, -1, 1);
     expect(ids(first.positions)).toEqual(['IRA-14']);
     expect(first.nextAfter).toBe(1);
-    const second = cataloguePage(catalogue, filter, 1, 5);
+    const second = catalogPage(catalog, filter, 1, 5);
     expect(ids(second.positions)).toEqual(['RI-3', 'RI-4']);
     expect(second).toMatchObject({ total: 3, nextAfter: null });
   });
 
   it('has no next page when the page ends exactly on the last kept incentive', () => {
-    const page = cataloguePage(catalogue, { ...launched, authorityTypes: ['state'] }, -1, 3);
+    const page = catalogPage(catalog, { ...launched, authorityTypes: ['state'] }, -1, 3);
     expect(ids(page.positions)).toEqual(['RI-1', 'RI-3', 'RI-4']);
     expect(page.nextAfter).toBeNull();
   });
 
   it('is empty, with the total, when nothing is kept after the position', () => {
-    expect(cataloguePage(catalogue, launched, 8, 10)).toEqual({ positions: [], total: 8, nextAfter: null });
-    expect(cataloguePage(catalogue, { ...launched, items: ['ebike'] }, -1, 10)).toEqual({
+    expect(catalogPage(catalog, launched, 8, 10)).toEqual({ positions: [], total: 8, nextAfter: null });
+    expect(catalogPage(catalog, { ...launched, items: ['ebike'] }, -1, 10)).toEqual({
       positions: [],
       total: 0,
       nextAfter: null,

@@ -12,7 +12,7 @@ import { buildApp } from '../../../serve/app.ts';
 import { createIncentivesApi } from '../../../serve/incentives/incentives-api.ts';
 import { lakeSnapshotSource } from '../../../serve/snapshot/lake-snapshot-source.ts';
 import { SnapshotHolder } from '../../../serve/snapshot/snapshot-holder.ts';
-import { defaultCatalog } from '../../../pipeline/definitions.ts';
+import { defaultDefinitions } from '../../../pipeline/definitions.ts';
 import { runPipeline } from '../../../pipeline/run-pipeline.ts';
 import { silentLogger } from '../../support/serve-fixtures.ts';
 
@@ -401,8 +401,8 @@ beforeAll(async () => {
     HEALTH_STATES: 'none',
   });
   // An empty environment: the sample data, whatever INCENTIVES_SOURCE the developer has set.
-  const catalog = await defaultCatalog(config, {});
-  await runPipeline({ config, logger, catalog, codeVersion: 'fuzz-test' });
+  const definitions = await defaultDefinitions(config, {});
+  await runPipeline({ config, logger, definitions, codeVersion: 'fuzz-test' });
 
   const api = createIncentivesApi();
   holder = new SnapshotHolder({

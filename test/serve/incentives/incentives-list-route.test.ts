@@ -64,7 +64,7 @@ async function walk(app: ZodApp, query: string): Promise<ListBody[]> {
 }
 
 describe('GET /api/v1/incentives on the sample data', () => {
-  it('lists the whole catalogue: 11 federal incentives, then Colorado’s 9, Massachusetts’s 9, Rhode Island’s 4', async () => {
+  it('lists the whole catalog: 11 federal incentives, then Colorado’s 9, Massachusetts’s 9, Rhode Island’s 4', async () => {
     const { status, headers, body } = await get(sample, '/api/v1/incentives?page_size=500');
     expect(status).toBe(200);
     expect(headers['x-snapshot-id']).toBe('sample');
@@ -100,7 +100,7 @@ describe('GET /api/v1/incentives on the sample data', () => {
     expect(utility.body.incentives.every((i) => i.state === 'CO')).toBe(true);
   });
 
-  it('walks the whole catalogue page by page, every incentive exactly once, in the list’s order', async () => {
+  it('walks the whole catalog page by page, every incentive exactly once, in the list’s order', async () => {
     const whole = ids((await get(sample, '/api/v1/incentives?page_size=500')).body);
     const pages = await walk(sample, 'page_size=7');
     expect(pages.map((page) => page.incentives.length)).toEqual([7, 7, 7, 7, 5]);

@@ -5,7 +5,7 @@ import { loadConfig } from '../../../lib/config.ts';
 import { createLogger } from '../../../lib/log.ts';
 import type { Config } from '../../../schemas/config.ts';
 import { runPipeline, type RunPipelineOptions, type PipelineResult } from '../../../pipeline/run-pipeline.ts';
-import { demoCatalog, DEMO_DATA_DIR } from './demo-catalog.ts';
+import { demoDefinitions, DEMO_DATA_DIR } from './demo-definitions.ts';
 
 /** A throwaway lake and a writable copy of the demo source, for one test. */
 export interface DemoLake {
@@ -14,7 +14,7 @@ export interface DemoLake {
   config: Config;
   /** Replaces prices.csv with a header and these lines. */
   writePrices(lines: string[]): Promise<void>;
-  /** One pipeline run over the demo catalog, quiet, with a fixed code version. */
+  /** One pipeline run over the demo definitions, quiet, with a fixed code version. */
   run(overrides?: Partial<RunPipelineOptions>): Promise<PipelineResult>;
   remove(): Promise<void>;
 }
@@ -41,7 +41,13 @@ export async function createDemoLake({ lakeUrl }: { lakeUrl?: string | undefined
     writePrices: (lines) =>
       writeFile(path.join(sourceDir, 'prices.csv'), ['item,region,price_usd', ...lines, ''].join('\n')),
     run: (overrides = {}) =>
-      runPipeline({ config, logger, catalog: demoCatalog(sourceDir), codeVersion: 'test', ...overrides }),
+      runPipeline({
+        config,
+        logger,
+        definitions: demoDefinitions(sourceDir),
+        codeVersion: 'test',
+        ...overrides,
+      }),
     remove: () => rm(root, { recursive: true, force: true }),
   };
 }

@@ -3,7 +3,7 @@ import { createLogger } from '../../../lib/log.ts';
 import { runMain, UsageError } from '../../../lib/cli-main.ts';
 import { pauseHookFromEnv } from '../../../pipeline/cli/pause-hook.ts';
 import { pipelineCommand } from '../../../pipeline/cli/pipeline-command.ts';
-import { demoCatalog } from './demo-catalog.ts';
+import { demoDefinitions } from './demo-definitions.ts';
 
 // `npm run pipeline` over the demo source, as its own process, for the crash tests: LAKE_DIR names the
 // lake, DEMO_SOURCE_DIR the directory holding prices.csv, PIPELINE_PAUSE_AT where to stop and wait.
@@ -15,7 +15,7 @@ runMain(async () => {
   return pipelineCommand({
     config,
     logger: createLogger(config.LOG_LEVEL),
-    catalog: demoCatalog(sourceDir),
+    definitions: demoDefinitions(sourceDir),
     codeVersion: 'test',
     ...(onStep ? { onStep } : {}),
     print: (line) => console.log(line),

@@ -11,7 +11,7 @@ import type { RemWorkUnit } from '../../../schemas/rem-stage.ts';
 import { simulateCodeHash } from '../../../simulate/simulate-code.ts';
 import { planWorkUnits } from '../../../simulate/work-units.ts';
 import type { ModelFiles } from '../../../model/surrogate/committed-model.ts';
-import type { PipelineCatalog } from '../../../pipeline/definitions.ts';
+import type { PipelineDefinitions } from '../../../pipeline/definitions.ts';
 import { runPipeline, type PipelineResult } from '../../../pipeline/run-pipeline.ts';
 import { remStageTables, type RemStageTableOptions } from '../../../transform/tables/rem/rem-stage-tables.ts';
 import { healthImpactsTable } from '../../../transform/tables/health/health-impacts-table.ts';
@@ -22,11 +22,11 @@ import { remFixtureParser, remFixtureRecordSchemas, remFixtureTables } from './r
 
 export const REM_FIXTURE_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'data');
 
-/** The fixture REM data and the simulate stage's tables, in one catalog. */
-export function remCatalog(
+/** The fixture REM data and the simulate stage's tables, defined together. */
+export function remDefinitions(
   location: string,
   stage: Pick<RemStageTableOptions, 'afterResults' | 'simulateCode'> = {},
-): PipelineCatalog {
+): PipelineDefinitions {
   return {
     parsers: [remFixtureParser],
     recordSchemas: remFixtureRecordSchemas,
@@ -112,7 +112,10 @@ export async function createRemLake(env: RemTestEnv = {}): Promise<RemLake> {
       runPipeline({
         config: loadConfig({ ...REM_TEST_ENV, ...env, ...options.env, LAKE_DIR: lakeDir }),
         logger: options.logger ?? createLogger('silent'),
-        catalog: remCatalog(sourceDir, options.simulateCode ? { simulateCode: options.simulateCode } : {}),
+        definitions: remDefinitions(
+          sourceDir,
+          options.simulateCode ? { simulateCode: options.simulateCode } : {},
+        ),
         codeVersion: 'test',
       }),
     remove: () => rm(root, { recursive: true, force: true }),

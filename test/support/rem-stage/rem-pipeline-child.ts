@@ -2,7 +2,7 @@ import { loadConfig } from '../../../lib/config.ts';
 import { createLogger } from '../../../lib/log.ts';
 import { runMain, UsageError } from '../../../lib/cli-main.ts';
 import { pipelineCommand } from '../../../pipeline/cli/pipeline-command.ts';
-import { remCatalog, RESULTS_PAUSE_MARKER } from './rem-lake.ts';
+import { remDefinitions, RESULTS_PAUSE_MARKER } from './rem-lake.ts';
 
 // `npm run pipeline` over the REM fixture, as its own process: LAKE_DIR names the lake, REM_SOURCE_DIR the
 // fixture directory. With REM_PAUSE_AFTER_RESULTS=1 (the crash test) the run stops for good once its first
@@ -19,7 +19,10 @@ runMain(async () => {
   return pipelineCommand({
     config,
     logger: createLogger(config.LOG_LEVEL),
-    catalog: remCatalog(sourceDir, process.env.REM_PAUSE_AFTER_RESULTS === '1' ? { afterResults } : {}),
+    definitions: remDefinitions(
+      sourceDir,
+      process.env.REM_PAUSE_AFTER_RESULTS === '1' ? { afterResults } : {},
+    ),
     codeVersion: 'test',
     print: (line) => console.log(line),
     printError: (line) => console.error(line),

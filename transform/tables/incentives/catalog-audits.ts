@@ -62,7 +62,7 @@ function cycleMembers(edges: Map<string, string[]>): string[] {
 }
 
 /**
- * The catalogue's data invariants. An `error` is a violation that would change or break answers (a
+ * The catalog's data invariants. An `error` is a violation that would change or break answers (a
  * dangling reference, an uncovered household size, a relationship cycle); the rest are warnings.
  */
 export function auditIncentiveCatalog(

@@ -9,7 +9,7 @@ import type {
 } from '../../../schemas/incentives/records.ts';
 
 /**
- * The incentive catalogue's records, as both the serving-states build and its audits read them: a file of
+ * The incentive catalog's records, as both the serving-states build and its audits read them: a file of
  * its own, below both, so neither imports the other for it.
  */
 export interface CatalogInputs {

@@ -128,7 +128,7 @@ export const dataPartnersTable = recordTable({
 
 export const loanProgramsTable = recordTable({
   ref: LOAN_PROGRAMS,
-  description: 'Energy loan programs with their lender and terms, in catalogue order',
+  description: 'Energy loan programs with their lender and terms, in catalog order',
   record: S.loanProgram,
   orderBy: (row) => row.position,
 });

@@ -10,7 +10,7 @@ const withoutUndefined = <T extends object>(value: T): T =>
   Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 
 /**
- * One row per state (and one for the federal catalogue) with everything the calculation needs for a
+ * One row per state (and one for the federal catalog) with everything the calculation needs for a
  * request located there, so serving never joins: candidates, programs, authorities, utilities, geo
  * groups, relationships and data partners.
  */
@@ -110,7 +110,7 @@ export const servingStatesTable: LakeTable<ServingStateRow> = {
   ...SERVING_STATES,
   schemaVersion: 1,
   code: [import.meta.url],
-  description: 'Per state (US = federal), the incentive catalogue the API evaluates, precomputed for serving',
+  description: 'Per state (US = federal), the incentive catalog the API evaluates, precomputed for serving',
   inputs: { records: [...catalogRecords, S.lowIncomeThreshold] },
   build: async (ctx) => buildServingStates(await readCatalog(ctx)),
   audit: async (_rows, ctx) =>

@@ -19,7 +19,7 @@ function withChanges(
 
 const audit = async (records: SourceRecord[]) => (await buildIncentiveTablesInProcess(records)).audit;
 
-describe('incentive catalogue audits', () => {
+describe('incentive catalog audits', () => {
   it('finds nothing wrong with consistent data', async () => {
     expect(await audit(fixtureRecords())).toEqual([]);
   });

@@ -26,7 +26,7 @@ describe('incentives_serving_states', () => {
     });
   });
 
-  it('gathers a state’s catalogue: candidates in file order, authorities by type, utilities, relationships', async () => {
+  it('gathers a state’s catalog: candidates in file order, authorities by type, utilities, relationships', async () => {
     const ri = (await states()).get('RI')!;
     expect(ri.incentives.map((i) => i.id)).toEqual(['RI-1', 'RI-2', 'RI-3', 'RI-4', 'RI-5']);
     expect(ri.incentives[0]).not.toHaveProperty('state');
@@ -53,7 +53,7 @@ describe('incentives_serving_states', () => {
     expect(ri.gas_utility_affects_incentives).toBe(false);
   });
 
-  it('gives a state with geographies but no incentive data an empty catalogue', async () => {
+  it('gives a state with geographies but no incentive data an empty catalog', async () => {
     expect((await states()).get('CO')).toMatchObject({
       incentives: [],
       programs: {},
