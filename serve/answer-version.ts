@@ -3,13 +3,13 @@ import { codeFingerprint } from '../lib/code-fingerprint.ts';
 import type { Config } from '../schemas/config.ts';
 
 /**
- * The code that shapes an answer beyond the snapshot and the request: the shell and every API module (and
+ * The code that shapes an answer beyond the snapshot and the request: the shell and every route group (and
  * all they import), fingerprinted from the sources, so any change to what runs changes it and a comment
  * edit does not.
  */
 const SERVE_CODE: readonly URL[] = [
   new URL('./app.ts', import.meta.url),
-  new URL('./api-modules.ts', import.meta.url),
+  new URL('./route-groups.ts', import.meta.url),
 ];
 
 /**

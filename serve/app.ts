@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from '../schemas/config.ts';
 import type { Logger } from '../lib/log.ts';
-import { apiModulePlugin, type ApiModule, type ZodApp } from './api-module.ts';
+import { apiModulePlugin, type RouteGroup, type ZodApp } from './route-group.ts';
 import type { KeyAuthenticator } from './auth/key-store.ts';
 import { docsPlugin } from './docs/docs-plugin.ts';
 import { explorePlugin } from './explore/explore-plugin.ts';
@@ -29,7 +29,7 @@ export interface AppDeps {
   config: Config;
   logger: Logger;
   snapshots: { current(): LoadedSnapshot | null };
-  apiModules: readonly ApiModule<unknown>[];
+  routeGroups: readonly RouteGroup<unknown>[];
   keyStore: KeyAuthenticator;
   /** How far the precompute of the families the served snapshot lacks is (default: none runs). */
   precompute?: () => PrecomputeProgress | null;
@@ -60,7 +60,7 @@ export const RESPONSE_CACHE_MAX_ENTRIES = 10_000;
 /**
  * The HTTP server, composed of encapsulated plugins registered where they apply: CORS, the error shape,
  * the API reference, the county map and the health check on the root (public), and one API scope holding
- * every API module behind the auth, snapshot-scope and response-cache plugins, whose hooks run in the order
+ * every route group behind the auth, snapshot-scope and response-cache plugins, whose hooks run in the order
  * they are registered. A route registered in the API scope cannot leave it, and nothing outside it asks for
  * a key.
  */
@@ -95,7 +95,7 @@ export async function buildApp(deps: AppDeps): Promise<ZodApp> {
   await app.register(explorePlugin);
   await app.register(healthzPlugin, {
     snapshots,
-    modules: deps.apiModules.map((m) => m.serving),
+    loaders: deps.routeGroups.map((m) => m.loader),
     precompute,
     draining: deps.draining ?? (() => false),
   });
@@ -119,7 +119,7 @@ export async function buildApp(deps: AppDeps): Promise<ZodApp> {
       metrics,
       compress: deps.compress,
     });
-    for (const module of deps.apiModules)
+    for (const module of deps.routeGroups)
       await api.register(apiModulePlugin(module, config, { precompute, metrics }));
   });
   return app;

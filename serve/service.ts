@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import type { Redis } from 'ioredis';
 import type { Config } from '../schemas/config.ts';
 import type { Logger } from '../lib/log.ts';
-import type { ApiModule, ZodApp } from './api-module.ts';
+import type { RouteGroup, ZodApp } from './route-group.ts';
 import { buildApp } from './app.ts';
 import { ensureKey } from './auth/ensure-key.ts';
 import { keyAnnouncement } from './auth/key-announcement.ts';
@@ -25,7 +25,7 @@ const PREPARING: PrecomputeProgress = {
 export interface ServiceDeps {
   config: Config;
   logger: Logger;
-  apiModules: readonly ApiModule<unknown>[];
+  routeGroups: readonly RouteGroup<unknown>[];
   source: SnapshotSource;
   /** Builds and publishes a snapshot; run once by a primary when nothing is published yet. */
   publishFirstSnapshot: () => Promise<void>;
@@ -178,7 +178,7 @@ export async function startService(deps: ServiceDeps): Promise<RunningService> {
   const metrics = new ServeMetrics();
   const snapshots = new SnapshotHolder({
     source,
-    modules: deps.apiModules.map((m) => m.serving),
+    loaders: deps.routeGroups.map((m) => m.loader),
     pollMs: config.SNAPSHOT_POLL_MS,
     logger,
     events: metrics,
@@ -193,7 +193,7 @@ export async function startService(deps: ServiceDeps): Promise<RunningService> {
     config,
     logger,
     snapshots,
-    apiModules: deps.apiModules,
+    routeGroups: deps.routeGroups,
     keyStore,
     metrics,
     precompute: () => (precomputing ? (precompute?.progress() ?? PREPARING) : null),

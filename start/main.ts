@@ -1,7 +1,7 @@
 import { ConfigError, loadConfig } from '../lib/config.ts';
 import type { Config } from '../schemas/config.ts';
 
-// npm start. The configuration is checked before the server's modules (DuckDB, the API modules) are
+// npm start. The configuration is checked before the server's modules (DuckDB, the route groups) are
 // loaded, so a wrong variable is reported at once, in one line.
 let config: Config;
 try {

@@ -10,7 +10,7 @@ import { holdReport } from '../data-lake/audit/hold-report.ts';
 import { runPipeline } from '../pipeline/run-pipeline.ts';
 import { firstAnswersConfig, firstStageCatalog, lacksAll, staleTables } from '../pipeline/staged-publish.ts';
 import { lakeTableFamilies } from '../transform/tables/index.ts';
-import { createApiModules } from '../serve/api-modules.ts';
+import { createRouteGroups } from '../serve/route-groups.ts';
 import { REM_MODEL_THREAD, threadedRemModel } from '../simulate/on-demand/threaded-rem-model.ts';
 import { limitHeapGrowth } from '../serve/heap-growth.ts';
 import { startService } from '../serve/service.ts';
@@ -30,7 +30,7 @@ export function onTerminal(
 }
 
 /**
- * Serves with the real lake, pipeline and API modules until SIGINT/SIGTERM; returns the exit code when
+ * Serves with the real lake, pipeline and route groups until SIGINT/SIGTERM; returns the exit code when
  * the server could not start.
  */
 export async function startCommand(config: Config): Promise<number | undefined> {
@@ -87,7 +87,7 @@ export async function startCommand(config: Config): Promise<number | undefined> 
     service = await startService({
       config,
       logger,
-      apiModules: createApiModules({
+      routeGroups: createRouteGroups({
         remModel: threadedRemModel({ threads: config.REM_MODEL_THREADS, maxQueued: config.REM_MODEL_QUEUE }),
       }),
       source: lakeSnapshotSource(openLake(config), {

@@ -6,7 +6,7 @@ import {
 } from '../../schemas/health-api.ts';
 import { HEALTH_UPGRADES } from '../../schemas/health-data.ts';
 import { DEFAULT_GRID_EMISSIONS } from '../../schemas/rem-data.ts';
-import type { ApiModuleContext, ZodApp } from '../api-module.ts';
+import type { RouteGroupContext, ZodApp } from '../route-group.ts';
 import { errorBodySchema } from '../errors.ts';
 import { JsonBytesWriter, encodedFragment } from '../http/json-bytes.ts';
 import { sendJson } from '../http/send-json.ts';
@@ -83,7 +83,7 @@ export function healthCountiesJson(data: HealthData, upgrade: (typeof HEALTH_UPG
 }
 
 /** GET /api/v2/etools/health-impacts/counties: every county at once, for a map. */
-export function registerHealthCountiesRoute(app: ZodApp, ctx: ApiModuleContext<HealthSnapshot>): void {
+export function registerHealthCountiesRoute(app: ZodApp, ctx: RouteGroupContext<HealthSnapshot>): void {
   app.get(
     '/api/v2/etools/health-impacts/counties',
     {

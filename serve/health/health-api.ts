@@ -3,11 +3,11 @@ import {
   healthImpactsResponseSchema,
   type HealthImpactsRequest,
 } from '../../schemas/health-api.ts';
-import type { ApiModule, ApiModuleContext, ZodApp } from '../api-module.ts';
+import type { RouteGroup, RouteGroupContext, ZodApp } from '../route-group.ts';
 import { errorBodySchema } from '../errors.ts';
 import { localizedValidationError } from '../http/request-validation.ts';
 import { sendJson } from '../http/send-json.ts';
-import type { ServingModule } from '../snapshot/serving-module.ts';
+import type { SnapshotLoader } from '../snapshot/snapshot-loader.ts';
 import { registerHealthCountiesRoute } from './counties-route.ts';
 import { healthAnswerJson } from './health-answer.ts';
 import { loadHealthSnapshot, type HealthSnapshot } from './health-data.ts';
@@ -23,7 +23,7 @@ import { healthMessages } from './messages.ts';
 /** Bodies are small lists of codes: 64 KB holds every county of every state many times over. */
 export const HEALTH_BODY_LIMIT_BYTES = 64 * 1024;
 
-export const healthServingModule: ServingModule<HealthSnapshot> = {
+export const healthLoader: SnapshotLoader<HealthSnapshot> = {
   name: 'health-impacts',
   // None required: a snapshot without the health table must still serve the other routes.
   tables: [],
@@ -32,10 +32,10 @@ export const healthServingModule: ServingModule<HealthSnapshot> = {
 };
 
 /** The health-impacts API: avoided deaths and emissions of electrifying the households of states or counties. */
-export function createHealthApi(): ApiModule<HealthSnapshot> {
+export function createHealthApi(): RouteGroup<HealthSnapshot> {
   return {
-    serving: healthServingModule,
-    register(app: ZodApp, ctx: ApiModuleContext<HealthSnapshot>) {
+    loader: healthLoader,
+    register(app: ZodApp, ctx: RouteGroupContext<HealthSnapshot>) {
       app.post(
         '/api/v2/etools/health-impacts',
         {

@@ -5,7 +5,7 @@ import type { IncentivesData } from './incentives-data.ts';
 /**
  * What names a calculator answer for a ZIP: the validated query (so unknown parameters, spelling variants
  * and defaults given or not drop out), with the income replaced by its income class. The answer is a
- * function of exactly that, so every income of one class shares one kept answer and one ETag. Undefined
+ * function of exactly that, so every income of one class shares one cached answer and one ETag. Undefined
  * when the request cannot be named so (an address, or a location the calculator has no income data for):
  * its URL then names it, as for any route.
  */

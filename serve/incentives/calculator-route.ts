@@ -3,7 +3,7 @@ import {
   calculatorResponseSchema,
   type CalculatorQuery,
 } from '../../schemas/incentives/api.ts';
-import type { ApiModuleContext, ZodApp } from '../api-module.ts';
+import type { RouteGroupContext, ZodApp } from '../route-group.ts';
 import type { Geocoder } from '../geocoding/geocoder.ts';
 import { sendJson } from '../http/send-json.ts';
 import { calculatorAnswerKey } from './calculator-answer-key.ts';
@@ -27,11 +27,11 @@ import {
 /**
  * GET /api/v1/calculator: the incentives a household is eligible for at a location. Every income of one
  * income class at a ZIP gets the same answer, so the route keys its answers by class (`answerKey`):
- * one kept answer and one ETag per class.
+ * one cached answer and one ETag per class.
  */
 export function registerCalculatorRoute(
   app: ZodApp,
-  ctx: ApiModuleContext<IncentivesData>,
+  ctx: RouteGroupContext<IncentivesData>,
   geocoder: Geocoder,
 ): void {
   app.get(

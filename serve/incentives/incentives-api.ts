@@ -1,5 +1,5 @@
 import { statesQuerySchema, statesResponseSchema } from '../../schemas/incentives/api.ts';
-import type { ApiModule, ApiModuleContext, ZodApp } from '../api-module.ts';
+import type { RouteGroup, RouteGroupContext, ZodApp } from '../route-group.ts';
 import { errors } from '../errors.ts';
 import type { Geocoder } from '../geocoding/geocoder.ts';
 import { openGeocoder } from '../geocoding/open-geocoder.ts';
@@ -8,7 +8,7 @@ import { languageOf } from '../http/validation-messages.ts';
 import { registerCalculatorRoute } from './calculator-route.ts';
 import type { IncentivesData } from './incentives-data.ts';
 import { registerIncentivesListRoute } from './incentives-list-route.ts';
-import { incentivesServingModule } from './incentives-serving-module.ts';
+import { incentivesLoader } from './incentives-loader.ts';
 import { registerLoanProgramsRoute, registerLocationRoutes } from './location-routes.ts';
 import { messages } from './messages.ts';
 
@@ -18,7 +18,7 @@ export interface IncentivesApiOptions {
 }
 
 /** GET /api/v1/states: the rollout status of every state, and the retired v0 routes. */
-function registerStatesAndRetiredRoutes(app: ZodApp, ctx: ApiModuleContext<IncentivesData>): void {
+function registerStatesAndRetiredRoutes(app: ZodApp, ctx: RouteGroupContext<IncentivesData>): void {
   app.get(
     '/api/v1/states',
     {
@@ -53,10 +53,10 @@ function registerStatesAndRetiredRoutes(app: ZodApp, ctx: ApiModuleContext<Incen
  * The incentives API: calculator, utilities, programs, the incentives list, loan programs, states, and the
  * retired v0 routes. The routes live in their own files; what they decide in theirs.
  */
-export function createIncentivesApi(options: IncentivesApiOptions = {}): ApiModule<IncentivesData> {
+export function createIncentivesApi(options: IncentivesApiOptions = {}): RouteGroup<IncentivesData> {
   return {
-    serving: incentivesServingModule,
-    register(app: ZodApp, ctx: ApiModuleContext<IncentivesData>) {
+    loader: incentivesLoader,
+    register(app: ZodApp, ctx: RouteGroupContext<IncentivesData>) {
       const geocoder = options.geocoder ?? openGeocoder(ctx.config);
       registerCalculatorRoute(app, ctx, geocoder);
       registerLocationRoutes(app, ctx, geocoder);

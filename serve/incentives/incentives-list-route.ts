@@ -1,5 +1,5 @@
 import { incentivesListQuerySchema, incentivesListResponseSchema } from '../../schemas/incentives/api.ts';
-import type { ApiModuleContext, ZodApp } from '../api-module.ts';
+import type { RouteGroupContext, ZodApp } from '../route-group.ts';
 import { documentedError, errors } from '../errors.ts';
 import { sendJson } from '../http/send-json.ts';
 import { catalogPage } from './incentive-catalog.ts';
@@ -35,7 +35,7 @@ function startAfter(
  * after the catalog position its token names, in the snapshot that gave the token: positions mean
  * nothing in another snapshot, so such a token is refused rather than silently skipping or repeating.
  */
-export function registerIncentivesListRoute(app: ZodApp, ctx: ApiModuleContext<IncentivesData>): void {
+export function registerIncentivesListRoute(app: ZodApp, ctx: RouteGroupContext<IncentivesData>): void {
   app.get(
     '/api/v1/incentives',
     {

@@ -6,7 +6,7 @@ import {
   programsResponseSchema,
   utilitiesResponseSchema,
 } from '../../schemas/incentives/api.ts';
-import type { ApiModuleContext, ZodApp } from '../api-module.ts';
+import type { RouteGroupContext, ZodApp } from '../route-group.ts';
 import { documentedError, errors } from '../errors.ts';
 import type { Geocoder } from '../geocoding/geocoder.ts';
 import { offlineGeocoder } from '../geocoding/open-geocoder.ts';
@@ -49,7 +49,7 @@ export const keepLocatedAnswer =
 /** GET /api/v1/utilities and /incentives/programs: what serves a location. */
 export function registerLocationRoutes(
   app: ZodApp,
-  ctx: ApiModuleContext<IncentivesData>,
+  ctx: RouteGroupContext<IncentivesData>,
   geocoder: Geocoder,
 ): void {
   const response = { 404: locationNotFoundResponse, 503: geocoderUnavailableResponse };
@@ -107,7 +107,7 @@ export function registerLocationRoutes(
 /** GET /api/v1/finance/loan-programs: the energy loan programs of a location's state. */
 export function registerLoanProgramsRoute(
   app: ZodApp,
-  ctx: ApiModuleContext<IncentivesData>,
+  ctx: RouteGroupContext<IncentivesData>,
   geocoder: Geocoder,
 ): void {
   app.get(

@@ -8,10 +8,10 @@ import {
   lakeSnapshotFileParamsSchema,
   parquetBytesSchema,
 } from '../../schemas/lake-api.ts';
-import type { ApiModule, ApiModuleContext, ZodApp } from '../api-module.ts';
+import type { RouteGroup, RouteGroupContext, ZodApp } from '../route-group.ts';
 import { documentedError, errors } from '../errors.ts';
 import { sendFile } from '../http/send-file.ts';
-import { lakeServingModule, type LakeFiles } from './lake-files.ts';
+import { lakeFilesLoader, type LakeFiles } from './lake-files.ts';
 import { LakeSnapshots } from './lake-snapshots.ts';
 
 const FILE_DESCRIPTION =
@@ -56,9 +56,9 @@ const notReviewer = () =>
  * files (held ones for reviewer keys), the held snapshots listed for review, and the published snapshot's
  * files under URLs that follow it.
  */
-export function createLakeApi(): ApiModule<LakeFiles> {
+export function createLakeApi(): RouteGroup<LakeFiles> {
   return {
-    serving: lakeServingModule,
+    loader: lakeFilesLoader,
     register(app, ctx) {
       const snapshots = new LakeSnapshots(openLake(ctx.config));
       registerListings(app, ctx, snapshots);
@@ -121,7 +121,7 @@ export function createLakeApi(): ApiModule<LakeFiles> {
 }
 
 /** The published snapshot's tables, and (for a reviewer key) the snapshots held for review. */
-function registerListings(app: ZodApp, ctx: ApiModuleContext<LakeFiles>, snapshots: LakeSnapshots): void {
+function registerListings(app: ZodApp, ctx: RouteGroupContext<LakeFiles>, snapshots: LakeSnapshots): void {
   app.get(
     '/api/v1/lake',
     {

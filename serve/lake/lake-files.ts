@@ -4,7 +4,7 @@ import { PARQUET_TYPE, type LakeListing } from '../../schemas/lake-api.ts';
 import type { SnapshotReader } from '../../data-lake/snapshot-reader.ts';
 import type { Manifest } from '../../schemas/lake.ts';
 import type { ServedFile } from '../http/send-file.ts';
-import type { ServingModule } from '../snapshot/serving-module.ts';
+import type { SnapshotLoader } from '../snapshot/snapshot-loader.ts';
 
 /** A snapshot's tables as the lake routes serve them: the listing, and each manifest table's file. */
 export interface LakeFiles {
@@ -70,7 +70,7 @@ export async function servedTableFile(
   };
 }
 
-export const lakeServingModule: ServingModule<LakeFiles> = {
+export const lakeFilesLoader: SnapshotLoader<LakeFiles> = {
   name: 'lake',
   // None required: the lake routes serve whatever tables the snapshot has.
   tables: [],

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { ServingModule } from '../snapshot/serving-module.ts';
+import type { SnapshotLoader } from '../snapshot/snapshot-loader.ts';
 import type { LoadedSnapshot, SourceStatus } from '../snapshot/snapshot-holder.ts';
 import { precomputePercent, type PrecomputeProgress } from '../http/not-ready.ts';
 
@@ -13,8 +13,8 @@ import { precomputePercent, type PrecomputeProgress } from '../http/not-ready.ts
 
 export interface HealthzOptions {
   snapshots: { current(): LoadedSnapshot | null; status?(): SourceStatus };
-  /** The API modules' serving halves: each is a family whose readiness the check reports. */
-  modules: readonly ServingModule<unknown>[];
+  /** The route groups' serving halves: each is a family whose readiness the check reports. */
+  loaders: readonly SnapshotLoader<unknown>[];
   precompute: () => PrecomputeProgress | null;
   /** True once the process has been asked to stop and is waiting for the load balancer to notice. */
   draining: () => boolean;
@@ -99,7 +99,7 @@ export const healthzPlugin: FastifyPluginAsync<HealthzOptions> = async (scope, o
         status,
         snapshot: snapshot ? { id: snapshot.id, createdAt: snapshot.createdAt } : null,
         families: Object.fromEntries(
-          options.modules.map((m) => {
+          options.loaders.map((m) => {
             const data = snapshot?.data.get(m.name);
             return [m.name, data !== undefined && (m.ready?.(data) ?? true)];
           }),

@@ -51,7 +51,7 @@ export interface ResponseCacheOptions {
 }
 
 /** A 200 answer as it was sent in one coding. */
-interface KeptAnswer {
+interface CachedAnswer {
   body: Buffer;
   /** The headers that belong to the answer itself (its coding's included). */
   headers: OutgoingHttpHeaders;
@@ -61,8 +61,8 @@ interface KeptAnswer {
 }
 
 /**
- * Headers set per request, never part of a kept answer: the rate limit's, the CORS plugin's answer to the
- * caller's origin (a kept answer replayed to another origin must not name the first) and Vary, which names
+ * Headers set per request, never part of a cached answer: the rate limit's, the CORS plugin's answer to the
+ * caller's origin (a cached answer replayed to another origin must not name the first) and Vary, which names
  * Origin only when CORS answered this caller.
  */
 const isPerRequestHeader = (name: string) =>
@@ -90,10 +90,10 @@ function requestKey(request: FastifyRequest, routeKey: string | undefined): stri
   return request.method === 'POST' ? undefined : canonicalUrl(request.url);
 }
 
-/** The kept answers of one snapshot and date, by coding and key; a lookup for another drops them all. */
-class KeptAnswers {
-  private readonly answers: LRUCache<string, KeptAnswer> | null;
-  private keptFor: PinnedRequest | null = null;
+/** The cached answers of one snapshot and date, by coding and key; a lookup for another drops them all. */
+class CachedAnswers {
+  private readonly answers: LRUCache<string, CachedAnswer> | null;
+  private cachedFor: PinnedRequest | null = null;
 
   constructor(
     { maxBytes, maxEntries }: LruLimits,
@@ -101,27 +101,27 @@ class KeptAnswers {
   ) {
     this.answers =
       maxBytes > 0 && maxEntries > 0
-        ? new LRUCache<string, KeptAnswer>({ max: maxEntries, maxSize: maxBytes })
+        ? new LRUCache<string, CachedAnswer>({ max: maxEntries, maxSize: maxBytes })
         : null;
   }
 
   private isCurrent({ snapshot, asOfDate }: PinnedRequest): boolean {
-    return this.keptFor?.snapshot === snapshot && this.keptFor.asOfDate === asOfDate;
+    return this.cachedFor?.snapshot === snapshot && this.cachedFor.asOfDate === asOfDate;
   }
 
-  /** The kept answer of `key` in `encoding`, compressed now (and kept so) from the unencoded one if need be. */
+  /** The cached answer of `key` in `encoding`, compressed now (and kept so) from the unencoded one if need be. */
   async lookUp(
     pinned: PinnedRequest,
     key: string,
     encoding: ContentEncoding,
-  ): Promise<KeptAnswer | undefined> {
+  ): Promise<CachedAnswer | undefined> {
     if (this.answers === null) return undefined;
     if (!this.isCurrent(pinned)) {
       this.answers.clear();
-      this.keptFor = pinned;
+      this.cachedFor = pinned;
     }
-    const kept = this.answers.get(`${encoding} ${key}`);
-    if (kept !== undefined || encoding === 'identity') return kept;
+    const cached = this.answers.get(`${encoding} ${key}`);
+    if (cached !== undefined || encoding === 'identity') return cached;
     const plain = this.answers.get(`identity ${key}`);
     if (plain === undefined) return undefined;
     const coded = await this.inCoding(plain, encoding);
@@ -129,15 +129,15 @@ class KeptAnswers {
     return coded;
   }
 
-  /** Keeps an answer computed from the snapshot and date of the kept ones (not one that outlived a swap). */
-  keep(pinned: PinnedRequest, key: string, answer: KeptAnswer): void {
+  /** Keeps an answer computed from the snapshot and date of the cached ones (not one that outlived a swap). */
+  keep(pinned: PinnedRequest, key: string, answer: CachedAnswer): void {
     if (this.answers === null || !this.isCurrent(pinned)) return;
     const entry = `${answer.encoding} ${key}`;
     this.answers.set(entry, answer, { size: answer.body.length + entry.length + ENTRY_OVERHEAD_BYTES });
   }
 
   /** An unencoded answer in the coding a client accepts (as it is when too short to compress). */
-  async inCoding(plain: KeptAnswer, accepted: ContentEncoding): Promise<KeptAnswer> {
+  async inCoding(plain: CachedAnswer, accepted: ContentEncoding): Promise<CachedAnswer> {
     const encoding = encodingFor(accepted, plain.body.length);
     if (encoding === 'identity') return plain;
     return {
@@ -151,28 +151,28 @@ class KeptAnswers {
 
 export const responseCachePlugin = fp<ResponseCacheOptions>(
   async (scope, { responseCache, answerVersion, metrics, compress = compressBody }) => {
-    const answers = new KeptAnswers(responseCache, compress);
+    const answers = new CachedAnswers(responseCache, compress);
 
     /**
-     * Answers a request from the cache when it can: with its kept answer (not a HEAD, which has no body),
+     * Answers a request from the cache when it can: with its cached answer (not a HEAD, which has no body),
      * or 304 when a GET's or HEAD's If-None-Match names the answer's tag. Does nothing otherwise.
      */
     async function answerFromCache(request: FastifyRequest, reply: FastifyReply, key: string) {
       const pinned = request.pinned!;
       const accepted = negotiateEncoding(request.headers['accept-encoding']);
       const ifNoneMatch = request.method === 'POST' ? undefined : request.headers['if-none-match'];
-      const kept = request.method === 'HEAD' ? undefined : await answers.lookUp(pinned, key, accepted);
-      // Without a kept answer, the tag is worked out only for a conditional request.
-      if (kept === undefined && ifNoneMatch === undefined) return;
+      const cached = request.method === 'HEAD' ? undefined : await answers.lookUp(pinned, key, accepted);
+      // Without a cached answer, the tag is worked out only for a conditional request.
+      if (cached === undefined && ifNoneMatch === undefined) return;
       const current = notModifiedEtag(
         ifNoneMatch,
-        kept?.etag ?? dataEtag(answerVersion, pinned.snapshot.id, pinned.asOfDate, key),
-        kept?.encoding ?? accepted,
+        cached?.etag ?? dataEtag(answerVersion, pinned.snapshot.id, pinned.asOfDate, key),
+        cached?.encoding ?? accepted,
       );
       if (current !== undefined) return varyOnEncoding(reply).code(304).header('etag', current).send();
-      if (kept === undefined) return;
+      if (cached === undefined) return;
       metrics?.responseCacheLookup(true);
-      return varyOnEncoding(reply.headers(kept.headers)).send(kept.body);
+      return varyOnEncoding(reply.headers(cached.headers)).send(cached.body);
     }
 
     // A repeated GET is answered by its URL, before its query is validated.
@@ -208,7 +208,7 @@ export const responseCachePlugin = fp<ResponseCacheOptions>(
         if (!isPerRequestHeader(name)) headers[name] = value;
       }
       const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
-      const plain: KeptAnswer = { body, headers, etag, encoding: 'identity' };
+      const plain: CachedAnswer = { body, headers, etag, encoding: 'identity' };
       const sent = await answers.inCoding(plain, negotiateEncoding(request.headers['accept-encoding']));
       if (request.method !== 'HEAD' && keepAnswer?.(request) !== false) {
         answers.keep(pinned, key, plain);

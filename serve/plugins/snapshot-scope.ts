@@ -7,7 +7,7 @@ import { AUTH_PLUGIN } from './auth.ts';
 /*
  * Why a plugin: what makes a route a data route is that it answers from one snapshot, the one served when
  * the request arrived, whatever is published meanwhile, and says which (X-Snapshot-Id). Registered once on
- * the scope holding the API modules, after authentication (a dependency it declares: no snapshot is named
+ * the scope holding the route groups, after authentication (a dependency it declares: no snapshot is named
  * to a request that has not shown its key).
  */
 

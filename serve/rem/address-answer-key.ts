@@ -10,7 +10,7 @@ import { requireWaterHeaterFuel } from './savings-request.ts';
  * What keys an /rem/address answer when addresses are located offline (by the ZIP they are written
  * with): the county's cluster (county, heating fuel, water-heater fuel), the upgrade and the grid basis.
  * The answer names no address and is a function of exactly these, so every address of a county with the
- * same fuels shares one kept answer and one ETag, as every income of one class does for the calculator.
+ * same fuels shares one cached answer and one ETag, as every income of one class does for the calculator.
  * Undefined when the request is refused before its cluster is known (no REM data yet, an address that
  * cannot be placed, a water-heater fuel missing): the handler then answers it, known by its URL.
  */

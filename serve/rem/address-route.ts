@@ -1,6 +1,6 @@
 import { remAddressQuerySchema, savingsSchema, type RemAddressQuery } from '../../schemas/rem-api.ts';
 import type { ClusterKey } from '../../schemas/rem-data.ts';
-import type { ApiModuleContext, ZodApp } from '../api-module.ts';
+import type { RouteGroupContext, ZodApp } from '../route-group.ts';
 import { errorBodySchema, errors } from '../errors.ts';
 import type { Geocoder } from '../geocoding/geocoder.ts';
 import { offlineGeocoder } from '../geocoding/open-geocoder.ts';
@@ -27,7 +27,7 @@ const unavailableSchema = errorBodySchema.describe(
  */
 export function registerAddressRoute(
   app: ZodApp,
-  ctx: ApiModuleContext<RemSnapshot>,
+  ctx: RouteGroupContext<RemSnapshot>,
   geocoder: Geocoder,
 ): void {
   app.get(

@@ -151,7 +151,7 @@ const fdCloser = new FinalizationRegistry<number>((fd) => close(fd, () => undefi
  * with the kept slots it was 5–7 % faster than that synchronous read (the country's ZIPs, one fuel and
  * upgrade, 2 cores).
  */
-const KEPT_SLOTS = 4_096;
+const RECENT_SLOTS = 4_096;
 
 export class ClusterStatisticsStore {
   private constructor(
@@ -165,7 +165,7 @@ export class ClusterStatisticsStore {
     fdCloser.register(this, fd);
   }
 
-  private readonly kept = new LRUCache<string, Float64Array>({ max: KEPT_SLOTS });
+  private readonly recentSlots = new LRUCache<string, Float64Array>({ max: RECENT_SLOTS });
 
   /** Builds (or reuses) the snapshot's slot file and reads the directory into memory. */
   static async load(snapshot: SnapshotReader): Promise<ClusterStatisticsStore> {
@@ -244,7 +244,7 @@ export class ClusterStatisticsStore {
     const counts = this.countsAt(position, u);
     if (counts.num_samples < 0) return null;
     const slot = position * UPGRADES.length + u;
-    return { values: this.kept.get(String(slot)) ?? (await this.read(slot)), counts };
+    return { values: this.recentSlots.get(String(slot)) ?? (await this.read(slot)), counts };
   }
 
   private async read(slot: number): Promise<Float64Array> {
@@ -263,7 +263,7 @@ export class ClusterStatisticsStore {
       slot * SLOT_BYTES,
     );
     if (bytesRead !== SLOT_BYTES) throw new Error(`rem slots: short read of slot ${slot}`);
-    this.kept.set(String(slot), values);
+    this.recentSlots.set(String(slot), values);
     return values;
   }
 }

@@ -4,7 +4,7 @@ import {
   type RemCountiesQuery,
 } from '../../schemas/rem-api.ts';
 import { clusterId } from '../../schemas/rem-data.ts';
-import type { ApiModuleContext, ZodApp } from '../api-module.ts';
+import type { RouteGroupContext, ZodApp } from '../route-group.ts';
 import { errorBodySchema } from '../errors.ts';
 import { JsonBytesWriter, encodedFragment } from '../http/json-bytes.ts';
 import { sendJson } from '../http/send-json.ts';
@@ -74,7 +74,7 @@ export function remCountiesJson(data: RemData, query: Omit<RemCountiesQuery, 'la
 }
 
 /** GET /api/v1/rem/counties: the precomputed counties' medians at once, for a map. */
-export function registerCountiesRoute(app: ZodApp, ctx: ApiModuleContext<RemSnapshot>): void {
+export function registerCountiesRoute(app: ZodApp, ctx: RouteGroupContext<RemSnapshot>): void {
   app.get(
     '/api/v1/rem/counties',
     {

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { remProfileBodySchema, savingsSchema } from '../../schemas/rem-api.ts';
-import type { ApiModuleContext, ZodApp } from '../api-module.ts';
+import type { RouteGroupContext, ZodApp } from '../route-group.ts';
 import type { Language } from '../../schemas/incentives/enums.ts';
 import type { RemModel } from '../../schemas/rem-model.ts';
 import { errorBodySchema, errors } from '../errors.ts';
@@ -26,7 +26,7 @@ const countyFormat = (issue: z.core.$ZodIssue, language: Language) =>
  */
 export function registerProfileRoute(
   app: ZodApp,
-  ctx: ApiModuleContext<RemSnapshot>,
+  ctx: RouteGroupContext<RemSnapshot>,
   model: Pick<RemModel, 'profile'>,
 ): void {
   app.post(

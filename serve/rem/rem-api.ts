@@ -1,16 +1,16 @@
 import { remServerVersionSchema } from '../../schemas/rem-api.ts';
 import type { RemModel } from '../../schemas/rem-model.ts';
-import type { ApiModule, ApiModuleContext, ZodApp } from '../api-module.ts';
+import type { RouteGroup, RouteGroupContext, ZodApp } from '../route-group.ts';
 import type { Geocoder } from '../geocoding/geocoder.ts';
 import { openGeocoder } from '../geocoding/open-geocoder.ts';
 import { sendJson } from '../http/send-json.ts';
-import type { ServingModule } from '../snapshot/serving-module.ts';
+import type { SnapshotLoader } from '../snapshot/snapshot-loader.ts';
 import { registerAddressRoute } from './address-route.ts';
 import { registerCountiesRoute } from './counties-route.ts';
 import { registerProfileRoute } from './profile-route.ts';
 import { loadRemSnapshot, type RemSnapshot } from './rem-data.ts';
 
-const remServingModule = (model: RemModel): ServingModule<RemSnapshot> => ({
+const remLoader = (model: RemModel): SnapshotLoader<RemSnapshot> => ({
   name: 'rem',
   // None required: a snapshot without the REM tables must still serve the incentives (see loadRemSnapshot).
   tables: [],
@@ -33,11 +33,11 @@ export interface RemApiOptions {
  * the versions that answer. The routes live in their own files; what they decide (the county of an
  * address, a cluster's answer, the rules of a savings request) in theirs.
  */
-export function createRemApi(options: RemApiOptions): ApiModule<RemSnapshot> {
+export function createRemApi(options: RemApiOptions): RouteGroup<RemSnapshot> {
   const { model } = options;
   return {
-    serving: remServingModule(model),
-    register(app: ZodApp, ctx: ApiModuleContext<RemSnapshot>) {
+    loader: remLoader(model),
+    register(app: ZodApp, ctx: RouteGroupContext<RemSnapshot>) {
       ctx.metrics.watchModelQueue(() => model.queued());
       app.addHook('onClose', () => model.close());
       registerAddressRoute(app, ctx, options.geocoder ?? openGeocoder(ctx.config));

@@ -2,7 +2,7 @@ import { watch, type FSWatcher } from 'node:fs';
 import type { Logger } from '../../lib/log.ts';
 import type { Manifest } from '../../schemas/lake.ts';
 import type { SnapshotReader } from '../../data-lake/snapshot-reader.ts';
-import type { ServingModule } from './serving-module.ts';
+import type { SnapshotLoader } from './snapshot-loader.ts';
 
 /** Where published snapshots come from: the lake's CURRENT pointer and its snapshot directories. */
 export interface SnapshotSource {
@@ -39,13 +39,13 @@ export interface LoadedSnapshot {
   readonly id: string;
   readonly createdAt: string;
   readonly manifest: Manifest;
-  /** ServingModule name → what its `load` returned. */
+  /** SnapshotLoader name → what its `load` returned. */
   readonly data: ReadonlyMap<string, unknown>;
 }
 
 export interface SnapshotHolderOptions {
   source: SnapshotSource;
-  modules: readonly ServingModule<unknown>[];
+  loaders: readonly SnapshotLoader<unknown>[];
   pollMs: number;
   logger: Logger;
   /** Told of each swap and each failed load (the serving process's metrics count them). */
@@ -55,9 +55,9 @@ export interface SnapshotHolderOptions {
 /** Loads every module from one snapshot; refuses a snapshot that lacks a table a module reads. */
 export async function loadSnapshot(
   reader: SnapshotReader,
-  modules: readonly ServingModule<unknown>[],
+  loaders: readonly SnapshotLoader<unknown>[],
 ): Promise<LoadedSnapshot> {
-  const missing = modules.flatMap((m) =>
+  const missing = loaders.flatMap((m) =>
     m.tables.filter((t) => !(t.name in reader.manifest.tables)).map((t) => `${m.name} needs table ${t.name}`),
   );
   if (missing.length > 0) throw new Error(`snapshot ${reader.id} is incomplete: ${missing.join('; ')}`);
@@ -65,7 +65,7 @@ export async function loadSnapshot(
   if (reader.manifest.hold !== undefined && reader.manifest.review === undefined) {
     throw new Error(`snapshot ${reader.id} is held for review, not published: it is not served`);
   }
-  const loaded = await Promise.all(modules.map(async (m) => [m.name, await m.load(reader)] as const));
+  const loaded = await Promise.all(loaders.map(async (m) => [m.name, await m.load(reader)] as const));
   return Object.freeze({
     id: reader.id,
     createdAt: reader.manifest.createdAt,
@@ -163,7 +163,7 @@ export class SnapshotHolder {
   }
 
   private async checkOnce(): Promise<void> {
-    const { source, modules, logger } = this.options;
+    const { source, loaders, logger } = this.options;
     let id: string | null = null;
     let reachable = false;
     try {
@@ -173,7 +173,7 @@ export class SnapshotHolder {
         this.sourceStatus = { ...this.sourceStatus, current: id, reachable, error: null, since: null };
         return;
       }
-      const loaded = await loadSnapshot(await source.open(id), modules);
+      const loaded = await loadSnapshot(await source.open(id), loaders);
       const previous = this.snapshot?.id ?? null;
       this.snapshot = loaded;
       this.lastFailure = null;

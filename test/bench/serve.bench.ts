@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { buildApp } from '../../serve/app.ts';
-import type { ApiModule } from '../../serve/api-module.ts';
+import type { RouteGroup } from '../../serve/route-group.ts';
 import { SnapshotHolder } from '../../serve/snapshot/snapshot-holder.ts';
 import {
   MemorySnapshotSource,
@@ -16,9 +16,9 @@ import { measureLoad, measureStaticBaseline, sampleBody, type LoadFigures } from
 const KEY = 'bench-key-0123456789abcdef';
 
 /** Serves a pre-serialised body from the pinned snapshot, so the measured difference is the shell alone. */
-function staticBodyModule(body: string): ApiModule<string> {
+function staticBodyModule(body: string): RouteGroup<string> {
   return {
-    serving: { name: 'static-body', tables: [PROGRAMS], load: async () => body },
+    loader: { name: 'static-body', tables: [PROGRAMS], load: async () => body },
     register(app, ctx) {
       app.get('/v1/static', { schema: { querystring: z.object({}) } }, (request, reply) => {
         reply.type('application/json; charset=utf-8').send(ctx.data(request));
@@ -65,13 +65,13 @@ export const bench: Bench = {
     const module = staticBodyModule(body);
     const source = new MemorySnapshotSource();
     source.publish(memoryReader('bench'));
-    const holder = new SnapshotHolder({ source, modules: [module.serving], pollMs: 60_000, logger });
+    const holder = new SnapshotHolder({ source, loaders: [module.loader], pollMs: 60_000, logger });
     await holder.start();
     const app = await buildApp({
       config: testConfig({ API_KEYS: KEY, RATE_LIMIT_PER_MINUTE: '100000000' }),
       logger,
       snapshots: holder,
-      apiModules: [module],
+      routeGroups: [module],
       keyStore: {
         authenticate: (key) => (key === KEY ? { id: 'bench', name: 'bench', reviewer: false } : null),
       },

@@ -3,12 +3,12 @@ import type { ZipCounty } from '../../schemas/rem-data.ts';
 import { REM_ZIP_COUNTIES } from '../../data-lake/tables/rem.ts';
 import { loadConfig } from '../../lib/config.ts';
 import { createLogger } from '../../lib/log.ts';
-import type { ZodApp } from '../../serve/api-module.ts';
+import type { ZodApp } from '../../serve/route-group.ts';
 import { buildApp } from '../../serve/app.ts';
 import type { Geocoder } from '../../serve/geocoding/geocoder.ts';
 import type { LruLimits } from '../../serve/plugins/response-cache.ts';
 import { createIncentivesApi } from '../../serve/incentives/incentives-api.ts';
-import { incentivesServingModule } from '../../serve/incentives/incentives-serving-module.ts';
+import { incentivesLoader } from '../../serve/incentives/incentives-loader.ts';
 import { loadSnapshot, type LoadedSnapshot } from '../../serve/snapshot/snapshot-holder.ts';
 import { memoryReader } from '../support/serve-fixtures.ts';
 import { buildIncentiveTablesInProcess } from '../support/incentives/in-process-lake.ts';
@@ -33,7 +33,7 @@ export async function inProcessSnapshot(
 ): Promise<LoadedSnapshot> {
   const { tables } = await buildIncentiveTablesInProcess(records);
   if (zipCounties) tables.set(REM_ZIP_COUNTIES.name, zipCounties);
-  return loadSnapshot(memoryReader(id, Object.fromEntries(tables)), [incentivesServingModule]);
+  return loadSnapshot(memoryReader(id, Object.fromEntries(tables)), [incentivesLoader]);
 }
 
 /**
@@ -54,7 +54,7 @@ export async function inProcessServer(
     }),
     logger: createLogger('silent'),
     snapshots,
-    apiModules: [api as never],
+    routeGroups: [api as never],
     keyStore: {
       authenticate: (key) =>
         key === IN_PROCESS_KEY ? { id: 'in-process', name: 'in-process', reviewer: false } : null,

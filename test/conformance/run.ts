@@ -64,7 +64,7 @@ async function overHttp(source: string): Promise<Target> {
   const service = await startService({
     config,
     logger,
-    apiModules: [createIncentivesApi() as never],
+    routeGroups: [createIncentivesApi() as never],
     source: lakeSnapshotSource(localLake(lakeDir)),
     publishFirstSnapshot: async () => {},
     print: () => {},

@@ -4,8 +4,8 @@ import path from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../serve/app.ts';
-import { createApiModules } from '../../serve/api-modules.ts';
-import type { ZodApp } from '../../serve/api-module.ts';
+import { createRouteGroups } from '../../serve/route-groups.ts';
+import type { ZodApp } from '../../serve/route-group.ts';
 import { KeyStore } from '../../serve/auth/key-store.ts';
 import { addKey, revokeKey } from '../../serve/auth/key-commands.ts';
 import { keyFilePath, readKeyFile, writeKeyFile } from '../../serve/auth/key-file.ts';
@@ -32,7 +32,7 @@ async function start(env: Record<string, string> = {}) {
   const logger = silentLogger();
   const config = testConfig({ LAKE_DIR: lakeDir, API_KEYS: STATIC_KEY, ...env });
   const module = programsModule();
-  holder = new SnapshotHolder({ source, modules: [module.serving], pollMs: 60_000, logger });
+  holder = new SnapshotHolder({ source, loaders: [module.loader], pollMs: 60_000, logger });
   await holder.start();
   keyStore = await KeyStore.open({
     file: keyFilePath(lakeDir),
@@ -40,7 +40,7 @@ async function start(env: Record<string, string> = {}) {
     pollMs: 60_000,
     logger,
   });
-  app = await buildApp({ config, logger, snapshots: holder, apiModules: [module], keyStore });
+  app = await buildApp({ config, logger, snapshots: holder, routeGroups: [module], keyStore });
   await app.ready();
 }
 
@@ -99,12 +99,12 @@ describe('GET /spec.json', () => {
     expect(spec.paths['/healthz'].get.responses['401']).toBeUndefined();
   });
 
-  it("is valid OpenAPI 3 with the service's own API modules mounted", async () => {
+  it("is valid OpenAPI 3 with the service's own route groups mounted", async () => {
     const own = await buildApp({
       config: testConfig(),
       logger: silentLogger(),
       snapshots: { current: () => null },
-      apiModules: createApiModules({ remModel: specRemModel() }),
+      routeGroups: createRouteGroups({ remModel: specRemModel() }),
       keyStore: { authenticate: () => null },
     });
     try {

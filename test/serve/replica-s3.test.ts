@@ -56,7 +56,7 @@ describe.skipIf(unavailable !== undefined)('a replica following a lake in S3', (
     replica = await startService({
       config,
       logger: silentLogger(),
-      apiModules: [programsModule()],
+      routeGroups: [programsModule()],
       source: lakeSnapshotSource(openLake(config)),
       publishFirstSnapshot: () => Promise.reject(new Error('a replica never publishes')),
       print: () => {},
@@ -196,7 +196,7 @@ describe.skipIf(unavailable !== undefined || noKafka !== undefined)(
         replica = await startService({
           config,
           logger,
-          apiModules: [programsModule()],
+          routeGroups: [programsModule()],
           source: lakeSnapshotSource(openLake(config), {
             announcements: () =>
               openKafkaEventLog({ ...config, KAFKA_BROKERS: config.KAFKA_BROKERS! }, logger),

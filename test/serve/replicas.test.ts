@@ -36,7 +36,7 @@ async function startReplicas(count: number, env: Record<string, string>): Promis
       await startService({
         config: testConfig({ LAKE_DIR: lakeDir, PORT: '0', SERVE_ROLE: 'replica', ...env }),
         logger: silentLogger(),
-        apiModules: [programsModule()],
+        routeGroups: [programsModule()],
         source: lakeSnapshotSource(localLake(lakeDir)),
         publishFirstSnapshot: () => Promise.reject(new Error('a replica never publishes')),
         print: () => {},

@@ -17,7 +17,7 @@ import {
 const KEY = 'metrics-test-key-0123456789';
 const CREATED_AT = '2026-11-21T12:00:00.000Z';
 
-// The real service (shell, auth, data scope, snapshot holder) with the fixture API module and its metrics
+// The real service (shell, auth, data scope, snapshot holder) with the fixture route group and its metrics
 // listener on a free port, driven over HTTP, then scraped like Prometheus would.
 let lakeDir: string;
 let source: MemorySnapshotSource;
@@ -38,7 +38,7 @@ beforeAll(async () => {
       METRICS_PORT: '0',
     }),
     logger: silentLogger(),
-    apiModules: [programsModule()],
+    routeGroups: [programsModule()],
     source,
     publishFirstSnapshot: async () => {},
     print: () => {},

@@ -32,7 +32,7 @@ function start(source: MemorySnapshotSource, publishFirstSnapshot: () => Promise
   const running = startService({
     config: testConfig({ LAKE_DIR: lakeDir, PORT: '0', HOST: '127.0.0.1', ...env }),
     logger: silentLogger(),
-    apiModules: [programsModule()],
+    routeGroups: [programsModule()],
     source,
     publishFirstSnapshot,
     print: (line) => printed.push(line),
@@ -139,7 +139,7 @@ describe('startService', () => {
           API_KEYS: headers.authorization.slice(7),
         }),
         logger: silentLogger(),
-        apiModules: [programsModule(), createRemApi({ model: specRemModel() }), createHealthApi()],
+        routeGroups: [programsModule(), createRemApi({ model: specRemModel() }), createHealthApi()],
         source,
         publishFirstSnapshot: async () => {
           source.publish(memoryReader('incentives-only'));

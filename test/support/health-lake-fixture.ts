@@ -11,7 +11,7 @@ import {
 import type { Manifest } from '../../schemas/lake.ts';
 import { GRID_EMISSIONS, type GridEmissions } from '../../schemas/rem-data.ts';
 import { FUELS } from '../../schemas/rem.ts';
-import type { ApiModule } from '../../serve/api-module.ts';
+import type { RouteGroup } from '../../serve/route-group.ts';
 import { createHealthApi } from '../../serve/health/health-api.ts';
 import { HEALTH_COUNTY_IMPACTS } from '../../data-lake/tables/health.ts';
 import { lakeServerForSpecs, type FixtureTable } from './serve-lake-fixture.ts';
@@ -210,7 +210,7 @@ export const healthFixtureTable = (
 export const healthServerForSpecs = (id: string, before?: (lakeDir: string) => Promise<void>) =>
   lakeServerForSpecs(id, {
     tables: () => [healthFixtureTable()],
-    modules: () => [createHealthApi()] as ApiModule<unknown>[],
+    routeGroups: () => [createHealthApi()] as RouteGroup<unknown>[],
     key: HEALTH_TEST_KEY,
     sources: HEALTH_FIXTURE_SOURCES,
     before,

@@ -18,7 +18,7 @@ import type { Upgrade } from '../../schemas/rem.ts';
 import { gridEmissionFactors } from '../../transform/tables/rem/long-run-grid.ts';
 import { remCountyRow } from '../../transform/tables/rem/rem-tables.ts';
 import { FIXTURE_GRID_REGIONS, fixtureGridRegion } from './grid-fixture.ts';
-import type { ApiModule } from '../../serve/api-module.ts';
+import type { RouteGroup } from '../../serve/route-group.ts';
 import { ENERGY_UNITS } from '../../serve/rem/cluster-statistics-store.ts';
 import { createRemApi } from '../../serve/rem/rem-api.ts';
 import {
@@ -250,7 +250,7 @@ export const REM_TEST_KEY = 'rem-test-key-0123456789abcdef';
 export function remServerForSpecs(id: string, before?: (lakeDir: string) => Promise<void>): () => LakeServer {
   return lakeServerForSpecs(id, {
     tables: () => remFixtureTables(),
-    modules: () => [createRemApi({ model: specRemModel() })] as ApiModule<unknown>[],
+    routeGroups: () => [createRemApi({ model: specRemModel() })] as RouteGroup<unknown>[],
     key: REM_TEST_KEY,
     before,
   });

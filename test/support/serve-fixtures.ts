@@ -3,7 +3,7 @@ import { pino } from 'pino';
 import { loadConfig } from '../../lib/config.ts';
 import type { Config } from '../../schemas/config.ts';
 import type { Manifest } from '../../schemas/lake.ts';
-import type { ApiModule } from '../../serve/api-module.ts';
+import type { RouteGroup } from '../../serve/route-group.ts';
 import { compressBody, type Compression, type Compressor } from '../../serve/http/body-encoding.ts';
 import type { SnapshotSource } from '../../serve/snapshot/snapshot-holder.ts';
 import { readTable, type SnapshotReader } from '../../data-lake/snapshot-reader.ts';
@@ -117,12 +117,12 @@ const programsResponse = z.object({
 });
 
 /**
- * A fixture API module: GET /v1/programs (filtered by a validated query), POST /v1/estimate (a validated
+ * A fixture route group: GET /v1/programs (filtered by a validated query), POST /v1/estimate (a validated
  * nested body), and GET /v1/broken (throws an internal error).
  */
-export function programsModule(options: { handlerDelayMs?: number } = {}): ApiModule<ProgramsData> {
+export function programsModule(options: { handlerDelayMs?: number } = {}): RouteGroup<ProgramsData> {
   return {
-    serving: {
+    loader: {
       name: 'programs',
       tables: [PROGRAMS],
       load: async (snapshot) => ({ programs: await readTable(snapshot, PROGRAMS) }),

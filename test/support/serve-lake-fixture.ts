@@ -11,7 +11,7 @@ import { moveCurrent } from '../../data-lake/current-pointer.ts';
 import { storeSnapshot, writeSnapshotFiles } from '../../data-lake/snapshot-writer.ts';
 import { loadTable } from '../../data-lake/table-loader.ts';
 import { loadConfig } from '../../lib/config.ts';
-import type { ApiModule } from '../../serve/api-module.ts';
+import type { RouteGroup } from '../../serve/route-group.ts';
 import { buildApp } from '../../serve/app.ts';
 import { lakeSnapshotSource } from '../../serve/snapshot/lake-snapshot-source.ts';
 import { SnapshotHolder } from '../../serve/snapshot/snapshot-holder.ts';
@@ -91,23 +91,23 @@ export function writeProgramsSnapshot(
 }
 
 /**
- * The server over a lake with the given API modules and the fixture programs module (a stand-in for the
+ * The server over a lake with the given route groups and the fixture programs module (a stand-in for the
  * incentives, to show a module never stops other routes), following CURRENT through the real child reader.
  */
 export const startLakeServer = (
   lakeDir: string,
-  modules: readonly ApiModule<unknown>[],
+  modules: readonly RouteGroup<unknown>[],
   key: string,
   /** Further settings of the server's configuration. */
   env: Record<string, string> = {},
   /** A second key, a reviewer's (may read held snapshots). */
   reviewerKey?: string,
-) => startServer(lakeDir, [...modules, programsModule()] as ApiModule<unknown>[], key, env, reviewerKey);
+) => startServer(lakeDir, [...modules, programsModule()] as RouteGroup<unknown>[], key, env, reviewerKey);
 
-/** The server over a lake with exactly these API modules (a lake the pipeline built), following CURRENT. */
+/** The server over a lake with exactly these route groups (a lake the pipeline built), following CURRENT. */
 export async function startServer(
   lakeDir: string,
-  modules: readonly ApiModule<unknown>[],
+  modules: readonly RouteGroup<unknown>[],
   key: string,
   env: Record<string, string> = {},
   reviewerKey?: string,
@@ -115,7 +115,7 @@ export async function startServer(
   const logger = silentLogger();
   const holder = new SnapshotHolder({
     source: lakeSnapshotSource(localLake(lakeDir)),
-    modules: modules.map((m) => m.serving),
+    loaders: modules.map((m) => m.loader),
     pollMs: 60_000,
     logger,
   });
@@ -131,7 +131,7 @@ export async function startServer(
     }),
     logger,
     snapshots: holder,
-    apiModules: modules,
+    routeGroups: modules,
     keyStore: {
       authenticate: (given) =>
         given === key
@@ -163,7 +163,7 @@ export function lakeServerForSpecs(
   id: string,
   setup: {
     tables: () => FixtureTable[];
-    modules: () => ApiModule<unknown>[];
+    routeGroups: () => RouteGroup<unknown>[];
     key: string;
     sources?: Manifest['sources'];
     before?: (lakeDir: string) => Promise<void>;
@@ -180,7 +180,7 @@ export function lakeServerForSpecs(
       sources: setup.sources,
     });
     server = {
-      ...(await startLakeServer(lakeDir, setup.modules(), setup.key, setup.env, setup.reviewerKey)),
+      ...(await startLakeServer(lakeDir, setup.routeGroups(), setup.key, setup.env, setup.reviewerKey)),
       lakeDir,
     };
   }, 60_000);

@@ -30,7 +30,7 @@ const server = lakeServerForSpecs(SNAPSHOT, {
       ],
     },
   ],
-  modules: () => [createLakeApi()],
+  routeGroups: () => [createLakeApi()],
   key: KEY,
 });
 

@@ -8,7 +8,7 @@ import {
   calculatorResponseExample,
 } from '../../../schemas/incentives/api-examples.ts';
 import { calculatorQuerySchema, calculatorResponseSchema } from '../../../schemas/incentives/api.ts';
-import type { ZodApp } from '../../../serve/api-module.ts';
+import type { ZodApp } from '../../../serve/route-group.ts';
 import { IN_PROCESS_KEY, inProcessApp } from '../../conformance/in-process-app.ts';
 import {
   chromiumMissing,

@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPOSITORY_ROOT } from '../../../lib/repository-root.ts';
 import { CONTIGUOUS_STATE_FIPS } from '../../../schemas/rem-data.ts';
-import type { ApiModule } from '../../../serve/api-module.ts';
+import type { RouteGroup } from '../../../serve/route-group.ts';
 import { createHealthApi } from '../../../serve/health/health-api.ts';
 import { createRemApi } from '../../../serve/rem/rem-api.ts';
 import {
@@ -83,7 +83,7 @@ const healthCells = () => {
 // The real server over a lake holding the sample health and REM tables the other serve specs use.
 const server = lakeServerForSpecs('explore', {
   tables: () => [...remFixtureTables(), healthFixtureTable(healthCells())],
-  modules: () => [createHealthApi(), createRemApi({ model: specRemModel() })] as ApiModule<unknown>[],
+  routeGroups: () => [createHealthApi(), createRemApi({ model: specRemModel() })] as RouteGroup<unknown>[],
   key: KEY,
   sources: HEALTH_FIXTURE_SOURCES,
 });

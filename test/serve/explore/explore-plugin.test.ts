@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HEALTH_UPGRADES } from '../../../schemas/health-data.ts';
-import type { ApiModule, ZodApp } from '../../../serve/api-module.ts';
+import type { RouteGroup, ZodApp } from '../../../serve/route-group.ts';
 import { buildApp } from '../../../serve/app.ts';
 import { EXPLORE_OPTIONS } from '../../../serve/explore/explore-plugin.ts';
 import { createHealthApi } from '../../../serve/health/health-api.ts';
@@ -19,7 +19,7 @@ beforeAll(async () => {
     config: testConfig(),
     logger: silentLogger(),
     snapshots: { current: () => null },
-    apiModules: [createHealthApi(), createRemApi({ model: specRemModel() })] as ApiModule<unknown>[],
+    routeGroups: [createHealthApi(), createRemApi({ model: specRemModel() })] as RouteGroup<unknown>[],
     keyStore: { authenticate: () => null },
   });
 });

@@ -11,7 +11,7 @@ import {
 } from '../../../schemas/health-api.ts';
 import { VALUE_OF_STATISTICAL_LIFE, type HealthImpactCell } from '../../../schemas/health-data.ts';
 import { HEALTH_STATEMENT } from '../../../schemas/health-model.ts';
-import type { ApiModule } from '../../../serve/api-module.ts';
+import type { RouteGroup } from '../../../serve/route-group.ts';
 import { createHealthApi } from '../../../serve/health/health-api.ts';
 import {
   HEALTH_TEST_KEY,
@@ -695,7 +695,7 @@ describe('POST /api/v2/etools/health-impacts', () => {
 describe('POST /api/v2/etools/health-impacts on a snapshot without health impacts', () => {
   const bare = lakeServerForSpecs('without-health', {
     tables: () => [],
-    modules: () => [createHealthApi()] as ApiModule<unknown>[],
+    routeGroups: () => [createHealthApi()] as RouteGroup<unknown>[],
     key: HEALTH_TEST_KEY,
   });
 

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { loadConfig } from '../../../lib/config.ts';
-import type { ZodApp } from '../../../serve/api-module.ts';
+import type { ZodApp } from '../../../serve/route-group.ts';
 import { buildApp } from '../../../serve/app.ts';
 import { createIncentivesApi } from '../../../serve/incentives/incentives-api.ts';
 import { lakeSnapshotSource } from '../../../serve/snapshot/lake-snapshot-source.ts';
@@ -407,7 +407,7 @@ beforeAll(async () => {
   const api = createIncentivesApi();
   holder = new SnapshotHolder({
     source: lakeSnapshotSource(localLake(lakeDir)),
-    modules: [api.serving],
+    loaders: [api.loader],
     pollMs: 60_000,
     logger,
   });
@@ -416,7 +416,7 @@ beforeAll(async () => {
     config,
     logger,
     snapshots: holder,
-    apiModules: [api],
+    routeGroups: [api],
     keyStore: { authenticate: (key) => (key === KEY ? { id: 'fuzz', name: 'fuzz', reviewer: false } : null) },
   });
   await app.ready();

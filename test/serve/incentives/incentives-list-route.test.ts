@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFileReader } from '../../../ingest/connectors/file-reader.ts';
 import { rewiringAmericaOpenDataParser } from '../../../ingest/parsers/rewiring-america-open-data.ts';
 import { incentivesListResponseSchema } from '../../../schemas/incentives/api.ts';
-import type { ZodApp } from '../../../serve/api-module.ts';
+import type { ZodApp } from '../../../serve/route-group.ts';
 import type { LoadedSnapshot } from '../../../serve/snapshot/snapshot-holder.ts';
 import { IN_PROCESS_KEY, inProcessServer, inProcessSnapshot } from '../../conformance/in-process-app.ts';
 import { fixtureRecords } from '../../support/incentives/fixture-records.ts';

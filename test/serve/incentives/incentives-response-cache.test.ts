@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ZodApp } from '../../../serve/api-module.ts';
+import type { ZodApp } from '../../../serve/route-group.ts';
 import type { Geocoder } from '../../../serve/geocoding/geocoder.ts';
 import { IN_PROCESS_KEY, inProcessApp } from '../../conformance/in-process-app.ts';
 import { fixtureRecords } from '../../support/incentives/fixture-records.ts';

@@ -8,7 +8,7 @@ import type {
   TaxBracketRecord,
 } from '../../../schemas/incentives/records.ts';
 import { INCENTIVE_RECORDS as R } from '../../../schemas/incentives/records.ts';
-import type { ZodApp } from '../../../serve/api-module.ts';
+import type { ZodApp } from '../../../serve/route-group.ts';
 import { IN_PROCESS_KEY, inProcessApp } from '../../conformance/in-process-app.ts';
 
 /*

@@ -95,7 +95,7 @@ const meterReadings = (rows: number, seed: number): FixtureTable => {
 const SNAPSHOT = 'lake-http-a';
 const server = lakeServerForSpecs(SNAPSHOT, {
   tables: () => [households(), meterReadings(60_000, 7)],
-  modules: () => [createLakeApi()],
+  routeGroups: () => [createLakeApi()],
   key: KEY,
 });
 
@@ -406,7 +406,7 @@ describe('a new snapshot published during a download', () => {
   const first = 'lake-swap-a';
   const swapping = lakeServerForSpecs(first, {
     tables: () => [meterReadings(100_000, 1)],
-    modules: () => [createLakeApi()],
+    routeGroups: () => [createLakeApi()],
     key: KEY,
   });
   let origin: string;
@@ -467,7 +467,7 @@ describe('a remote reader following the listing’s pinned URLs', () => {
   const REVIEWER = 'lake-over-http-reviewer-0123456789';
   const pinned = lakeServerForSpecs(first, {
     tables: () => [meterReadings(100_000, 3)],
-    modules: () => [createLakeApi()],
+    routeGroups: () => [createLakeApi()],
     key: KEY,
     reviewerKey: REVIEWER,
     // A small limit, to show a file's many range requests count once.

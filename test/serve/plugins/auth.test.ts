@@ -2,8 +2,8 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ApiModule } from '../../../serve/api-module.ts';
-import { createApiModules } from '../../../serve/api-modules.ts';
+import type { RouteGroup } from '../../../serve/route-group.ts';
+import { createRouteGroups } from '../../../serve/route-groups.ts';
 import { buildApp } from '../../../serve/app.ts';
 import { authPlugin } from '../../../serve/plugins/auth.ts';
 import { memoryReader, silentLogger, testConfig } from '../../support/serve-fixtures.ts';
@@ -27,9 +27,9 @@ afterEach(async () => {
  * old shell's opt-out), a schema with no security, its own onRequest hook answering first, and a route
  * in a nested context and in a skip-override plugin of its own.
  */
-function escapingModule(ran: string[]): ApiModule<unknown> {
+function escapingModule(ran: string[]): RouteGroup<unknown> {
   return {
-    serving: { name: 'escaping', tables: [], load: async () => ({}) },
+    loader: { name: 'escaping', tables: [], load: async () => ({}) },
     async register(scope) {
       scope.get('/escape/public', { config: { public: true } as never }, async () => ({ ok: true }));
       scope.get('/escape/no-security', { schema: { security: [] } }, async () => ({ ok: true }));
@@ -60,16 +60,16 @@ function escapingModule(ran: string[]): ApiModule<unknown> {
   };
 }
 
-async function appWith(modules: ApiModule<unknown>[]) {
+async function appWith(modules: RouteGroup<unknown>[]) {
   const snapshot = await loadSnapshot(
     memoryReader('snap-a', {}),
-    modules.map((module) => module.serving),
+    modules.map((module) => module.loader),
   );
   return buildApp({
     config: testConfig({ RATE_LIMIT_PER_MINUTE: '2' }),
     logger: silentLogger(),
     snapshots: { current: () => snapshot },
-    apiModules: modules,
+    routeGroups: modules,
     keyStore,
   });
 }
@@ -114,12 +114,12 @@ describe('the auth plugin', () => {
     expect(ran).toContain('own onRequest');
   });
 
-  it('asks for a key on every route the API modules document, and for none elsewhere', async () => {
+  it('asks for a key on every route the route groups document, and for none elsewhere', async () => {
     app = await buildApp({
       config: testConfig(),
       logger: silentLogger(),
       snapshots: { current: () => null },
-      apiModules: createApiModules({ remModel: specRemModel() }),
+      routeGroups: createRouteGroups({ remModel: specRemModel() }),
       keyStore,
     });
     const spec = (await app.inject({ method: 'GET', url: '/spec.json' })).json();

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createFileReader } from '../../../ingest/connectors/file-reader.ts';
 import type { SourceRecord } from '../../../ingest/source.ts';
 import { rewiringAmericaOpenDataParser } from '../../../ingest/parsers/rewiring-america-open-data.ts';
-import type { ZodApp } from '../../../serve/api-module.ts';
+import type { ZodApp } from '../../../serve/route-group.ts';
 import { IN_PROCESS_KEY, inProcessApp } from '../../conformance/in-process-app.ts';
 import { chromiumMissing, launchChromium, reportMissingChromium } from '../../support/headless-chromium.ts';
 

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { ApiModule, ZodApp } from '../../../serve/api-module.ts';
+import type { RouteGroup, ZodApp } from '../../../serve/route-group.ts';
 import { buildApp } from '../../../serve/app.ts';
 import { errors } from '../../../serve/errors.ts';
 import { loadSnapshot } from '../../../serve/snapshot/snapshot-holder.ts';
@@ -12,8 +12,8 @@ const KEY = 'error-plugin-test-key-0123456789';
 const withKey = { authorization: `Bearer ${KEY}` };
 
 /** A module answering each of the service's 503s, and a validated query. */
-const failingModule: ApiModule<unknown> = {
-  serving: { name: 'failing', tables: [], load: async () => ({}) },
+const failingModule: RouteGroup<unknown> = {
+  loader: { name: 'failing', tables: [], load: async () => ({}) },
   register(scope) {
     scope.get('/fail/geocoder', async () => {
       throw errors.geocoderUnavailable('The address service is unavailable; retry shortly.');
@@ -45,12 +45,12 @@ beforeAll(async () => {
       done();
     },
   });
-  const snapshot = await loadSnapshot(memoryReader('snap-a', {}), [failingModule.serving]);
+  const snapshot = await loadSnapshot(memoryReader('snap-a', {}), [failingModule.loader]);
   app = await buildApp({
     config: testConfig(),
     logger: pino({ level: 'info' }, sink),
     snapshots: { current: () => snapshot },
-    apiModules: [failingModule],
+    routeGroups: [failingModule],
     keyStore: {
       authenticate: (given) => (given === KEY ? { id: 'test', name: 'test', reviewer: false } : null),
     },

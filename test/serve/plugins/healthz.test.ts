@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ZodApp } from '../../../serve/api-module.ts';
+import type { ZodApp } from '../../../serve/route-group.ts';
 import { buildApp } from '../../../serve/app.ts';
 import { loadSnapshot, type LoadedSnapshot } from '../../../serve/snapshot/snapshot-holder.ts';
 import { memoryReader, programsModule, silentLogger, testConfig } from '../../support/serve-fixtures.ts';
@@ -22,7 +22,7 @@ describe('the health-check plugin', () => {
       config: testConfig({ RATE_LIMIT_PER_MINUTE: '1' }),
       logger: silentLogger(),
       snapshots: { current: () => snapshot },
-      apiModules: [programsModule()],
+      routeGroups: [programsModule()],
       keyStore: {
         authenticate: (given) => (given === KEY ? { id: 'test', name: 'test', reviewer: false } : null),
       },
@@ -42,7 +42,7 @@ describe('the health-check plugin', () => {
       precompute: null,
       lake: null,
     });
-    snapshot = await loadSnapshot(memoryReader('snap-a'), [programsModule().serving]);
+    snapshot = await loadSnapshot(memoryReader('snap-a'), [programsModule().loader]);
     expect((await app!.inject({ method: 'GET', url: '/v1/programs', headers: withKey })).statusCode).toBe(
       200,
     );
@@ -70,7 +70,7 @@ describe('the health-check plugin', () => {
   });
 
   it('answers 503 "draining" once the process is asked to stop, while data routes still answer', async () => {
-    snapshot = await loadSnapshot(memoryReader('snap-a'), [programsModule().serving]);
+    snapshot = await loadSnapshot(memoryReader('snap-a'), [programsModule().loader]);
     expect((await app!.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
     draining = true;
     const response = await app!.inject({ method: 'GET', url: '/healthz' });
@@ -95,7 +95,7 @@ describe('the health-check plugin', () => {
       config: testConfig(),
       logger: silentLogger(),
       snapshots: { current: () => null },
-      apiModules: [programsModule()],
+      routeGroups: [programsModule()],
       keyStore: { authenticate: () => null },
       precompute: () => ({
         step: 'stage records',

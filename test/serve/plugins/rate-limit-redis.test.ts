@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ApiModule, ZodApp } from '../../../serve/api-module.ts';
+import type { RouteGroup, ZodApp } from '../../../serve/route-group.ts';
 import { buildApp } from '../../../serve/app.ts';
 import { loadSnapshot } from '../../../serve/snapshot/snapshot-holder.ts';
 import { RedisServer, redisUnavailable } from '../../support/deployment/redis-server.ts';
@@ -14,8 +14,8 @@ const keyStore = {
 };
 
 /** GET /v1/ping, and GET /v1/files/:name, whose requests for one URL count once a window (as a lake file's). */
-const pingModule: ApiModule<unknown> = {
-  serving: { name: 'ping', tables: [], load: async () => ({}) },
+const pingModule: RouteGroup<unknown> = {
+  loader: { name: 'ping', tables: [], load: async () => ({}) },
   register(app) {
     app.get('/v1/ping', async () => ({ pong: true }));
     app.get('/v1/files/:name', { config: { rateLimitOncePerUrl: true } }, async () => ({ file: true }));
@@ -39,12 +39,12 @@ async function replica(url: string, perMinute: number): Promise<ZodApp> {
   client.on('error', () => {});
   clients.push(client);
   await new Promise((resolve) => client.once('ready', resolve));
-  const snapshot = await loadSnapshot(memoryReader('snap-a', {}), [pingModule.serving]);
+  const snapshot = await loadSnapshot(memoryReader('snap-a', {}), [pingModule.loader]);
   const app = await buildApp({
     config: testConfig({ RATE_LIMIT_PER_MINUTE: String(perMinute) }),
     logger: silentLogger(),
     snapshots: { current: () => snapshot },
-    apiModules: [pingModule],
+    routeGroups: [pingModule],
     keyStore,
     rateLimitRedis: client,
   });

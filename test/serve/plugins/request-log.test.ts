@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../serve/app.ts';
-import type { ZodApp } from '../../../serve/api-module.ts';
+import type { ZodApp } from '../../../serve/route-group.ts';
 import { loadSnapshot } from '../../../serve/snapshot/snapshot-holder.ts';
 import { logsResponse } from '../../../serve/plugins/request-log.ts';
 import { memoryReader, programsModule, testConfig } from '../../support/serve-fixtures.ts';
@@ -32,12 +32,12 @@ afterEach(async () => {
 async function start(env: Record<string, string>, random: () => number) {
   const { logger, lines } = capturedLogger();
   const module = programsModule();
-  const snapshot = await loadSnapshot(memoryReader('snap-1'), [module.serving]);
+  const snapshot = await loadSnapshot(memoryReader('snap-1'), [module.loader]);
   app = await buildApp({
     config: testConfig({ API_KEYS: KEY, ...env }),
     logger,
     snapshots: { current: () => snapshot },
-    apiModules: [module],
+    routeGroups: [module],
     keyStore: {
       authenticate: (given) =>
         given === KEY ? { id: 'partner-a', name: 'Partner A', reviewer: false } : null,

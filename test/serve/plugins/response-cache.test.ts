@@ -2,7 +2,7 @@ import Fastify, { type FastifyRequest } from 'fastify';
 import { createHash } from 'node:crypto';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ApiModule, ZodApp } from '../../../serve/api-module.ts';
+import type { RouteGroup, ZodApp } from '../../../serve/route-group.ts';
 import { buildApp } from '../../../serve/app.ts';
 import { HttpError } from '../../../serve/errors.ts';
 import type { Compressor } from '../../../serve/http/body-encoding.ts';
@@ -31,9 +31,9 @@ interface AnswerData {
  * GET /v1/parity?n=… answers whether n is even, and keys each answer by the parity of a numeric n.
  * POST /v1/parity with {"n":…,"pad":…} does the same (padded with pad x's), keyed by its body.
  */
-function answerModule(calls: string[]): ApiModule<AnswerData> {
+function answerModule(calls: string[]): RouteGroup<AnswerData> {
   return {
-    serving: {
+    loader: {
       name: 'answers',
       tables: [PROGRAMS],
       load: async (snapshot) => ({ snapshot: snapshot.id }),
@@ -109,13 +109,13 @@ async function start(
   source.publish(memoryReader('snap-a'));
   const logger = silentLogger();
   const module = answerModule(calls);
-  holder = new SnapshotHolder({ source, modules: [module.serving], pollMs: 60_000, logger });
+  holder = new SnapshotHolder({ source, loaders: [module.loader], pollMs: 60_000, logger });
   await holder.start();
   app = await buildApp({
     config: testConfig({ API_KEYS: KEY, ...options.env }),
     logger,
     snapshots: holder,
-    apiModules: [module as ApiModule<unknown>],
+    routeGroups: [module as RouteGroup<unknown>],
     keyStore: {
       authenticate: (key) => (key === KEY ? { id: 'key_test', name: 'test', reviewer: false } : null),
     },

@@ -2,7 +2,7 @@ import Fastify from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../serve/app.ts';
-import type { ZodApp } from '../../../serve/api-module.ts';
+import type { ZodApp } from '../../../serve/route-group.ts';
 import { authPlugin } from '../../../serve/plugins/auth.ts';
 import { snapshotScopePlugin } from '../../../serve/plugins/snapshot-scope.ts';
 import { loadSnapshot, type LoadedSnapshot } from '../../../serve/snapshot/snapshot-holder.ts';
@@ -25,7 +25,7 @@ async function start(current: () => LoadedSnapshot | null) {
     config: testConfig({ API_KEYS: KEY }),
     logger: silentLogger(),
     snapshots: { current },
-    apiModules: [programsModule()],
+    routeGroups: [programsModule()],
     keyStore,
   });
   return app;
@@ -64,7 +64,7 @@ describe('the snapshot-scope plugin', () => {
     expect(healthz.statusCode).toBe(503);
     expect(healthz.json().status).toBe('no-snapshot');
 
-    snapshot = await loadSnapshot(memoryReader('snap-a'), [programsModule().serving]);
+    snapshot = await loadSnapshot(memoryReader('snap-a'), [programsModule().loader]);
     const tagged = await server.inject({ method: 'GET', url: '/v1/programs', headers: withKey });
     expect(tagged.headers['x-snapshot-id']).toBe('snap-a');
     expect(tagged.headers.etag).toBeDefined();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { remProfileBodySchema } from '../../../schemas/rem-api.ts';
-import type { ApiModule } from '../../../serve/api-module.ts';
+import type { RouteGroup } from '../../../serve/route-group.ts';
 import { committedSurrogate } from '../../../model/surrogate/committed-surrogate.ts';
 import { createRemApi } from '../../../serve/rem/rem-api.ts';
 import { placeKey, type RemData, type RemSnapshot } from '../../../serve/rem/rem-data.ts';
@@ -30,7 +30,7 @@ const auth = { authorization: `Bearer ${REM_TEST_KEY}` };
 const remServer = (id: string, threads: ThreadedRemModelOptions) =>
   lakeServerForSpecs(id, {
     tables: () => remFixtureTables(),
-    modules: () => [createRemApi({ model: specRemModel(threads) })] as ApiModule<unknown>[],
+    routeGroups: () => [createRemApi({ model: specRemModel(threads) })] as RouteGroup<unknown>[],
     key: REM_TEST_KEY,
   });
 

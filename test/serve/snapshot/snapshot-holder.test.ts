@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { Writable } from 'node:stream';
 import { loadSnapshot, SnapshotHolder } from '../../../serve/snapshot/snapshot-holder.ts';
-import type { ServingModule } from '../../../serve/snapshot/serving-module.ts';
+import type { SnapshotLoader } from '../../../serve/snapshot/snapshot-loader.ts';
 import {
   MemorySnapshotSource,
   memoryReader,
@@ -13,12 +13,12 @@ import {
 } from '../../support/serve-fixtures.ts';
 import { readTable } from '../../../data-lake/snapshot-reader.ts';
 
-const programs: ServingModule<ProgramRow[]> = {
+const programs: SnapshotLoader<ProgramRow[]> = {
   name: 'programs',
   tables: [PROGRAMS],
   load: (s) => readTable(s, PROGRAMS),
 };
-const counties: ServingModule<number> = {
+const counties: SnapshotLoader<number> = {
   name: 'counties',
   tables: [COUNTIES],
   load: async (s) => (await readTable(s, COUNTIES)).length,
@@ -58,7 +58,7 @@ describe('SnapshotHolder', () => {
     const source = new MemorySnapshotSource();
     const holder = new SnapshotHolder({
       source,
-      modules: [programs],
+      loaders: [programs],
       pollMs: 60_000,
       logger: pino({ level: 'silent' }),
     });
@@ -82,7 +82,7 @@ describe('SnapshotHolder', () => {
     source.publish(memoryReader('s1'));
     const holder = new SnapshotHolder({
       source,
-      modules: [programs],
+      loaders: [programs],
       pollMs: 50,
       logger: pino({ level: 'silent' }),
     });
@@ -96,7 +96,7 @@ describe('SnapshotHolder', () => {
     const { logger, lines } = capturingLogger();
     const source = new MemorySnapshotSource();
     source.publish(memoryReader('s1'));
-    const holder = new SnapshotHolder({ source, modules: [programs], pollMs: 60_000, logger });
+    const holder = new SnapshotHolder({ source, loaders: [programs], pollMs: 60_000, logger });
     await holder.start();
     source.publishBroken('s2');
     await holder.refresh();

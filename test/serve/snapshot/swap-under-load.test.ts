@@ -36,7 +36,7 @@ describe('snapshot swap under load', () => {
       }),
       logger: silentLogger(),
       // A pause inside the handler keeps requests in flight across each swap.
-      apiModules: [programsModule({ handlerDelayMs: 3 })],
+      routeGroups: [programsModule({ handlerDelayMs: 3 })],
       source: lakeSnapshotSource(localLake(lakeDir)),
       publishFirstSnapshot: async () => {
         throw new Error('a snapshot is already published');

@@ -5,7 +5,7 @@ import type { SnapshotReader } from '../../data-lake/snapshot-reader.ts';
  * What a group of routes needs in memory from a snapshot. The server loads every module once per
  * published snapshot and swaps them all at once, so a request never sees two snapshots.
  */
-export interface ServingModule<T> {
+export interface SnapshotLoader<T> {
   name: string;
   /** Tables the module reads; a snapshot missing one is refused before anything is swapped. */
   tables: readonly TableRef[];

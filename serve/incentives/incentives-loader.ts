@@ -9,7 +9,7 @@ import {
 import { lowIncomeThresholdRecordSchema } from '../../schemas/incentives/records.ts';
 import { REM_ZIP_COUNTIES } from '../../data-lake/tables/rem.ts';
 import { readTable } from '../../data-lake/snapshot-reader.ts';
-import type { ServingModule } from '../snapshot/serving-module.ts';
+import type { SnapshotLoader } from '../snapshot/snapshot-loader.ts';
 import { prepareIncentivesData, type IncentivesData } from './incentives-data.ts';
 
 /**
@@ -17,7 +17,7 @@ import { prepareIncentivesData, type IncentivesData } from './incentives-data.ts
  * Tables are read one after another: each read runs its own DuckDB instance, and reading them all at once
  * raises the serving process's resident memory for good (native memory the allocator keeps once touched).
  */
-export const incentivesServingModule: ServingModule<IncentivesData> = {
+export const incentivesLoader: SnapshotLoader<IncentivesData> = {
   name: 'incentives',
   tables: [
     SERVING_LOCATIONS,

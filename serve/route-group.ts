@@ -10,7 +10,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from '../schemas/config.ts';
 import type { PrecomputeProgress } from './http/not-ready.ts';
 import type { ServeMetrics } from './serve-metrics.ts';
-import type { ServingModule } from './snapshot/serving-module.ts';
+import type { SnapshotLoader } from './snapshot/snapshot-loader.ts';
 
 /** The Fastify instance modules register routes on: zod schemas validate requests and feed the spec. */
 export type ZodApp = FastifyInstance<
@@ -22,7 +22,7 @@ export type ZodApp = FastifyInstance<
 >;
 
 /** What a module's routes may ask of the server, always about the request being answered. */
-export interface ApiModuleContext<T> {
+export interface RouteGroupContext<T> {
   readonly config: Config;
   /** This module's data from the snapshot the request is pinned to (the same for the whole request). */
   data(request: FastifyRequest): T;
@@ -46,21 +46,21 @@ export interface ApiModuleContext<T> {
  * without calling it (a route's `keepAnswer` config opts out, its `answerKey` keys equal answers of
  * different URLs alike; see serve/plugins/response-cache.ts).
  */
-export interface ApiModule<T> {
-  serving: ServingModule<T>;
-  // Method syntax (not a property) so an ApiModule<Specific> fits a list of ApiModule<unknown>.
-  register(app: ZodApp, ctx: ApiModuleContext<T>): void | Promise<void>;
+export interface RouteGroup<T> {
+  loader: SnapshotLoader<T>;
+  // Method syntax (not a property) so an RouteGroup<Specific> fits a list of RouteGroup<unknown>.
+  register(app: ZodApp, ctx: RouteGroupContext<T>): void | Promise<void>;
 }
 
 function moduleContext<T>(
-  module: ApiModule<T>,
+  module: RouteGroup<T>,
   config: Config,
   services: ModuleServices,
-): ApiModuleContext<T> {
+): RouteGroupContext<T> {
   const pinned = (request: FastifyRequest) => {
     // Only reachable from a route registered outside the API scope: a wiring bug, not a client's.
     if (request.pinned === null || request.pinned === undefined) {
-      throw new Error(`module ${module.serving.name} used outside its routes`);
+      throw new Error(`module ${module.loader.name} used outside its routes`);
     }
     return request.pinned;
   };
@@ -68,10 +68,10 @@ function moduleContext<T>(
     config,
     data: (request) => {
       const { snapshot } = pinned(request);
-      if (!snapshot.data.has(module.serving.name)) {
-        throw new Error(`snapshot ${snapshot.id} was loaded without module ${module.serving.name}`);
+      if (!snapshot.data.has(module.loader.name)) {
+        throw new Error(`snapshot ${snapshot.id} was loaded without module ${module.loader.name}`);
       }
-      return snapshot.data.get(module.serving.name) as T;
+      return snapshot.data.get(module.loader.name) as T;
     },
     asOfDate: (request) => pinned(request).asOfDate,
     snapshotId: (request) => pinned(request).snapshot.id,
@@ -91,14 +91,14 @@ export interface ModuleServices {
  * routes), grouped on the reference page under the module's name unless a route says otherwise.
  */
 export function apiModulePlugin<T>(
-  module: ApiModule<T>,
+  module: RouteGroup<T>,
   config: Config,
   services: ModuleServices,
 ): FastifyPluginAsync {
   return async (scope) => {
     scope.addHook('onRoute', (route) => {
       const schema = (route.schema ??= {}) as { tags?: string[] };
-      schema.tags ??= [module.serving.name];
+      schema.tags ??= [module.loader.name];
     });
     await module.register(scope.withTypeProvider<ZodTypeProvider>(), moduleContext(module, config, services));
   };
