@@ -186,6 +186,27 @@ export const apiIncentiveSchema = z
   })
   .meta({ id: 'APIIncentive' });
 
+/** Per utility parameter a request left out, what giving each serving utility adds (issue: incentives missed in silence). */
+function omittedUtilitiesSchema<Gain extends z.ZodObject>(gain: Gain) {
+  const omitted = z.object({
+    message: z.string().describe('What was left out and how to give it, in the language asked for'),
+    utilities: z.array(gain).describe('Every utility of that kind serving the location, predominant first'),
+  });
+  return z
+    .object({ utility: omitted.optional(), gas_utility: omitted.optional() })
+    .optional()
+    .describe(
+      'Sent only when the request left out `utility` or `gas_utility` and giving one of the utilities serving ' +
+        'the location would add to the answer: per parameter left out, those utilities and what each adds. ' +
+        'Not in the reference response.',
+    );
+}
+
+const utilityGain = {
+  id: z.string().describe('The id to give as the parameter'),
+  name: z.string(),
+};
+
 export const calculatorResponseSchema = z
   .object({
     is_under_80_ami: z.boolean(),
@@ -196,6 +217,23 @@ export const calculatorResponseSchema = z
     location: responseLocation,
     data_partners: z.record(z.string(), namedSchema),
     incentives: z.array(apiIncentiveSchema),
+    omitted_utilities: omittedUtilitiesSchema(
+      z.object({
+        ...utilityGain,
+        additional_incentives: z
+          .number()
+          .int()
+          .nonnegative()
+          .describe('Incentives the household would also qualify for with this utility'),
+        additional_up_to_usd: z
+          .number()
+          .nonnegative()
+          .describe(
+            'The most those incentives pay together, in dollars: the sum of their dollar caps (an amount ' +
+              'with no dollar cap, such as a percentage without a maximum, adds nothing)',
+          ),
+      }),
+    ),
   })
   .meta({
     id: 'APICalculatorResponse',
@@ -229,6 +267,16 @@ export const programsResponseSchema = z
     coverage: z.object({ state: z.string().nullable(), utility: z.string().nullable() }),
     location: z.object({ state: z.string() }),
     programs: z.record(z.string(), programSchema),
+    omitted_utilities: omittedUtilitiesSchema(
+      z.object({
+        ...utilityGain,
+        additional_programs: z
+          .number()
+          .int()
+          .nonnegative()
+          .describe('Programs also offered at the location with this utility'),
+      }),
+    ),
   })
   .meta({ id: 'APIProgramsResponse', description: 'The programs offered at the location, by id' });
 

@@ -9,6 +9,7 @@ import { sendJson } from '../http/send-json.ts';
 import { calculatorAnswerKey } from './calculator-answer-key.ts';
 import { calculateIncentives } from './eligibility/calculate-incentives.ts';
 import { incomeClass } from './eligibility/income-class.ts';
+import { omittedUtilities } from './eligibility/omitted-utilities.ts';
 import type { IncentivesData } from './incentives-data.ts';
 import {
   geocoderUnavailableResponse,
@@ -71,20 +72,31 @@ export function registerCalculatorRoute(
         size: query.household_size,
         taxFiling: query.tax_filing,
       };
-      const calculation = calculateIncentives(
-        data,
-        location,
-        {
-          ownerStatus: query.owner_status,
-          income: incomeClass(data, location, household),
-          authorityTypes: query.authority_types,
-          items: query.items,
-          includeBetaStates: query.include_beta_states,
-          utilityGeographyIds,
-        },
-        ctx.asOfDate(request),
-      );
-      return sendJson(reply, calculatorBody(calculation, location, query.utility, query.language));
+      const calculate = (geographyIds: readonly number[]) =>
+        calculateIncentives(
+          data,
+          location,
+          {
+            ownerStatus: query.owner_status,
+            income: incomeClass(data, location, household),
+            authorityTypes: query.authority_types,
+            items: query.items,
+            includeBetaStates: query.include_beta_states,
+            utilityGeographyIds: geographyIds,
+          },
+          ctx.asOfDate(request),
+        );
+      const calculation = calculate(utilityGeographyIds);
+      const omitted =
+        calculation.coveredState &&
+        omittedUtilities(
+          location,
+          calculation.coveredState,
+          { given: query, givenGeographyIds: utilityGeographyIds, answer: calculation.incentives },
+          (geographyIds) => calculate(geographyIds).incentives,
+          (incentive) => incentive.amount,
+        );
+      return sendJson(reply, calculatorBody(calculation, location, query.utility, query.language, omitted));
     },
   );
 }

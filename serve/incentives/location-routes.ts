@@ -11,6 +11,7 @@ import { documentedError, errors } from '../errors.ts';
 import type { Geocoder } from '../geocoding/geocoder.ts';
 import { offlineGeocoder } from '../geocoding/open-geocoder.ts';
 import { sendJson } from '../http/send-json.ts';
+import { omittedUtilities } from './eligibility/omitted-utilities.ts';
 import { programsForLocation } from './eligibility/programs-for-location.ts';
 import { utilitiesForLocation } from './eligibility/utilities-for-location.ts';
 import type { IncentivesData } from './incentives-data.ts';
@@ -92,13 +93,23 @@ export function registerLocationRoutes(
       const catalog = data.states.get(location.state);
       const utilityGeographyIds = resolveUtilities(catalog, location, query, text);
       requireRequestedUtilities(query, text.utilityProgramsRequired, text);
-      const geographyIds = [...utilityGeographyIds, ...location.geographyIds];
-      const { programs, authorityEntries } = catalog
-        ? programsForLocation(catalog, geographyIds, query.authority_types)
-        : { programs: [], authorityEntries: [] };
+      const offered = (utilityIds: readonly number[]) =>
+        catalog
+          ? programsForLocation(catalog, [...utilityIds, ...location.geographyIds], query.authority_types)
+          : { programs: [], authorityEntries: [] };
+      const { programs, authorityEntries } = offered(utilityGeographyIds);
+      const omitted =
+        catalog &&
+        omittedUtilities(
+          location,
+          catalog,
+          { given: query, givenGeographyIds: utilityGeographyIds, answer: programs },
+          (utilityIds) => offered(utilityIds).programs,
+          () => null,
+        );
       return sendJson(
         reply,
-        programsBody(programs, authorityEntries, location, query.utility, query.language),
+        programsBody(programs, authorityEntries, location, query.utility, query.language, omitted ?? null),
       );
     },
   );

@@ -19,6 +19,14 @@ export const messages = {
       `The incentives data being served does not cover ${state}, where ZIP code ${zip} is.`,
     noDataForLocation: 'There is no income or EV charger credit data for this location.',
     geocoderUnavailable: 'The address service is unavailable; retry shortly, or give a ZIP code.',
+    omittedUtility: {
+      utility:
+        '"utility" was not given: the electric utilities below serve this location, and giving one adds to ' +
+        'this answer. Give its id as "utility" for a complete answer.',
+      gas_utility:
+        '"gas_utility" was not given: the gas utilities below serve this location, and giving one adds to ' +
+        'this answer. Give its id as "gas_utility" (or "none" without gas service) for a complete answer.',
+    },
     endpointGone: 'This endpoint no longer exists.',
     pageTokenInvalid: 'page_token: is not a token this service gave; start again without page_token.',
     pageTokenStale:
@@ -43,6 +51,15 @@ export const messages = {
       'No hay datos de ingresos ni del crédito para cargadores de vehículos eléctricos para esta ubicación.',
     geocoderUnavailable:
       'El servicio de direcciones no está disponible; vuelva a intentarlo o indique un código postal.',
+    omittedUtility: {
+      utility:
+        'No se indicó "utility": las empresas eléctricas siguientes dan servicio en esta ubicación, e indicar ' +
+        'una añade a esta respuesta. Indique su id como "utility" para una respuesta completa.',
+      gas_utility:
+        'No se indicó "gas_utility": las empresas de gas siguientes dan servicio en esta ubicación, e indicar ' +
+        'una añade a esta respuesta. Indique su id como "gas_utility" (o "none" sin servicio de gas) para una ' +
+        'respuesta completa.',
+    },
     endpointGone: 'Este endpoint ya no existe.',
     pageTokenInvalid: 'page_token: no es un token dado por este servicio; empiece de nuevo sin page_token.',
     pageTokenStale:

@@ -1,7 +1,9 @@
 import type { Language } from '../../schemas/incentives/enums.ts';
 import type { Calculation } from './eligibility/calculate-incentives.ts';
+import type { OmittedUtilities } from './eligibility/omitted-utilities.ts';
 import type { CatalogEntry, CatalogPage } from './incentive-catalog.ts';
 import type { Location, Program } from './incentives-data.ts';
+import { messages } from './messages.ts';
 
 /*
  * Bodies are assembled from fragments serialised at snapshot load: a calculator answer is mostly
@@ -11,13 +13,41 @@ import type { Location, Program } from './incentives-data.ts';
 const json = JSON.stringify;
 
 const COMMA = Buffer.from(',');
-const INCENTIVES_END = Buffer.from(']}');
+
+/** `,"omitted_utilities":{…}` for an answer that left utilities out (see omittedUtilities), else nothing. */
+function omittedUtilitiesMember(
+  omitted: OmittedUtilities | null,
+  entries: 'incentives' | 'programs',
+  language: Language,
+): string {
+  if (omitted === null) return '';
+  const member = Object.fromEntries(
+    Object.entries(omitted).map(([parameter, gains]) => [
+      parameter,
+      {
+        message: messages[language].omittedUtility[parameter as keyof OmittedUtilities],
+        utilities: gains.map((gain) =>
+          entries === 'incentives'
+            ? {
+                id: gain.id,
+                name: gain.name,
+                additional_incentives: gain.additional,
+                additional_up_to_usd: gain.additionalUpToUsd,
+              }
+            : { id: gain.id, name: gain.name, additional_programs: gain.additional },
+        ),
+      },
+    ]),
+  );
+  return `,"omitted_utilities":${json(member)}`;
+}
 
 export function calculatorBody(
   calculation: Calculation,
   location: Location,
   utility: string | undefined,
   language: Language,
+  omitted: OmittedUtilities | null,
 ): Buffer {
   const covered = calculation.coveredState !== null && calculation.coveredState.candidates.length > 0;
   const coverage = covered
@@ -35,7 +65,7 @@ export function calculatorBody(
     if (index > 0) parts.push(COMMA);
     parts.push(candidate.fragment[language]);
   });
-  parts.push(INCENTIVES_END);
+  parts.push(Buffer.from(`]${omittedUtilitiesMember(omitted, 'incentives', language)}}`));
   return Buffer.concat(parts);
 }
 
@@ -45,10 +75,12 @@ export function programsBody(
   location: Location,
   utility: string | undefined,
   language: Language,
+  omitted: OmittedUtilities | null,
 ): string {
   return (
     `{"authorities":{${authorityEntries.join(',')}},"coverage":{"state":${json(location.state)},"utility":${json(utility ?? null)}},` +
-    `"location":{"state":${json(location.state)}},"programs":{${programs.map((p) => p.entry[language]).join(',')}}}`
+    `"location":{"state":${json(location.state)}},"programs":{${programs.map((p) => p.entry[language]).join(',')}}` +
+    `${omittedUtilitiesMember(omitted, 'programs', language)}}`
   );
 }
 

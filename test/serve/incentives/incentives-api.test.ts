@@ -303,6 +303,61 @@ describe('GET /api/v1/calculator', () => {
     expect(notFound.body.message).toBe('No se conoce ninguna ubicación para el código postal 99999.');
   });
 
+  it('says which utilities it left out when one would add incentives, and what each adds', async () => {
+    const aboveLimit = 'owner_status=homeowner&household_income=90000&household_size=4&tax_filing=joint';
+    const { body } = await get(`/api/v1/calculator?zip=02903&${aboveLimit}`);
+    // Without the utility, Rhode Island Energy's RI-2 rebate ($1,400 at most) is not offered.
+    expect(ids(body)).toEqual(['RI-4', 'IRA-1', 'IRA-5', 'IRA-14']);
+    expect(body.omitted_utilities).toEqual({
+      utility: {
+        message:
+          '"utility" was not given: the electric utilities below serve this location, and giving one adds to ' +
+          'this answer. Give its id as "utility" for a complete answer.',
+        utilities: [
+          {
+            id: 'ri-rhode-island-energy',
+            name: 'Rhode Island Energy',
+            additional_incentives: 1,
+            additional_up_to_usd: 1400,
+          },
+        ],
+      },
+    });
+    const spanish = await get(`/api/v1/calculator?zip=02903&${aboveLimit}&language=es`);
+    expect((spanish.body.omitted_utilities as { utility: { message: string } }).utility.message).toBe(
+      'No se indicó "utility": las empresas eléctricas siguientes dan servicio en esta ubicación, e indicar una ' +
+        'añade a esta respuesta. Indique su id como "utility" para una respuesta completa.',
+    );
+  });
+
+  it('documents the left-out utilities in /spec.json as an optional field of both answers', async () => {
+    const spec = (await app.inject({ method: 'GET', url: '/spec.json' })).json() as {
+      components: { schemas: Record<string, { properties: Record<string, unknown>; required?: string[] }> };
+    };
+    for (const name of ['APICalculatorResponse', 'APIProgramsResponse']) {
+      const schema = spec.components.schemas[name]!;
+      expect(schema.properties).toHaveProperty('omitted_utilities');
+      expect(schema.required).not.toContain('omitted_utilities');
+    }
+  });
+
+  it('says nothing more when no utility would change the answer, or the utility is given', async () => {
+    // Below the income limit RI-1 supersedes the utility's rebate, so giving the utility adds nothing.
+    expect((await get(`/api/v1/calculator?zip=02903&${household}`)).body).not.toHaveProperty(
+      'omitted_utilities',
+    );
+    const given = await get(
+      '/api/v1/calculator?zip=02903&owner_status=homeowner&household_income=90000&household_size=4' +
+        '&tax_filing=joint&utility=ri-rhode-island-energy',
+    );
+    expect(given.body).not.toHaveProperty('omitted_utilities');
+    const stateOnly = await get(
+      '/api/v1/calculator?zip=02903&owner_status=homeowner&household_income=90000&household_size=4' +
+        '&tax_filing=joint&authority_types=state',
+    );
+    expect(stateOnly.body).not.toHaveProperty('omitted_utilities');
+  });
+
   it('rejects a utility of another state', async () => {
     const { status, body } = await get(
       `/api/v1/calculator?zip=57104&${household}&utility=ri-rhode-island-energy`,
@@ -371,6 +426,19 @@ describe('GET /api/v1/incentives/programs', () => {
     });
     expect(stateOnly.body.authorities).toEqual({
       'ri-oer': { name: 'Rhode Island Office of Energy Resources' },
+    });
+  });
+
+  it('says which utility would add programs when none is given', async () => {
+    const { body } = await get('/api/v1/incentives/programs?zip=02903');
+    expect(Object.keys(body.programs as object)).toEqual(['ri_hear', 'ri_drive']);
+    expect(body.omitted_utilities).toEqual({
+      utility: {
+        message:
+          '"utility" was not given: the electric utilities below serve this location, and giving one adds to ' +
+          'this answer. Give its id as "utility" for a complete answer.',
+        utilities: [{ id: 'ri-rhode-island-energy', name: 'Rhode Island Energy', additional_programs: 1 }],
+      },
     });
   });
 
