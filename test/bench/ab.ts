@@ -18,7 +18,7 @@ import {
   startServer,
   withServerCpu,
 } from './server-processes.ts';
-import { measureLoad, type LoadFigures, type LoadOptions } from './static-baseline.ts';
+import { measureLoad, type LoadFigures, type LoadOptions } from './load.ts';
 
 /*
  * npm run bench:ab -- <git ref> [lake dir]

@@ -35,7 +35,7 @@ import {
   startServer,
   withServerCpu,
 } from './server-processes.ts';
-import { measureLoad } from './static-baseline.ts';
+import { measureLoad } from './load.ts';
 
 /*
  * The health-impacts route at national size, served by the real server. The pipeline builds a snapshot

@@ -19,7 +19,7 @@ import {
   startBaseline,
   startServer,
 } from './server-processes.ts';
-import { measureLoad, type LoadFigures } from './static-baseline.ts';
+import { measureLoad, type LoadFigures } from './load.ts';
 
 /*
  * The incentives API at national scale, measured as users run it: `npm run pipeline` into a fresh lake,

@@ -25,7 +25,7 @@ import {
   startServer,
   withServerCpu,
 } from './server-processes.ts';
-import { measureLoad, type LoadFigures } from './static-baseline.ts';
+import { measureLoad, type LoadFigures } from './load.ts';
 
 /*
  * The REM routes at national size, served by the real server beside the national incentives. The

@@ -5,7 +5,7 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import type { BenchResult } from '../figures/bench-result.ts';
 import { ROOT, buildServer, freePort, stop, waitFor } from '../support/processes.ts';
-import type { LoadFigures } from './static-baseline.ts';
+import type { LoadFigures } from './load.ts';
 
 /*
  * What the benches that run the real server share: the server and a bare Fastify baseline as child
@@ -94,19 +94,13 @@ export function withServerCpu(
  * A bare Fastify server in its own process answering /static/<i> with body i, encoded once: the best
  * any route can do with the same bytes (a string body would be encoded again for every request). It
  * answers a POST too, after reading and parsing its JSON body as every Fastify route must: the ceiling
- * of a POST route is a POST, not a GET that sends no body. For each of `workMicroseconds` it also answers
- * GET /static/<i>/after/<µs>: that many microseconds of busy work, then body i encoded anew, as a
- * computed answer is (what the ceiling bench measures the bare route's ratio against).
+ * of a POST route is a POST, not a GET that sends no body.
  */
-export async function startBaseline(
-  bodiesFile: string,
-  workMicroseconds: readonly number[] = [],
-): Promise<{ child: ChildProcess; url: string }> {
+export async function startBaseline(bodiesFile: string): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort();
   const script = `
     import Fastify from 'fastify';
     import { readFileSync } from 'node:fs';
-    import { performance } from 'node:perf_hooks';
     const texts = JSON.parse(readFileSync(${JSON.stringify(bodiesFile)}, 'utf8'));
     const app = Fastify({ logger: false });
     texts.forEach((text, i) => {
@@ -114,13 +108,6 @@ export async function startBaseline(
       const send = (_req, reply) => { reply.type('application/json; charset=utf-8').send(body); };
       app.get('/static/' + i, send);
       app.post('/static/' + i, send);
-      for (const us of ${JSON.stringify(workMicroseconds)}) {
-        app.get('/static/' + i + '/after/' + us, (_req, reply) => {
-          const until = performance.now() + us / 1000;
-          while (performance.now() < until);
-          reply.type('application/json; charset=utf-8').send(Buffer.from(text));
-        });
-      }
     });
     await app.listen({ port: ${port}, host: '127.0.0.1' });
   `;

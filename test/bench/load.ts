@@ -1,5 +1,4 @@
 import autocannon from 'autocannon';
-import Fastify from 'fastify';
 
 /** What one autocannon run measured. */
 export interface LoadFigures {
@@ -17,7 +16,7 @@ export interface LoadOptions {
   headers?: Record<string, string>;
   method?: 'GET' | 'POST';
   body?: string;
-  /** Defaults: 50 connections for 5 s, the set-up STACK.md's fastify figures were measured with. */
+  /** Defaults: 50 connections for 5 s. */
   connections?: number;
   durationSeconds?: number;
   /** Status codes that count as success besides 2xx (e.g. 304 for a conditional GET). */
@@ -67,36 +66,4 @@ export async function measureLoad(url: string, options: LoadOptions = {}): Promi
         .filter(([code]) => !(code.startsWith('2') || (options.alsoOk ?? []).includes(Number(code))))
         .reduce((sum, [, stats]) => sum + (stats.count ?? 0), 0),
   };
-}
-
-/**
- * The ceiling any route of this service can reach on this machine: a bare Fastify route answering a
- * body of the same bytes, encoded once, with no hooks. A route's target is stated as a ratio of this.
- */
-export async function measureStaticBaseline(body: string, options: LoadOptions = {}): Promise<LoadFigures> {
-  const bytes = Buffer.from(body);
-  const app = Fastify({ logger: false });
-  app.get('/static', (_request, reply) => {
-    reply.type('application/json; charset=utf-8').send(bytes);
-  });
-  const url = await app.listen({ port: 0, host: '127.0.0.1' });
-  try {
-    return await measureLoad(`${url}/static`, options);
-  } finally {
-    await app.close();
-  }
-}
-
-/** 16 KB of JSON shaped like an incentives answer: the size of a calculator answer for a large state. */
-export function sampleBody(): string {
-  const incentives = Array.from({ length: 60 }, (_, i) => ({
-    id: `incentive-${i}`,
-    program: `State Heat Pump Rebate Program ${i}`,
-    authority: i % 2 === 0 ? 'state' : 'utility',
-    items: ['heat_pump_air_conditioner_heater', 'heat_pump_water_heater'],
-    amount: { type: 'dollar_amount', number: 500 + i * 25, maximum: 8000 },
-    start_date: '2025-01-01',
-    end_date: '2027-12-31',
-  }));
-  return JSON.stringify({ is_under_80_ami: true, is_under_150_ami: true, incentives });
 }
