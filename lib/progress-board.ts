@@ -98,6 +98,10 @@ export function timeLeftMs(line: Readonly<ProgressLine>, nowMs: number): number 
   return (Math.max(0, line.total - line.count) * elapsedMs) / line.count;
 }
 
+/** A board's `lineFor` that shows ingest's per-source steps ("read <source>", "publish <source>") on one line each. */
+export const sourceStepsOnOneLine = (step: string): string =>
+  step.replace(/^(read|publish) .*/, '$1 sources');
+
 const BAR_WIDTH = 24;
 
 /**

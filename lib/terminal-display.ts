@@ -1,3 +1,4 @@
+import type { Config } from '../schemas/config.ts';
 import { renderProgressLines, type ProgressBoard } from './progress-board.ts';
 
 export interface TerminalDisplay {
@@ -67,4 +68,13 @@ export function createTerminalDisplay(
       draw();
     },
   };
+}
+
+/** LOG_FORMAT: `auto` draws progress when a person watches (stdout and stderr are terminals). */
+export function onTerminal(
+  config: Pick<Config, 'LOG_FORMAT'>,
+  streams: { stdout: { isTTY?: boolean }; stderr: { isTTY?: boolean } } = process,
+): boolean {
+  if (config.LOG_FORMAT !== 'auto') return config.LOG_FORMAT === 'terminal';
+  return streams.stdout.isTTY === true && streams.stderr.isTTY === true;
 }

@@ -1,9 +1,9 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { createLogger, synchronousStdout, terminalLogDestination } from '../lib/log.ts';
-import { ProgressBoard, type ProgressLine } from '../lib/progress-board.ts';
+import { ProgressBoard, sourceStepsOnOneLine, type ProgressLine } from '../lib/progress-board.ts';
 import { runTimeLeftMs } from '../lib/run-estimate.ts';
 import { createProgress, teeProgress } from '../lib/progress.ts';
-import { createTerminalDisplay } from '../lib/terminal-display.ts';
+import { createTerminalDisplay, onTerminal } from '../lib/terminal-display.ts';
 import type { Config } from '../schemas/config.ts';
 import { defaultDefinitions, type PipelineDefinitions } from '../pipeline/definitions.ts';
 import { holdReport } from '../data-lake/audit/hold-report.ts';
@@ -20,15 +20,6 @@ import { openKafkaEventLog } from '../eventlog/open-event-log.ts';
 import { codeFingerprint } from '../lib/code-fingerprint.ts';
 import { lakeSnapshotSource } from '../serve/snapshot/lake-snapshot-source.ts';
 
-/** LOG_FORMAT: `auto` draws progress when a person watches (stdout and stderr are terminals). */
-export function onTerminal(
-  config: Pick<Config, 'LOG_FORMAT'>,
-  streams: { stdout: { isTTY?: boolean }; stderr: { isTTY?: boolean } } = process,
-): boolean {
-  if (config.LOG_FORMAT !== 'auto') return config.LOG_FORMAT === 'terminal';
-  return streams.stdout.isTTY === true && streams.stderr.isTTY === true;
-}
-
 /**
  * Serves with the real lake, pipeline and route groups until SIGINT/SIGTERM; returns the exit code when
  * the server could not start.
@@ -36,7 +27,7 @@ export function onTerminal(
 export async function startCommand(config: Config): Promise<number | undefined> {
   limitHeapGrowth(config.SERVE_HEAP_GROWTH_PERCENT);
   // One line per pipeline step; ingest's per-source steps share a line each.
-  const board = new ProgressBoard({ lineFor: (step) => step.replace(/^(read|publish) .*/, '$1 sources') });
+  const board = new ProgressBoard({ lineFor: sourceStepsOnOneLine });
   const display = onTerminal(config) ? createTerminalDisplay(board, { stream: process.stderr }) : null;
   // stderr: the JSON logs go to stdout, and a key must not end up wherever they are collected.
   const print = display ? display.print : (block: string) => void process.stderr.write(`${block}\n`);

@@ -119,8 +119,11 @@ export async function pipelineCommand(options: PipelineCommandOptions): Promise<
   const tables = Object.entries(result.manifest.tables)
     .map(([name, table]) => `${name} (${table.rows} rows)`)
     .join(', ');
-  print(result.rebuild);
-  print(`published snapshot ${result.snapshotId} (previous: ${result.previous ?? 'none'}): ${tables}`);
+  // One paragraph: what is served now, and why the run built what it built.
+  print(
+    `published snapshot ${result.snapshotId} (previous: ${result.previous ?? 'none'}): ${tables}; ` +
+      result.rebuild,
+  );
   return 0;
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ProgressBoard } from '../../lib/progress-board.ts';
-import { createTerminalDisplay } from '../../lib/terminal-display.ts';
+import { createTerminalDisplay, onTerminal } from '../../lib/terminal-display.ts';
 
 /**
  * What a terminal shows after the writes: just enough of one to replay the display's sequences (text,
@@ -84,5 +84,22 @@ describe('createTerminalDisplay', () => {
       'warn: a source is stale',
       '› simulate clusters  [████████████░░░░░░░░░░░░]  2/4 clusters  50%',
     ]);
+  });
+});
+
+const tty = { isTTY: true };
+const pipe = { isTTY: false };
+
+describe('onTerminal (LOG_FORMAT)', () => {
+  it('auto: draws progress only when both stdout and stderr are terminals, else JSON logs', () => {
+    expect(onTerminal({ LOG_FORMAT: 'auto' }, { stdout: tty, stderr: tty })).toBe(true);
+    expect(onTerminal({ LOG_FORMAT: 'auto' }, { stdout: pipe, stderr: tty })).toBe(false);
+    expect(onTerminal({ LOG_FORMAT: 'auto' }, { stdout: tty, stderr: pipe })).toBe(false);
+    expect(onTerminal({ LOG_FORMAT: 'auto' }, { stdout: {}, stderr: {} })).toBe(false);
+  });
+
+  it('json and terminal: as asked, whatever the streams are', () => {
+    expect(onTerminal({ LOG_FORMAT: 'json' }, { stdout: tty, stderr: tty })).toBe(false);
+    expect(onTerminal({ LOG_FORMAT: 'terminal' }, { stdout: pipe, stderr: pipe })).toBe(true);
   });
 });

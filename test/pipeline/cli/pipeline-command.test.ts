@@ -42,12 +42,11 @@ describe('npm run pipeline', () => {
     const published = await command();
     expect(published.code).toBe(0);
     expect(published.out).toEqual([
-      'first snapshot: building all 3 tables',
       expect.stringMatching(
-        /^published snapshot (\S+) \(previous: none\): demo_prices \(6 rows\), demo_region_summary \(2 rows\), quarantine \(0 rows\)$/,
+        /^published snapshot (\S+) \(previous: none\): demo_prices \(6 rows\), demo_region_summary \(2 rows\), quarantine \(0 rows\); first snapshot: building all 3 tables$/,
       ),
     ]);
-    const id = /^published snapshot (\S+)/.exec(published.out[1]!)![1];
+    const id = /^published snapshot (\S+)/.exec(published.out[0]!)![1];
 
     expect(await command()).toEqual({ code: 0, out: [`no changes: snapshot ${id} is current`], err: [] });
   });
