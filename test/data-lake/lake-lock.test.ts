@@ -1,19 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { hostname, tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { hostname } from 'node:os';
+import { describe, expect } from 'vitest';
+import { it } from '../support/temp-dir.ts';
 import { acquireLakeLock, LakeBusyError } from '../../data-lake/lake-lock.ts';
 
-let lakeDir: string;
-beforeEach(async () => {
-  lakeDir = await mkdtemp(path.join(tmpdir(), 'lake-lock-'));
-});
-afterEach(async () => {
-  await rm(lakeDir, { recursive: true, force: true });
-});
-
 describe('acquireLakeLock', () => {
-  it('refuses a second holder, naming the first', async () => {
+  it('refuses a second holder, naming the first', async ({ lakeDir }) => {
     const lock = await acquireLakeLock(lakeDir, { purpose: 'pipeline run' });
     const refused = await acquireLakeLock(lakeDir, { purpose: 'lake gc' }).catch((e: unknown) => e);
 

@@ -1,21 +1,15 @@
 import { localLake } from '../../data-lake/lake.ts';
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it } from '../support/temp-dir.ts';
 import { listRuns, RunHistory } from '../../data-lake/run-history.ts';
 
-let lakeDir: string;
-beforeEach(async () => {
-  lakeDir = await mkdtemp(path.join(tmpdir(), 'run-history-'));
-});
-afterEach(async () => {
-  await rm(lakeDir, { recursive: true, force: true });
-});
-
 describe('RunHistory', () => {
-  it('writes a record when a run starts, adds what it learns and ends it with its outcome', async () => {
+  it('writes a record when a run starts, adds what it learns and ends it with its outcome', async ({
+    lakeDir,
+  }) => {
     const run = await RunHistory.start(localLake(lakeDir), {
       trigger: 'scheduled',
       previous: 'snap-1',
@@ -47,7 +41,9 @@ describe('RunHistory', () => {
     expect(run.id).toMatch(/^20261127T060000000Z-[0-9a-f]{4}$/);
   });
 
-  it('lists runs newest first, a run whose process died as interrupted, and skips a file it cannot read', async () => {
+  it('lists runs newest first, a run whose process died as interrupted, and skips a file it cannot read', async ({
+    lakeDir,
+  }) => {
     const older = await RunHistory.start(localLake(lakeDir), {
       trigger: 'manual',
       previous: null,

@@ -1,10 +1,10 @@
 import { localLake } from '../../data-lake/lake.ts';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { z } from 'zod';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it } from '../support/temp-dir.ts';
 import { columnsOfRow } from '../../data-lake/column-types.ts';
 import { InvalidSnapshotIdError } from '../../data-lake/lake-paths.ts';
 import { openSnapshot } from '../../data-lake/snapshot-reader.ts';
@@ -60,15 +60,7 @@ function draft(id: string): SnapshotDraft {
   };
 }
 
-let lakeDir: string;
-beforeEach(async () => {
-  lakeDir = await mkdtemp(path.join(tmpdir(), 'lake-files-'));
-});
-afterEach(async () => {
-  await rm(lakeDir, { recursive: true, force: true });
-});
-
-async function writeSnapshot(id: string) {
+async function writeSnapshot(lakeDir: string, id: string) {
   const instance = await DuckDBInstance.create(':memory:');
   const db = await instance.connect();
   try {
@@ -83,8 +75,10 @@ async function writeSnapshot(id: string) {
 }
 
 describe('snapshot files', () => {
-  it('round-trips every column type through Parquet: integers as numbers, JSON columns as values', async () => {
-    await writeSnapshot('s1');
+  it('round-trips every column type through Parquet: integers as numbers, JSON columns as values', async ({
+    lakeDir,
+  }) => {
+    await writeSnapshot(lakeDir, 's1');
     const snapshot = await openSnapshot(localLake(lakeDir), 's1');
 
     expect(snapshot.dir).toBe(path.join(lakeDir, 'snapshots', 's1'));
@@ -92,15 +86,17 @@ describe('snapshot files', () => {
     expect(await readdir(snapshot.dir)).toEqual(['manifest.json', 'zips.parquet']);
   });
 
-  it('writes byte-identical Parquet for identical rows, so checksums compare snapshots', async () => {
-    const first = await writeSnapshot('s1');
-    const second = await writeSnapshot('s2');
+  it('writes byte-identical Parquet for identical rows, so checksums compare snapshots', async ({
+    lakeDir,
+  }) => {
+    const first = await writeSnapshot(lakeDir, 's1');
+    const second = await writeSnapshot(lakeDir, 's2');
     expect(first.tables.zips!.sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(second.tables.zips!.sha256).toBe(first.tables.zips!.sha256);
   });
 
-  it('names a table the snapshot lacks, and refuses ids that could leave the lake', async () => {
-    await writeSnapshot('s1');
+  it('names a table the snapshot lacks, and refuses ids that could leave the lake', async ({ lakeDir }) => {
+    await writeSnapshot(lakeDir, 's1');
     const snapshot = await openSnapshot(localLake(lakeDir), 's1');
     await expect(snapshot.rows('states')).rejects.toThrow('snapshot s1 has no table "states"');
     await expect(openSnapshot(localLake(lakeDir), '../s1')).rejects.toThrow(InvalidSnapshotIdError);

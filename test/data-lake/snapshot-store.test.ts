@@ -1,20 +1,14 @@
 import { localLake } from '../../data-lake/lake.ts';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it } from '../support/temp-dir.ts';
 import { readPublishedManifest, removeRunLeftovers } from '../../data-lake/snapshot-store.ts';
 
-let lakeDir: string;
-beforeEach(async () => {
-  lakeDir = await mkdtemp(path.join(tmpdir(), 'lake-leftovers-'));
-});
-afterEach(async () => {
-  await rm(lakeDir, { recursive: true, force: true });
-});
-
 describe('removeRunLeftovers', () => {
-  it('removes partial and half-deleted snapshots and CURRENT temporaries, and nothing that belongs to others', async () => {
+  it('removes partial and half-deleted snapshots and CURRENT temporaries, and nothing that belongs to others', async ({
+    lakeDir,
+  }) => {
     const snapshots = path.join(lakeDir, 'snapshots');
     await mkdir(path.join(snapshots, '20261121T160000000Z-aaaaaaaa'), { recursive: true });
     await mkdir(path.join(snapshots, '20261121T170000000Z-bbbbbbbb.partial'));
@@ -49,7 +43,9 @@ describe('removeRunLeftovers', () => {
 
 describe('readPublishedManifest', () => {
   // A published snapshot's manifest is read back in test/pipeline/staged-publish.test.ts.
-  it('is null with nothing published, and when CURRENT names a snapshot without a readable manifest', async () => {
+  it('is null with nothing published, and when CURRENT names a snapshot without a readable manifest', async ({
+    lakeDir,
+  }) => {
     expect(await readPublishedManifest(localLake(lakeDir))).toBeNull();
     await mkdir(path.join(lakeDir, 'snapshots', '20261121T160000000Z-aaaaaaaa'), { recursive: true });
     await writeFile(path.join(lakeDir, 'CURRENT'), '20261121T160000000Z-aaaaaaaa\n');

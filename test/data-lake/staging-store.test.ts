@@ -1,17 +1,9 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it } from '../support/temp-dir.ts';
 import type { SourceVersionPayload } from '../../schemas/envelope.ts';
 import { StagingStore, type StagingEntry } from '../../data-lake/staging-store.ts';
-
-let dir: string;
-beforeEach(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'staging-'));
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
 
 function entry(offset: number, key: string, priceUsd: unknown, reason?: string): StagingEntry {
   return {
@@ -44,7 +36,9 @@ async function stagedFiles(store: StagingStore): Promise<Record<string, string>>
 }
 
 describe('StagingStore', () => {
-  it('compacts delivered batches into key-sorted accepted and quarantined files with counts', async () => {
+  it('compacts delivered batches into key-sorted accepted and quarantined files with counts', async ({
+    tempDir: dir,
+  }) => {
     const store = new StagingStore(dir);
     await store.writeBatch('demo-prices', deliveries);
     await store.compact();
@@ -65,7 +59,9 @@ describe('StagingStore', () => {
     expect(await readdir(path.join(dir, 'demo', 'v1'))).not.toContain('segments');
   });
 
-  it('stages the same bytes however deliveries were batched or repeated (at-least-once delivery)', async () => {
+  it('stages the same bytes however deliveries were batched or repeated (at-least-once delivery)', async ({
+    tempDir: dir,
+  }) => {
     const once = new StagingStore(path.join(dir, 'once'));
     await once.writeBatch('demo-prices', deliveries);
     await once.compact();
@@ -81,7 +77,7 @@ describe('StagingStore', () => {
     expect(await stagedFiles(repeated)).toEqual(await stagedFiles(once));
   });
 
-  it('keeps the latest verdict for a key delivered again', async () => {
+  it('keeps the latest verdict for a key delivered again', async ({ tempDir: dir }) => {
     const store = new StagingStore(dir);
     await store.writeBatch('demo-prices', [entry(5, 'dryer/TX', 'n/a', 'priceUsd: bad')]);
     await store.compact();
@@ -94,7 +90,9 @@ describe('StagingStore', () => {
     expect(await store.quarantined('demo', 'v1', 'demo-price')).toEqual([]);
   });
 
-  it('records source-version events and reports each version with its event offset and counts', async () => {
+  it('records source-version events and reports each version with its event offset and counts', async ({
+    tempDir: dir,
+  }) => {
     const event: SourceVersionPayload = {
       source: 'demo',
       kind: 'demo-prices',
@@ -121,7 +119,7 @@ describe('StagingStore', () => {
     ]);
   });
 
-  it('keeps odd source and version names inside the staging directory', async () => {
+  it('keeps odd source and version names inside the staging directory', async ({ tempDir: dir }) => {
     const store = new StagingStore(dir);
     await store.writeBatch('t', [{ ...entry(0, 'k', 1), source: '../escape', sourceVersion: '..' }]);
     await store.compact();
@@ -133,7 +131,9 @@ describe('StagingStore', () => {
     expect((await store.versions()).map((v) => [v.source, v.version])).toEqual([['../escape', '..']]);
   });
 
-  it('removes a version as a whole: one half-deleted by a crash is invisible and cleaned up', async () => {
+  it('removes a version as a whole: one half-deleted by a crash is invisible and cleaned up', async ({
+    tempDir: dir,
+  }) => {
     const store = new StagingStore(dir);
     await store.writeBatch('demo-prices', deliveries);
     await store.writeBatch('demo-prices', [{ ...entry(4, 'dryer/TX', 800), sourceVersion: 'v2' }]);

@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { appendFile, mkdtemp, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { appendFile, readFile, stat, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
+import { it } from '../support/temp-dir.ts';
 import { DirectoryLockedError } from '../../eventlog/directory-lock.ts';
 import { EmbeddedEventLog } from '../../eventlog/embedded-log.ts';
 import type { ConsumedRecord } from '../../eventlog/event-log.ts';
@@ -28,12 +28,11 @@ const drainAll = async (log: EmbeddedEventLog, groupId: string): Promise<Consume
 };
 const partitionFile = () => path.join(directory, 'topics', 'programs', '0.log');
 
-beforeEach(async () => {
-  directory = await mkdtemp(path.join(tmpdir(), 'eventlog-recovery-'));
+it.beforeEach(async ({ tempDir }) => {
+  directory = tempDir;
 });
 afterEach(async () => {
   await Promise.all(opened.splice(0).map((log) => log.close()));
-  await rm(directory, { recursive: true, force: true });
 });
 
 describe('embedded event log after a crash', () => {

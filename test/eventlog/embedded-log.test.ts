@@ -1,14 +1,13 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it } from '../support/temp-dir.ts';
 import { EmbeddedEventLog } from '../../eventlog/embedded-log.ts';
 import { describeEventLogContract } from './event-log-contract.ts';
 import { interleavedRecords } from './envelopes.ts';
 
-const root = await mkdtemp(path.join(tmpdir(), 'eventlog-contract-'));
-afterAll(async () => {
-  await rm(root, { recursive: true, force: true });
+let root: string;
+it.beforeAll(({ fileTempDir }) => {
+  root = fileTempDir;
 });
 
 describeEventLogContract('embedded', (store) => EmbeddedEventLog.open({ directory: path.join(root, store) }));

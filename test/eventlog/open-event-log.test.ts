@@ -1,7 +1,7 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it } from '../support/temp-dir.ts';
 import { EmbeddedEventLog } from '../../eventlog/embedded-log.ts';
 import { KafkaEventLog } from '../../eventlog/kafka-log.ts';
 import { openEventLog } from '../../eventlog/open-event-log.ts';
@@ -13,11 +13,8 @@ import { programRecord } from './envelopes.ts';
 
 const logger = createLogger('silent');
 let lakeDir: string;
-beforeAll(async () => {
-  lakeDir = await mkdtemp(path.join(tmpdir(), 'open-event-log-'));
-});
-afterAll(async () => {
-  await rm(lakeDir, { recursive: true, force: true });
+it.beforeAll(async ({ fileTempDir }) => {
+  lakeDir = fileTempDir;
 });
 const unavailable = kafkaUnavailable('openEventLog on Kafka');
 

@@ -1,7 +1,7 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it } from '../support/temp-dir.ts';
 import { docFiles, renderDoc, writeFigures } from './figure-files.ts';
 
 describe('the figures the README and docs quote', () => {
@@ -22,22 +22,15 @@ describe('writing a set of figures', () => {
     byKind: { calculator: 33, programs: 2, loan: 1, utilities: 7, bad: 29, badZips: 2 },
   };
 
-  const roots: string[] = [];
-  afterEach(async () => {
-    await Promise.all(roots.splice(0).map((root) => rm(root, { recursive: true, force: true })));
-  });
-
-  async function repoWithDocs(docs: Record<string, string>): Promise<string> {
-    const root = await mkdtemp(path.join(tmpdir(), 'figures-'));
-    roots.push(root);
+  async function repoWithDocs(root: string, docs: Record<string, string>): Promise<string> {
     await mkdir(path.join(root, 'docs', 'figures'), { recursive: true });
     await writeFile(path.join(root, 'README.md'), '# A service\n');
     for (const [name, text] of Object.entries(docs)) await writeFile(path.join(root, 'docs', name), text);
     return root;
   }
 
-  it('stores the figures and re-renders every doc quoting them, and only those', async () => {
-    const root = await repoWithDocs({
+  it('stores the figures and re-renders every doc quoting them, and only those', async ({ tempDir }) => {
+    const root = await repoWithDocs(tempDir, {
       'testing.md':
         'It sends the <!-- figures:conformance/kinds -->33 calculator<!-- /figures:conformance/kinds --> cases.\n',
       'api.md': 'No figures here.\n',
@@ -53,8 +46,8 @@ describe('writing a set of figures', () => {
     expect(await writeFigures('conformance', conformance, root)).toEqual([]);
   });
 
-  it('refuses figures that do not fit their set, and names an unknown set or part', async () => {
-    const root = await repoWithDocs({
+  it('refuses figures that do not fit their set, and names an unknown set or part', async ({ tempDir }) => {
+    const root = await repoWithDocs(tempDir, {
       'x.md': '<!-- figures:conformance/total -->1<!-- /figures:conformance/total -->\n',
     });
     await expect(writeFigures('conformance', { cases: 'many' }, root)).rejects.toThrow(/cases/);
@@ -64,8 +57,8 @@ describe('writing a set of figures', () => {
     );
   });
 
-  it('says which command writes a figure file that is missing', async () => {
-    const root = await repoWithDocs({});
+  it('says which command writes a figure file that is missing', async ({ tempDir }) => {
+    const root = await repoWithDocs(tempDir, {});
     const doc = 'Cases: <!-- figures:conformance/cases --><!-- /figures:conformance/cases -->\n';
     await expect(renderDoc(path.join(root, 'docs', 'x.md'), doc, root)).rejects.toThrow(
       'docs/figures/conformance.json is missing: run npm run test:conformance',

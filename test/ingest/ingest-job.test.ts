@@ -1,8 +1,8 @@
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pino } from 'pino';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it } from '../support/temp-dir.ts';
 import { z } from 'zod';
 import { contentHash, sha256Hex } from '../../ingest/connectors/content-hash.ts';
 import type { OutgoingRecord } from '../../eventlog/event-log.ts';
@@ -69,13 +69,9 @@ let dir: string;
 let log: RecordingLog;
 const fetchedAt = new Date('2026-03-01T09:30:00.000Z');
 
-beforeEach(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'ingest-job-'));
+it.beforeEach(async ({ tempDir }) => {
+  dir = tempDir;
   log = new RecordingLog();
-});
-
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
 });
 
 async function writeSource(name: string, files: Record<string, string>): Promise<SourceDeclaration> {

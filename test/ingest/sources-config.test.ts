@@ -1,7 +1,7 @@
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it } from '../support/temp-dir.ts';
 import {
   loadSources,
   resolveSourcesFile,
@@ -13,14 +13,10 @@ import { REPOSITORY_ROOT } from '../../lib/repository-root.ts';
 let repo: string;
 let file: string;
 
-beforeEach(async () => {
-  repo = await mkdtemp(path.join(tmpdir(), 'sources-config-'));
+it.beforeEach(async ({ tempDir }) => {
+  repo = tempDir;
   await mkdir(path.join(repo, 'ingest'));
   file = path.join(repo, 'ingest', 'sources.json');
-});
-
-afterEach(async () => {
-  await rm(repo, { recursive: true, force: true });
 });
 
 async function writeSources(content: unknown): Promise<void> {

@@ -1,15 +1,15 @@
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it } from '../support/temp-dir.ts';
 import { codeFingerprint, sourceFileOf } from '../../lib/code-fingerprint.ts';
 import { REPOSITORY_ROOT } from '../../lib/repository-root.ts';
 import { SIMULATE_CODE } from '../../simulate/simulate-code.ts';
 
 let root: string;
-beforeEach(async () => {
-  root = await mkdtemp(path.join(tmpdir(), 'code-fingerprint-'));
+it.beforeEach(async ({ tempDir }) => {
+  root = tempDir;
   await writeFile(path.join(root, 'package.json'), '{"type":"module"}');
   await symlink(path.join(REPOSITORY_ROOT, 'node_modules'), path.join(root, 'node_modules'));
   await mkdir(path.join(root, 'model'));
@@ -20,7 +20,6 @@ beforeEach(async () => {
       'export const bill = (kwh: number): number => z.number().parse(kwh) * RATE;\n',
   );
 });
-afterEach(() => rm(root, { recursive: true, force: true }));
 
 const write = (file: string, text: string) => writeFile(path.join(root, file), text);
 // A fresh root name per computation: the fingerprint is cached per (root, modules) within a process.

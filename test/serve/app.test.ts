@@ -1,8 +1,6 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect } from 'vitest';
+import { it } from '../support/temp-dir.ts';
 import { buildApp } from '../../serve/app.ts';
 import { createRouteGroups } from '../../serve/route-groups.ts';
 import type { ZodApp } from '../../serve/route-group.ts';
@@ -44,8 +42,8 @@ async function start(env: Record<string, string> = {}) {
   await app.ready();
 }
 
-beforeEach(async () => {
-  lakeDir = await mkdtemp(path.join(tmpdir(), 'serve-app-'));
+it.beforeEach(async ({ tempDir }) => {
+  lakeDir = tempDir;
   source = new MemorySnapshotSource();
 });
 
@@ -53,7 +51,6 @@ afterEach(async () => {
   await app?.close();
   holder?.close();
   keyStore?.close();
-  await rm(lakeDir, { recursive: true, force: true });
 });
 
 describe('GET /spec.json', () => {

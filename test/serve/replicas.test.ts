@@ -1,8 +1,6 @@
 import { localLake } from '../../data-lake/lake.ts';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
+import { it } from '../support/temp-dir.ts';
 import { keyFilePath } from '../../serve/auth/key-file.ts';
 import { runKeysCli } from '../../serve/auth/keys-cli.ts';
 import { startService, type RunningService } from '../../serve/service.ts';
@@ -18,8 +16,8 @@ const unavailable = redisUnavailable();
 let lakeDir: string;
 let redis: RedisServer | undefined;
 let replicas: RunningService[] = [];
-beforeEach(async () => {
-  lakeDir = await mkdtemp(path.join(tmpdir(), 'serve-replicas-'));
+it.beforeEach(async ({ tempDir }) => {
+  lakeDir = tempDir;
   await writeProgramsSnapshot(lakeDir, 'published', 3, { publish: true });
 });
 afterEach(async () => {
@@ -27,7 +25,6 @@ afterEach(async () => {
   replicas = [];
   await redis?.stop();
   redis = undefined;
-  await rm(lakeDir, { recursive: true, force: true });
 });
 
 async function startReplicas(count: number, env: Record<string, string>): Promise<RunningService[]> {

@@ -1,7 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, vi } from 'vitest';
+import { it } from '../support/temp-dir.ts';
 import { ServeMetrics } from '../../serve/serve-metrics.ts';
 import { startService, type RunningService } from '../../serve/service.ts';
 import { promtoolCheckMetrics, promtoolUnavailable } from '../support/promtool.ts';
@@ -24,8 +22,8 @@ let source: MemorySnapshotSource;
 let service: RunningService;
 let scrape: string;
 let scrapedAt: number;
-beforeAll(async () => {
-  lakeDir = await mkdtemp(path.join(tmpdir(), 'serve-metrics-'));
+it.beforeAll(async ({ fileTempDir }) => {
+  lakeDir = fileTempDir;
   source = new MemorySnapshotSource();
   source.publish(memoryReader('snap-a', undefined, CREATED_AT));
   service = await startService({
@@ -90,7 +88,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await service?.stop();
-  await rm(lakeDir, { recursive: true, force: true });
 });
 
 const requests = (method: string, route: string, statusClass: string) =>

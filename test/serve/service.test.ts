@@ -1,7 +1,7 @@
-import { access, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { access, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
+import { it } from '../support/temp-dir.ts';
 import { keyAnnouncement } from '../../serve/auth/key-announcement.ts';
 import { createHealthApi } from '../../serve/health/health-api.ts';
 import type { PrecomputeProgress } from '../../serve/http/not-ready.ts';
@@ -18,13 +18,12 @@ import { specRemModel } from '../support/rem-model.ts';
 
 let lakeDir: string;
 let service: RunningService | undefined;
-beforeEach(async () => {
-  lakeDir = await mkdtemp(path.join(tmpdir(), 'serve-service-'));
+it.beforeEach(async ({ tempDir }) => {
+  lakeDir = tempDir;
 });
 afterEach(async () => {
   await service?.stop();
   service = undefined;
-  await rm(lakeDir, { recursive: true, force: true });
 });
 
 function start(source: MemorySnapshotSource, publishFirstSnapshot: () => Promise<void>, env = {}) {

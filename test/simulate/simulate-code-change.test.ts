@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
-import { cp, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cp, readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it } from '../support/temp-dir.ts';
 import { REPOSITORY_ROOT } from '../../lib/repository-root.ts';
 import { REM_RESULTS_TOPIC } from '../../schemas/rem-stage.ts';
 import { keysOnLog, REM_TEST_ENV } from '../support/rem-stage/rem-lake.ts';
@@ -15,8 +15,8 @@ import { keysOnLog, REM_TEST_ENV } from '../support/rem-stage/rem-lake.ts';
 let root: string;
 let checkout: string;
 let lakeDir: string;
-beforeAll(async () => {
-  root = await mkdtemp(path.join(tmpdir(), 'code-change-'));
+it.beforeAll(async ({ fileTempDir }) => {
+  root = fileTempDir;
   checkout = path.join(root, 'checkout');
   lakeDir = path.join(root, 'lake');
   for (const entry of [
@@ -43,7 +43,6 @@ beforeAll(async () => {
   });
   await symlink(path.join(REPOSITORY_ROOT, 'node_modules'), path.join(checkout, 'node_modules'));
 });
-afterAll(() => rm(root, { recursive: true, force: true }));
 
 /** `npm run pipeline` over the REM fixture, from the copy: its printed lines. */
 async function pipelineFromCopy(): Promise<string[]> {

@@ -1,9 +1,10 @@
 import { execFile, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
+import { it } from '../support/temp-dir.ts';
 import { REPOSITORY_ROOT } from '../../lib/repository-root.ts';
 import { servingUrl, startMain } from '../support/start-main-process.ts';
 
@@ -12,12 +13,9 @@ import { servingUrl, startMain } from '../support/start-main-process.ts';
 const outDir = path.join(REPOSITORY_ROOT, '.tmp', 'compiled-start');
 
 let running: ChildProcess | undefined;
-let lakeDir: string | undefined;
 afterEach(async () => {
   if (running && running.exitCode === null) running.kill('SIGKILL');
   running = undefined;
-  if (lakeDir) await rm(lakeDir, { recursive: true, force: true });
-  lakeDir = undefined;
 });
 
 describe('npm start (start/main.ts)', () => {
@@ -31,8 +29,9 @@ describe('npm start (start/main.ts)', () => {
   });
 
   // The whole first start (pipeline on the sample data included) gets a generous bound on a busy machine.
-  it('on a first start builds the sample snapshot, prints a new key once, serves with it and stops on SIGTERM', async () => {
-    lakeDir = await mkdtemp(path.join(tmpdir(), 'serve-main-'));
+  it('on a first start builds the sample snapshot, prints a new key once, serves with it and stops on SIGTERM', async ({
+    lakeDir,
+  }) => {
     const { child, output, exited } = startMain({
       LAKE_DIR: lakeDir,
       PORT: '0',
@@ -87,7 +86,9 @@ describe('npm start (start/main.ts)', () => {
     expect(output.stdout).toContain('"msg":"shutting down: finishing requests in flight"');
   }, 180_000);
 
-  it('from the compiled JavaScript serves from plain node (no tsx), its snapshot table reader included', async () => {
+  it('from the compiled JavaScript serves from plain node (no tsx), its snapshot table reader included', async ({
+    lakeDir,
+  }) => {
     await promisify(execFile)(
       process.execPath,
       [
@@ -97,7 +98,6 @@ describe('npm start (start/main.ts)', () => {
       ],
       { cwd: REPOSITORY_ROOT },
     );
-    lakeDir = await mkdtemp(path.join(tmpdir(), 'compiled-start-'));
     // Another cwd: the compiled code must find the sample data from the repository root on its own.
     const { child, output, exited } = startMain(
       { LAKE_DIR: lakeDir, PORT: '0', HOST: '127.0.0.1', REM_STATES: 'RI', HEALTH_STATES: 'RI' },

@@ -1,18 +1,16 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it } from '../../support/temp-dir.ts';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../../..');
 
 let lakeDir: string;
-beforeAll(async () => {
-  lakeDir = await mkdtemp(path.join(tmpdir(), 'lake-cli-'));
+it.beforeAll(async ({ fileTempDir }) => {
+  lakeDir = fileTempDir;
 });
-afterAll(() => rm(lakeDir, { recursive: true, force: true }));
 
 /** `npm run lake -- <args>` without npm, against an empty temporary LAKE_DIR. */
 function lake(...args: string[]) {

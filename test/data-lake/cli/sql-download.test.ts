@@ -1,11 +1,11 @@
 import { localLake } from '../../../data-lake/lake.ts';
 import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it } from '../../support/temp-dir.ts';
 import { z } from 'zod';
 import { sqlCommand } from '../../../data-lake/cli/sql-command.ts';
 import { downloadServedLake } from '../../../data-lake/cli/sql-download.ts';
@@ -36,11 +36,10 @@ const server = lakeServerForSpecs(SNAPSHOT, {
 
 let listingUrl: string;
 let into: string;
-beforeAll(async () => {
+it.beforeAll(async ({ fileTempDir }) => {
   listingUrl = `${await server().app.listen({ port: 0, host: '127.0.0.1' })}/api/v1/lake`;
-  into = await mkdtemp(path.join(tmpdir(), 'sql-download-'));
+  into = fileTempDir;
 });
-afterAll(() => rm(into, { recursive: true, force: true }));
 
 const lakeFile = (table: string) => path.join(snapshotDir(server().lakeDir, SNAPSHOT), `${table}.parquet`);
 
@@ -88,28 +87,25 @@ describe('npm run sql -- --url (a served lake, downloaded)', () => {
       ).toBe(true);
   });
 
-  it('keeps a file already downloaded with the listed SHA-256, and fetches only the tables asked for', async () => {
-    const target = await mkdtemp(path.join(tmpdir(), 'sql-download-tables-'));
-    try {
-      const first = await downloadServedLake({
-        listingUrl,
-        key: KEY,
-        into: target,
-        tables: ['heat_pump_quotes'],
-      });
-      expect(first).toEqual({
-        snapshotId: SNAPSHOT,
-        tables: [{ name: 'heat_pump_quotes', file: path.join(target, SNAPSHOT, 'heat_pump_quotes.parquet') }],
-      });
-      const written = (await stat(first.tables[0]!.file)).mtimeMs;
-      await downloadServedLake({ listingUrl, key: KEY, into: target, tables: ['heat_pump_quotes'] });
-      expect((await stat(first.tables[0]!.file)).mtimeMs).toBe(written);
-      await expect(
-        downloadServedLake({ listingUrl, key: KEY, into: target, tables: ['heat_pumps'] }),
-      ).rejects.toThrow(`no table heat_pumps in snapshot ${SNAPSHOT}; it has heat_pump_quotes, programs`);
-    } finally {
-      await rm(target, { recursive: true, force: true });
-    }
+  it('keeps a file already downloaded with the listed SHA-256, and fetches only the tables asked for', async ({
+    tempDir: target,
+  }) => {
+    const first = await downloadServedLake({
+      listingUrl,
+      key: KEY,
+      into: target,
+      tables: ['heat_pump_quotes'],
+    });
+    expect(first).toEqual({
+      snapshotId: SNAPSHOT,
+      tables: [{ name: 'heat_pump_quotes', file: path.join(target, SNAPSHOT, 'heat_pump_quotes.parquet') }],
+    });
+    const written = (await stat(first.tables[0]!.file)).mtimeMs;
+    await downloadServedLake({ listingUrl, key: KEY, into: target, tables: ['heat_pump_quotes'] });
+    expect((await stat(first.tables[0]!.file)).mtimeMs).toBe(written);
+    await expect(
+      downloadServedLake({ listingUrl, key: KEY, into: target, tables: ['heat_pumps'] }),
+    ).rejects.toThrow(`no table heat_pumps in snapshot ${SNAPSHOT}; it has heat_pump_quotes, programs`);
   });
 
   it('takes the key only from LAKE_API_KEY, and says what to do when it is missing or refused', async () => {
@@ -152,8 +148,9 @@ describe('a download that is not the listed snapshot’s bytes', () => {
     });
   }
 
-  it('fails, keeping nothing, when a new snapshot was published between the listing and a file', async () => {
-    const target = await mkdtemp(path.join(tmpdir(), 'sql-download-publish-'));
+  it('fails, keeping nothing, when a new snapshot was published between the listing and a file', async ({
+    tempDir: target,
+  }) => {
     const stub = await misbehaving(() => ({ snapshotId: 'published-meanwhile', body: Buffer.from('PAR1') }));
     try {
       await expect(
@@ -164,12 +161,12 @@ describe('a download that is not the listed snapshot’s bytes', () => {
       expect(await readdirOrEmpty(path.join(target, SNAPSHOT))).toEqual([]);
     } finally {
       stub.server.close();
-      await rm(target, { recursive: true, force: true });
     }
   });
 
-  it('fails, keeping nothing, when the bytes are not those the listing describes', async () => {
-    const target = await mkdtemp(path.join(tmpdir(), 'sql-download-corrupt-'));
+  it('fails, keeping nothing, when the bytes are not those the listing describes', async ({
+    tempDir: target,
+  }) => {
     const { sha256 } = (await readManifest(snapshotDir(server().lakeDir, SNAPSHOT))).tables.heat_pump_quotes!;
     const { size } = await stat(lakeFile('heat_pump_quotes'));
     const body = Buffer.from('PAR1 not the programs table');
@@ -184,7 +181,6 @@ describe('a download that is not the listed snapshot’s bytes', () => {
       expect(await readdirOrEmpty(path.join(target, SNAPSHOT))).toEqual([]);
     } finally {
       stub.server.close();
-      await rm(target, { recursive: true, force: true });
     }
   });
 });

@@ -1,7 +1,7 @@
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it } from '../../support/temp-dir.ts';
 import { contentHash, sha256Hex } from '../../../ingest/connectors/content-hash.ts';
 import { ChecksumError } from '../../../ingest/connectors/read-ledger.ts';
 import { createFileReader } from '../../../ingest/connectors/file-reader.ts';
@@ -12,15 +12,11 @@ const incentives = '[{"id":"ky-1","program":"ky-heat-pump","amount":{"type":"dol
 
 let root: string;
 
-beforeEach(async () => {
-  root = await mkdtemp(path.join(tmpdir(), 'file-reader-'));
+it.beforeEach(async ({ tempDir }) => {
+  root = tempDir;
   await mkdir(path.join(root, 'data', 'KY'), { recursive: true });
   await writeFile(path.join(root, 'data', 'KY', 'programs.json'), programs);
   await writeFile(path.join(root, 'data', 'KY', 'incentives.json'), incentives);
-});
-
-afterEach(async () => {
-  await rm(root, { recursive: true, force: true });
 });
 
 describe('file reader over a directory', () => {

@@ -1,9 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect } from 'vitest';
+import { it } from '../../support/temp-dir.ts';
 import { sha256Hex } from '../../../ingest/connectors/content-hash.ts';
 import {
   createHttpReader,
@@ -58,7 +58,6 @@ const silent: Handler = () => undefined;
 
 let server: ScriptedServer;
 let base: string;
-let cacheDir: string;
 let waits: number[];
 /** Fast, deterministic retries: the waits are recorded instead of slept, the jitter is fixed at its middle. */
 const retryOptions = () => ({
@@ -70,13 +69,11 @@ const retryOptions = () => ({
 beforeEach(async () => {
   server = new ScriptedServer();
   base = await server.start();
-  cacheDir = await mkdtemp(path.join(tmpdir(), 'http-cache-'));
   waits = [];
 });
 
 afterEach(async () => {
   await server.stop();
-  await rm(cacheDir, { recursive: true, force: true });
 });
 
 describe('HTTP reader', () => {
@@ -91,7 +88,9 @@ describe('HTTP reader', () => {
     ]);
   });
 
-  it('sends the cached ETag and serves an unchanged file (304) from the cache', async () => {
+  it('sends the cached ETag and serves an unchanged file (304) from the cache', async ({
+    tempDir: cacheDir,
+  }) => {
     server.answer(ok(authorities, '"v1"'));
     const first = createHttpReader(`${base}/ra-data/`, { cacheDir, ...retryOptions() });
     await first.read('data/KY/authorities.json');
@@ -107,7 +106,7 @@ describe('HTTP reader', () => {
     expect(second.filesRead()).toEqual(first.filesRead());
   });
 
-  it('asks without the ETag when the cached body was damaged', async () => {
+  it('asks without the ETag when the cached body was damaged', async ({ tempDir: cacheDir }) => {
     server.answer(ok(authorities, '"v1"'));
     await createHttpReader(`${base}/a.json`, { cacheDir, ...retryOptions() }).read('');
     for (const file of await readdir(cacheDir)) {
@@ -120,7 +119,7 @@ describe('HTTP reader', () => {
     expect(server.requests.map((r) => r.ifNoneMatch)).toEqual([undefined, undefined]);
   });
 
-  it('takes the new body when the ETag no longer matches', async () => {
+  it('takes the new body when the ETag no longer matches', async ({ tempDir: cacheDir }) => {
     server.answer(ok(authorities, '"v1"'));
     await createHttpReader(`${base}/a.json`, { cacheDir, ...retryOptions() }).read('');
     server.answer(ok('{"changed":true}', '"v2"'));

@@ -1,18 +1,14 @@
 import { spawnSync } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
-import { hostname, tmpdir } from 'node:os';
+import { mkdir, readFile, utimes, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it } from '../../support/temp-dir.ts';
 import { acquireLock, LockBusyError, withLock } from '../../../lib/fs/lock-file.ts';
 
-let dir: string;
 let file: string;
-beforeEach(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'lock-file-'));
-  file = path.join(dir, 'some.lock');
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
+it.beforeEach(({ tempDir }) => {
+  file = path.join(tempDir, 'some.lock');
 });
 
 /** The pid of a process that has already exited. */

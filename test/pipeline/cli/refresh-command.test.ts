@@ -1,23 +1,19 @@
 import { localLake } from '../../../data-lake/lake.ts';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cp, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it } from '../../support/temp-dir.ts';
 import { readCurrent } from '../../../data-lake/current-pointer.ts';
 import { REPOSITORY_ROOT } from '../../../lib/repository-root.ts';
 import { sampleValue } from '../../support/prometheus-text.ts';
 
 const script = fileURLToPath(new URL('../../../pipeline/cli/refresh.ts', import.meta.url));
 let lakeDir: string;
-beforeEach(async () => {
-  lakeDir = await mkdtemp(path.join(tmpdir(), 'refresh-'));
+it.beforeEach(async ({ tempDir }) => {
+  lakeDir = tempDir;
 });
-afterEach(async () => {
-  await rm(lakeDir, { recursive: true, force: true });
-});
-
 describe('npm run refresh', () => {
   it('refuses a missing or invalid cron expression with a usage message', () => {
     const missing = spawnSync(process.execPath, ['--import', 'tsx', script], { encoding: 'utf8' });

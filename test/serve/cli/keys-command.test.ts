@@ -1,18 +1,17 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it } from '../../support/temp-dir.ts';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../../..');
 
 let lakeDir: string;
-beforeEach(async () => {
-  lakeDir = await mkdtemp(path.join(tmpdir(), 'serve-keys-cmd-'));
+it.beforeEach(async ({ tempDir }) => {
+  lakeDir = tempDir;
 });
-afterEach(() => rm(lakeDir, { recursive: true, force: true }));
 
 /** `npm run keys -- <args>` without npm, against a temporary LAKE_DIR. */
 function keys(...args: string[]) {

@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
-import { hostname, tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { afterEach, describe, expect } from 'vitest';
+import { it } from '../../support/temp-dir.ts';
 import { hashApiKey, staticKeyId, type KeyFile } from '../../../serve/auth/api-key.ts';
 import { bearerToken } from '../../../serve/auth/bearer-token.ts';
 import { ensureKey } from '../../../serve/auth/ensure-key.ts';
@@ -19,11 +19,10 @@ const t1 = new Date('2026-11-21T10:00:00.000Z');
 
 let dir: string;
 let file: string;
-beforeEach(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'serve-keys-'));
+it.beforeEach(({ tempDir }) => {
+  dir = tempDir;
   file = keyFilePath(dir);
 });
-afterEach(() => rm(dir, { recursive: true, force: true }));
 
 describe('bearerToken', () => {
   it('reads the key of a Bearer header, any case of the scheme', () => {

@@ -1,8 +1,6 @@
 import { localLake } from '../../../data-lake/lake.ts';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect } from 'vitest';
+import { it } from '../../support/temp-dir.ts';
 import { HEALTH_ESTIMATES, HEALTH_STATEMENT } from '../../../schemas/health-model.ts';
 import {
   HEALTH_UPGRADES,
@@ -36,10 +34,9 @@ import {
 import { writeTablesSnapshot } from '../../support/serve-lake-fixture.ts';
 
 let lakeDir: string;
-beforeAll(async () => {
-  lakeDir = await mkdtemp(path.join(tmpdir(), 'health-data-'));
+it.beforeAll(async ({ fileTempDir }) => {
+  lakeDir = fileTempDir;
 });
-afterAll(() => rm(lakeDir, { recursive: true, force: true }));
 
 /** Loads cells through a real lake snapshot and the serving process's child reader: the data on both bases. */
 async function loadBoth(id: string, cells: HealthImpactCell[]) {

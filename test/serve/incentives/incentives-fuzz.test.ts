@@ -1,10 +1,8 @@
 import { localLake } from '../../../data-lake/lake.ts';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { STATUS_CODES } from 'node:http';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect } from 'vitest';
+import { it } from '../../support/temp-dir.ts';
 import { z } from 'zod';
 import { loadConfig } from '../../../lib/config.ts';
 import type { ZodApp } from '../../../serve/route-group.ts';
@@ -388,8 +386,8 @@ let app: ZodApp;
 let endpoints: FuzzEndpoint[];
 const answers = new Map<string, Map<string, number>>();
 
-beforeAll(async () => {
-  lakeDir = await mkdtemp(path.join(tmpdir(), 'incentives-fuzz-'));
+it.beforeAll(async ({ fileTempDir }) => {
+  lakeDir = fileTempDir;
   const logger = silentLogger();
   const config = loadConfig({
     LAKE_DIR: lakeDir,
@@ -448,7 +446,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.close();
   holder?.close();
-  await rm(lakeDir, { recursive: true, force: true });
   if (process.env.FUZZ_STATS) {
     const lines = [...answers].map(
       ([endpoint, byStatus]) =>

@@ -1,13 +1,13 @@
 import { localLake } from '../../../data-lake/lake.ts';
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { get as httpGet, type IncomingMessage } from 'node:http';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { asyncBufferFromUrl, parquetReadObjects } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect } from 'vitest';
+import { it } from '../../support/temp-dir.ts';
 import { z } from 'zod';
 import { snapshotDir } from '../../../data-lake/lake-paths.ts';
 import { openSnapshot } from '../../../data-lake/snapshot-reader.ts';
@@ -368,23 +368,20 @@ describe('reading a served table remotely', () => {
     }
   });
 
-  it('downloads the whole file over HTTP, and the project’s DuckDB reads the same rows from it as from the lake', async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'lake-download-'));
-    try {
-      const response = await fetch(`${origin}/api/v1/lake/meter_readings.parquet`, { headers: auth });
-      expect(response.status).toBe(200);
-      const downloaded = path.join(dir, 'meter_readings.parquet');
-      await writeFile(downloaded, Buffer.from(await response.arrayBuffer()));
-      const manifest = await readManifest(snapshotDir(server().lakeDir, SNAPSHOT));
-      expect(
-        createHash('sha256')
-          .update(await readFile(downloaded))
-          .digest('hex'),
-      ).toBe(manifest.tables.meter_readings!.sha256);
-      expect(await duckdbRows(downloaded)).toEqual(await duckdbRows(fileOf('meter_readings')));
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+  it('downloads the whole file over HTTP, and the project’s DuckDB reads the same rows from it as from the lake', async ({
+    tempDir: dir,
+  }) => {
+    const response = await fetch(`${origin}/api/v1/lake/meter_readings.parquet`, { headers: auth });
+    expect(response.status).toBe(200);
+    const downloaded = path.join(dir, 'meter_readings.parquet');
+    await writeFile(downloaded, Buffer.from(await response.arrayBuffer()));
+    const manifest = await readManifest(snapshotDir(server().lakeDir, SNAPSHOT));
+    expect(
+      createHash('sha256')
+        .update(await readFile(downloaded))
+        .digest('hex'),
+    ).toBe(manifest.tables.meter_readings!.sha256);
+    expect(await duckdbRows(downloaded)).toEqual(await duckdbRows(fileOf('meter_readings')));
   });
 });
 

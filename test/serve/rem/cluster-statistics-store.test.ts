@@ -1,8 +1,6 @@
 import { localLake } from '../../../data-lake/lake.ts';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it } from '../../support/temp-dir.ts';
 import {
   ClusterStatisticsStore,
   SLOT_VALUES,
@@ -21,10 +19,9 @@ import {
 } from '../../support/rem-lake-fixture.ts';
 
 let lakeDir: string;
-beforeAll(async () => {
-  lakeDir = await mkdtemp(path.join(tmpdir(), 'rem-store-'));
+it.beforeAll(async ({ fileTempDir }) => {
+  lakeDir = fileTempDir;
 });
-afterAll(() => rm(lakeDir, { recursive: true, force: true }));
 
 async function storeOf(id: string, statistics = FIXTURE_STATISTICS) {
   await writeTablesSnapshot(lakeDir, id, remFixtureTables(statistics), { publish: false });

@@ -1,18 +1,17 @@
 import { localLake } from '../../../data-lake/lake.ts';
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it } from '../../support/temp-dir.ts';
 import { openSnapshotInChildProcess } from '../../../serve/snapshot/child-process-snapshot-reader.ts';
 import { openSnapshot } from '../../../data-lake/snapshot-reader.ts';
 import { writeProgramsSnapshot } from '../../support/serve-lake-fixture.ts';
 
 let lakeDir: string;
-beforeAll(async () => {
-  lakeDir = await mkdtemp(path.join(tmpdir(), 'child-reader-'));
+it.beforeAll(async ({ fileTempDir }) => {
+  lakeDir = fileTempDir;
   await writeProgramsSnapshot(lakeDir, 's1', 3, { publish: true });
 });
-afterAll(() => rm(lakeDir, { recursive: true, force: true }));
 
 describe('openSnapshotInChildProcess', () => {
   it('gives the same manifest and rows as reading in this process', async () => {

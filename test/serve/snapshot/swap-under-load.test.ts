@@ -1,8 +1,6 @@
 import { localLake } from '../../../data-lake/lake.ts';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
+import { it } from '../../support/temp-dir.ts';
 import { moveCurrent } from '../../../data-lake/current-pointer.ts';
 import { startService, type RunningService } from '../../../serve/service.ts';
 import { lakeSnapshotSource } from '../../../serve/snapshot/lake-snapshot-source.ts';
@@ -14,16 +12,15 @@ const SNAPSHOTS = ['s0', 's1', 's2', 's3', 's4'];
 /** Each snapshot has a different number of rows, so a response mixing two snapshots shows. */
 const rowsIn = (id: string) => 2 + SNAPSHOTS.indexOf(id);
 
-let lakeDir: string | undefined;
 let service: RunningService | undefined;
 afterEach(async () => {
   await service?.stop();
-  if (lakeDir) await rm(lakeDir, { recursive: true, force: true });
 });
 
 describe('snapshot swap under load', () => {
-  it('answers every concurrent request from exactly one snapshot while CURRENT moves four times', async () => {
-    lakeDir = await mkdtemp(path.join(tmpdir(), 'serve-swap-'));
+  it('answers every concurrent request from exactly one snapshot while CURRENT moves four times', async ({
+    lakeDir,
+  }) => {
     for (const id of SNAPSHOTS)
       await writeProgramsSnapshot(lakeDir, id, rowsIn(id), { publish: id === 's0' });
     service = await startService({
