@@ -150,3 +150,8 @@ export function teeProgress(...progresses: readonly Progress[]): Progress {
     },
   };
 }
+
+/** Progress that reports nothing: for a caller with no one to tell. */
+export const silentProgress: Progress = {
+  start: () => ({ tick: () => undefined, done: () => undefined }),
+};

@@ -10,6 +10,7 @@ import { listRuns } from '../run-history.ts';
 import { collectGarbage, listSnapshots, publishHeld, rollbackTo, showSnapshot } from '../snapshot-store.ts';
 import { readSourceFreshness, staleSources } from '../source-freshness.ts';
 import { formatTable } from './format-table.ts';
+import type { Progress } from '../../lib/progress.ts';
 
 export interface CommandOutput {
   print(text: string): void;
@@ -25,6 +26,8 @@ export interface LakeCommandContext {
   now: () => Date;
   /** Tells replicas that CURRENT moved (on Kafka: the published-snapshots topic); default: nobody. */
   announce?: (event: PublishedSnapshot) => Promise<void>;
+  /** Where a long command (a diff of large tables) shows how far it is; default: nowhere. */
+  progress?: Progress;
 }
 
 export const LAKE_USAGE = [
@@ -76,7 +79,7 @@ export async function lakeCommand(
     }
     case 'diff': {
       const [id, against] = at(2);
-      const diff = await diffLake(lake, id, against);
+      const diff = await diffLake(lake, id, against, context.progress);
       out.print(values.json ? JSON.stringify(diff, null, 2) : diffReport(diff));
       return 0;
     }

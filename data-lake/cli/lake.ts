@@ -2,6 +2,7 @@ import { userInfo } from 'node:os';
 import { loadConfig } from '../../lib/config.ts';
 import { openKafkaEventLog } from '../../eventlog/open-event-log.ts';
 import { createLogger } from '../../lib/log.ts';
+import { createProgress } from '../../lib/progress.ts';
 import type { Config } from '../../schemas/config.ts';
 import { announcePublished, type PublishedSnapshot } from '../published-snapshots.ts';
 import { runMain } from '../../lib/cli-main.ts';
@@ -42,6 +43,10 @@ runMain(
         sourceStaleAfterDays: config.SOURCE_STALE_AFTER_DAYS,
         operator,
         now: () => new Date(),
+        // On a terminal a long command draws its steps on stderr; elsewhere stdout stays the answer alone.
+        ...(process.stderr.isTTY
+          ? { progress: createProgress({ logger: createLogger(config.LOG_LEVEL, 'lake') }) }
+          : {}),
         ...(config.KAFKA_BROKERS === undefined
           ? {}
           : { announce: (event) => announceOnKafka(config, event) }),

@@ -6,6 +6,7 @@ import { withMemoryDb } from '../memory-db.ts';
 import { listSnapshots, UnknownSnapshotError, type SnapshotSummary } from '../snapshot-store.ts';
 import { LAKE_TABLES } from '../tables/index.ts';
 import type { TableContract } from '../tables/table-contract.ts';
+import { silentProgress, type Progress } from '../../lib/progress.ts';
 import { incentiveChanges, type IncentiveChanges } from './incentive-changes.ts';
 import { diffSnapshots, type DiffSide, type TableDiff } from './snapshot-diff.ts';
 
@@ -34,7 +35,12 @@ export class NothingToDiffError extends Error {
  * `snapshot` against `against` (default: CURRENT). Without `snapshot`: the newest snapshot written after
  * CURRENT (a held one) against CURRENT, or, when there is none, CURRENT against the snapshot it replaced.
  */
-export async function diffLake(lake: Lake, snapshot?: string, against?: string): Promise<LakeDiff> {
+export async function diffLake(
+  lake: Lake,
+  snapshot?: string,
+  against?: string,
+  progress: Progress = silentProgress,
+): Promise<LakeDiff> {
   const summaries = await listSnapshots(lake);
   const current = await readCurrent(lake);
   const published = summaries.find((s) => s.status === 'current');
@@ -59,7 +65,7 @@ export async function diffLake(lake: Lake, snapshot?: string, against?: string):
   return withMemoryDb(async (db) => ({
     snapshot: { id: newId, status: statusOf(newId) },
     against: { id: baseId, status: statusOf(baseId) },
-    tables: await diffSnapshots(db, before, after, contractOf),
+    tables: await diffSnapshots(db, before, after, contractOf, progress),
     incentives: await incentiveChanges(db, before, after),
   }));
 }

@@ -4,6 +4,7 @@ import type { Manifest } from '../../schemas/lake.ts';
 import { profileTable } from '../audit/table-profile.ts';
 import { quoteIdentifier, quoteLiteral } from '../sql-quote.ts';
 import type { TableContract } from '../tables/table-contract.ts';
+import type { Progress } from '../../lib/progress.ts';
 
 /** Keys named per kind of change in a table's diff. */
 export const DIFF_EXAMPLES = 5;
@@ -43,6 +44,7 @@ export async function diffSnapshots(
   before: DiffSide,
   after: DiffSide,
   contractOf: (table: string) => TableContract | undefined,
+  progress: Progress,
 ): Promise<TableDiff[]> {
   const names = [...new Set([...Object.keys(after.manifest.tables), ...Object.keys(before.manifest.tables)])];
   const diffs: TableDiff[] = [];
@@ -80,6 +82,8 @@ export async function diffSnapshots(
     }
     const beforeFile = `read_parquet(${quoteLiteral(path.join(before.dir, was.file))})`;
     const afterFile = `read_parquet(${quoteLiteral(path.join(after.dir, now.file))})`;
+    // A changed table of millions of rows takes tens of seconds: the step says which one is compared.
+    const step = progress.start(`compare ${table}`, { total: was.rows + now.rows, unit: 'rows' });
     diffs.push({
       ...base,
       status: 'changed',
@@ -88,6 +92,8 @@ export async function diffSnapshots(
       ...(await rowChanges(db, beforeFile, afterFile, contract.key)),
       partitions: await partitionChanges(db, beforeFile, afterFile, contract),
     });
+    step.tick(was.rows + now.rows);
+    step.done();
   }
   return diffs;
 }

@@ -16,6 +16,7 @@ import {
 } from '../../../data-lake/snapshot-store.ts';
 import { sqlCommand } from '../../../data-lake/cli/sql-command.ts';
 import { createLogger } from '../../../lib/log.ts';
+import type { Progress } from '../../../lib/progress.ts';
 import { pipelineCommand } from '../../../pipeline/cli/pipeline-command.ts';
 import { demoDefinitions } from '../../support/demo-source/demo-definitions.ts';
 import { listRuns } from '../../../data-lake/run-history.ts';
@@ -217,6 +218,25 @@ export function lakeCommandContract(backend: string, lakeUrl: () => string | und
         expect((await lakeCli('list')).split('\n').slice(2, 4)).toEqual([
           `held    | ${held} | 2026-11-04T10:00:00.000Z | 3      | 3    | ${snapshots[2]}`,
           `current | ${snapshots[2]} | 2026-11-03T10:00:00.000Z | 3      | 5    | ${snapshots[1]}`,
+        ]);
+      });
+
+      it('shows a step per table it compares, none for a table whose file is the same', async () => {
+        await holdNewYork();
+        const steps: string[] = [];
+        const progress: Progress = {
+          start: (step, { total, unit }) => {
+            steps.push(`${step}: ${total} ${unit}`);
+            return { tick: () => undefined, done: () => steps.push(`${step} done`) };
+          },
+        };
+        const code = await lakeCommand(['diff'], { ...context(), progress }, { print: () => undefined });
+        expect(code).toBe(0);
+        expect(steps).toEqual([
+          'compare demo_prices: 5 rows',
+          'compare demo_prices done',
+          'compare demo_region_summary: 3 rows',
+          'compare demo_region_summary done',
         ]);
       });
 
