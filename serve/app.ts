@@ -92,7 +92,7 @@ export async function buildApp(deps: AppDeps): Promise<ZodApp> {
   await app.register(requestLogPlugin, { sample: config.REQUEST_LOG_SAMPLE, random: deps.random });
   await app.register(errorPlugin);
   await app.register(docsPlugin);
-  await app.register(explorePlugin);
+  await app.register(explorePlugin, { config });
   await app.register(healthzPlugin, {
     snapshots,
     loaders: deps.routeGroups.map((m) => m.loader),

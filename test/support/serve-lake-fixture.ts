@@ -11,6 +11,7 @@ import { moveCurrent } from '../../data-lake/current-pointer.ts';
 import { storeSnapshot, writeSnapshotFiles } from '../../data-lake/snapshot-writer.ts';
 import { loadTable } from '../../data-lake/table-loader.ts';
 import { loadConfig } from '../../lib/config.ts';
+import type { PrecomputeProgress } from '../../serve/http/not-ready.ts';
 import type { RouteGroup } from '../../serve/route-group.ts';
 import { buildApp } from '../../serve/app.ts';
 import { lakeSnapshotSource } from '../../serve/snapshot/lake-snapshot-source.ts';
@@ -102,7 +103,17 @@ export const startLakeServer = (
   env: Record<string, string> = {},
   /** A second key, a reviewer's (may read held snapshots). */
   reviewerKey?: string,
-) => startServer(lakeDir, [...modules, programsModule()] as RouteGroup<unknown>[], key, env, reviewerKey);
+  /** How far a precompute is, as the primary reports it (default: none runs). */
+  precompute?: () => PrecomputeProgress | null,
+) =>
+  startServer(
+    lakeDir,
+    [...modules, programsModule()] as RouteGroup<unknown>[],
+    key,
+    env,
+    reviewerKey,
+    precompute,
+  );
 
 /** The server over a lake with exactly these route groups (a lake the pipeline built), following CURRENT. */
 export async function startServer(
@@ -111,6 +122,7 @@ export async function startServer(
   key: string,
   env: Record<string, string> = {},
   reviewerKey?: string,
+  precompute?: () => PrecomputeProgress | null,
 ) {
   const logger = silentLogger();
   const holder = new SnapshotHolder({
@@ -132,6 +144,7 @@ export async function startServer(
     logger,
     snapshots: holder,
     routeGroups: modules,
+    ...(precompute ? { precompute } : {}),
     keyStore: {
       authenticate: (given) =>
         given === key
@@ -169,6 +182,7 @@ export function lakeServerForSpecs(
     before?: (lakeDir: string) => Promise<void>;
     env?: Record<string, string>;
     reviewerKey?: string;
+    precompute?: () => PrecomputeProgress | null;
   },
 ): () => LakeServer {
   let server: LakeServer | undefined;
@@ -180,7 +194,14 @@ export function lakeServerForSpecs(
       sources: setup.sources,
     });
     server = {
-      ...(await startLakeServer(lakeDir, setup.routeGroups(), setup.key, setup.env, setup.reviewerKey)),
+      ...(await startLakeServer(
+        lakeDir,
+        setup.routeGroups(),
+        setup.key,
+        setup.env,
+        setup.reviewerKey,
+        setup.precompute,
+      )),
       lakeDir,
     };
   }, 60_000);

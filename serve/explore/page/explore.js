@@ -1,20 +1,49 @@
-/* global d3, topojson, document, sessionStorage, fetch, URL, URLSearchParams, navigator, location, history */
+/* global d3, topojson, document, sessionStorage, fetch, URL, URLSearchParams, navigator, location, history, setTimeout, clearTimeout */
 /*
  * The county map's browser script (served as it is, no build step): draws the contiguous US counties,
  * asks the keyed API for one dataset with the visitor's key, colours each county by its figure and shows
  * a county's figures, units, sample sizes and the request that answers them. The panel shows every number
- * as the API answered it; only the legend's bounds are rounded, for reading. In English or Spanish.
+ * as the API answered it; only the legend's bounds are rounded, for reading, and units are named in words
+ * (the unit's name changes, never the figure). Changes (savings) are drawn on a scale centred on zero.
+ * While the server precomputes, states it has not served yet are drawn as being computed, not as lacking
+ * data. In English or Spanish.
  */
 
 const KEY_STORAGE = 'electrify-api-key';
 const NO_DATA_COLOUR = '#d9d9d9';
+/** A state still being computed: hatched (the pattern drawn in the map's defs). */
+const COMPUTING_FILL = 'url(#computing)';
+/** A change of exactly 0: the diverging scales' neutral midpoint. */
+const ZERO_COLOUR = '#f7f7f7';
+/** Bins of the sequential (health) scale, and of each side of the diverging (savings) scales. */
 const BINS = 7;
+const SIDE_BINS = 4;
 const WIDTH = 975;
 const HEIGHT = 610;
 
 const countyCount = {
   en: (count) => `${count} ${count === 1 ? 'county' : 'counties'}`,
   es: (count) => `${count} ${count === 1 ? 'condado' : 'condados'}`,
+};
+
+/** A time left as the server says it: tens of seconds under a minute, else whole minutes. */
+const timeLeft = (seconds) =>
+  seconds < 60 ? `${Math.max(10, Math.ceil(seconds / 10) * 10)} s` : `${Math.ceil(seconds / 60)} min`;
+
+/** States still being computed, named when they are few enough to read over the map. */
+const stateList = {
+  en: (names) =>
+    names.length === 1
+      ? `1 state is still being computed (${names[0]})`
+      : names.length <= 5
+        ? `${names.length} states are still being computed (${names.join(', ')})`
+        : `${names.length} states are still being computed`,
+  es: (names) =>
+    names.length === 1
+      ? `Aún se está calculando 1 estado (${names[0]})`
+      : names.length <= 5
+        ? `Aún se están calculando ${names.length} estados (${names.join(', ')})`
+        : `Aún se están calculando ${names.length} estados`,
 };
 
 /** The page's words in each language; upgrade and fuel names come from the server (options.json). */
@@ -42,10 +71,23 @@ const TEXT = {
     },
     estimates: { central: 'Central (Pope et al. 2019)', low: 'Low (Wu et al. 2020)' },
     legendTitles: {
-      health: 'Avoided premature deaths per 100,000 households a year',
-      bill: 'Median annual bill change per home, $/year (negative = savings)',
-      emissions: 'Median annual emissions change per home, kgCO2e/year (negative = avoided)',
+      health: 'Avoided premature deaths',
+      bill: 'Median change of a home’s annual energy bill',
+      emissions: 'Median change of a home’s annual emissions',
     },
+    /** The API's units (`units` of its answers) as people read them. */
+    units: {
+      deaths_per_100k_households_per_year: 'deaths avoided per 100,000 households a year',
+      deaths_per_year: 'deaths avoided a year',
+      '$/year': '$ per year',
+      'kgCO2e/year': 'kg CO₂e per year',
+    },
+    /** The two sides of a change's scale, and its midpoint. */
+    sides: {
+      bill: { savings: 'Savings: the bill goes down', increase: 'Increase: the bill goes up' },
+      emissions: { savings: 'Savings: emissions go down', increase: 'Increase: emissions go up' },
+    },
+    zero: 'No change',
     fields: {
       impact_per_100k_households: 'Avoided deaths per 100,000 households, central',
       impact_low_per_100k_households: 'Avoided deaths per 100,000 households, low',
@@ -63,6 +105,16 @@ const TEXT = {
     countyCount: countyCount.en,
     range: (low, high) => `${low} to ${high}`,
     noData: 'No data',
+    computing: 'Still being computed',
+    fips: (code) => `FIPS code ${code}`,
+    computingNote: (names, seconds) =>
+      `${stateList.en(names)}: ${names.length === 1 ? 'it is' : 'they are'} hatched on the map and will appear when ` +
+      `ready${seconds === null ? '' : ` (about ${timeLeft(seconds)} left)`}; the page checks again by itself.`,
+    computingCounty: (state) =>
+      `Not computed yet: ${state} is still being precomputed on the server; its figures will appear here when ready.`,
+    hintComputing: (seconds) =>
+      `These figures are still being computed on the server and will appear here when ready` +
+      `${seconds === null ? '' : ` (about ${timeLeft(seconds)} left)`}; the page tries again by itself.`,
     enterKey: 'Enter your API key to load data.',
     hintNoKey:
       'Enter an API key above to colour the map. The first npm start printed one; npm run keys -- create makes another.',
@@ -105,10 +157,22 @@ const TEXT = {
     },
     estimates: { central: 'Central (Pope et al. 2019)', low: 'Baja (Wu et al. 2020)' },
     legendTitles: {
-      health: 'Muertes prematuras evitadas al año por cada 100.000 hogares',
-      bill: 'Cambio mediano de la factura anual por vivienda, $/año (negativo = ahorro)',
-      emissions: 'Cambio mediano de las emisiones anuales por vivienda, kgCO2e/año (negativo = evitadas)',
+      health: 'Muertes prematuras evitadas',
+      bill: 'Cambio mediano de la factura anual de energía por vivienda',
+      emissions: 'Cambio mediano de las emisiones anuales por vivienda',
     },
+    /** Las unidades de la API (`units` de sus respuestas) como se leen. */
+    units: {
+      deaths_per_100k_households_per_year: 'muertes evitadas por cada 100.000 hogares al año',
+      deaths_per_year: 'muertes evitadas al año',
+      '$/year': '$ al año',
+      'kgCO2e/year': 'kg CO₂e al año',
+    },
+    sides: {
+      bill: { savings: 'Ahorro: la factura baja', increase: 'Aumento: la factura sube' },
+      emissions: { savings: 'Ahorro: las emisiones bajan', increase: 'Aumento: las emisiones suben' },
+    },
+    zero: 'Sin cambio',
     fields: {
       impact_per_100k_households: 'Muertes evitadas por cada 100.000 hogares, central',
       impact_low_per_100k_households: 'Muertes evitadas por cada 100.000 hogares, baja',
@@ -126,6 +190,17 @@ const TEXT = {
     countyCount: countyCount.es,
     range: (low, high) => `${low} a ${high}`,
     noData: 'Sin datos',
+    computing: 'Aún en cálculo',
+    fips: (code) => `Código FIPS ${code}`,
+    computingNote: (names, seconds) =>
+      `${stateList.es(names)}: ${names.length === 1 ? 'aparece rayado' : 'aparecen rayados'} en el mapa y se ` +
+      `mostrarán cuando estén listos${seconds === null ? '' : ` (quedan unos ${timeLeft(seconds)})`}; la página ` +
+      'vuelve a comprobarlo sola.',
+    computingCounty: (state) =>
+      `Aún sin calcular: ${state} se está precalculando en el servidor; sus cifras aparecerán aquí cuando estén listas.`,
+    hintComputing: (seconds) =>
+      `Estas cifras aún se están calculando en el servidor y aparecerán aquí cuando estén listas` +
+      `${seconds === null ? '' : ` (quedan unos ${timeLeft(seconds)})`}; la página vuelve a intentarlo sola.`,
     enterKey: 'Introduzca su clave de API para cargar los datos.',
     hintNoKey:
       'Introduzca una clave de API arriba para colorear el mapa. El primer npm start imprimió una; npm run keys -- create crea otra.',
@@ -146,38 +221,60 @@ const TEXT = {
   },
 };
 
-/** What each choice of the "Show" menu draws: its answer, the figure of a row, the colours (darker = better). */
+/**
+ * What each choice of the "Show" menu draws: its answer, the figure of a row and its unit, the colours.
+ * Health benefits are never negative: a sequential scale (darker = more deaths avoided). Changes are
+ * diverging, centred on zero: savings (negative) in one hue, increases in another, darker further from 0.
+ */
 const DATASETS = {
   health: {
     route: 'health',
     value: (row, estimate) =>
       estimate === 'low' ? row.impact_low_per_100k_households : row.impact_per_100k_households,
+    unit: 'impact_per_100k_households',
     colours: d3.schemeGreens[BINS],
   },
   bill: {
     route: 'savings',
     value: (row) => row.median_bill_change,
-    colours: [...d3.schemePurples[BINS]].reverse(),
+    unit: 'median_bill_change',
+    diverging: true,
+    // Teal for savings, brown for increases.
+    colours: [...d3.schemeBrBG[2 * SIDE_BINS]].reverse(),
   },
   emissions: {
     route: 'savings',
     value: (row) => row.median_emissions_change,
-    colours: [...d3.schemeBlues[BINS]].reverse(),
+    unit: 'median_emissions_change',
+    diverging: true,
+    // Green for emissions avoided, purple for more.
+    colours: [...d3.schemePRGn[2 * SIDE_BINS]].reverse(),
   },
 };
+
+/** The API's unit of each figure the map draws, before an answer says it (they are the same). */
+const UNITS = {
+  impact_per_100k_households: 'deaths_per_100k_households_per_year',
+  impact: 'deaths_per_year',
+  median_bill_change: '$/year',
+  median_emissions_change: 'kgCO2e/year',
+};
+
+/** A unit in the page's language; an identifier the page has no words for is shown as it is. */
+const unitName = (unit, words) => words.units[unit] ?? unit;
 
 /** The figures a county's panel lists, per route: the row's field and its unit. */
 const FIELDS = {
   health: (units, text) => [
-    ['impact_per_100k_households', units.impact_per_100k_households],
-    ['impact_low_per_100k_households', units.impact_per_100k_households],
-    ['impact', units.impact],
-    ['impact_low', units.impact],
+    ['impact_per_100k_households', unitName(units.impact_per_100k_households, text)],
+    ['impact_low_per_100k_households', unitName(units.impact_per_100k_households, text)],
+    ['impact', unitName(units.impact, text)],
+    ['impact_low', unitName(units.impact, text)],
     ['number_of_households', text.households],
   ],
   savings: (units, text) => [
-    ['median_bill_change', units.median_bill_change],
-    ['median_emissions_change', units.median_emissions_change],
+    ['median_bill_change', unitName(units.median_bill_change, text)],
+    ['median_emissions_change', unitName(units.median_emissions_change, text)],
     ['num_samples', text.homes],
     ['num_excluded_samples', text.homes],
     ['supported', ''],
@@ -204,6 +301,13 @@ const view = {
   hint: null,
   /** Counts requests, so that an answer arriving after a newer request is dropped. */
   sequence: 0,
+  /** State FIPS → name, from the county shapes. */
+  stateNames: new Map(),
+  /** The states the server is still computing for the answer drawn (FIPS), and the time it says it needs. */
+  computing: new Set(),
+  secondsLeft: null,
+  /** The next look, while the server is still computing. */
+  retry: null,
 };
 
 const language = () => element('language').value;
@@ -228,7 +332,41 @@ function setHint(hint) {
   view.hint = hint;
   const node = element('map-hint');
   node.hidden = hint === null;
-  node.textContent = hint === null ? '' : (hint.message ?? text()[hint.key]);
+  node.textContent =
+    hint === null
+      ? ''
+      : (hint.message ?? (hint.seconds === undefined ? text()[hint.key] : text()[hint.key](hint.seconds)));
+}
+
+/** Says on the map which states are still being computed and will appear (hidden when none is). */
+function writeComputingNote() {
+  const node = element('map-note');
+  const names = [...view.computing].map((fips) => view.stateNames.get(fips) ?? fips).sort();
+  node.hidden = names.length === 0;
+  node.textContent = names.length === 0 ? '' : text().computingNote(names, view.secondsLeft);
+}
+
+/** How far the server's precompute is (/healthz: public, never cached), or null when none runs. */
+async function precomputeProgress() {
+  try {
+    return (await (await fetch('/healthz')).json()).precompute ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** The states whose figures for the chosen menus this server's precompute builds (FIPS). */
+function precomputedStates() {
+  const states = view.options.precomputed_states;
+  if (DATASETS[element('dataset').value].route === 'health') return new Set(states.health);
+  // The clusters with a drawn water-heater fuel are built for the health states too.
+  const drawn = element('water-heater-fuel').value === '';
+  return new Set([...states.savings, ...(drawn ? states.health : [])]);
+}
+
+/** Looks again in `seconds` (5 s to 5 min), while the server is still computing. */
+function retryIn(seconds) {
+  view.retry = setTimeout(load, Math.min(300, Math.max(5, seconds ?? 30)) * 1000);
 }
 
 const apiKey = () => sessionStorage.getItem(KEY_STORAGE);
@@ -258,6 +396,7 @@ function writeTexts() {
   fillSelect('heating-fuel', fuels);
   fillSelect('water-heater-fuel', [['', words.drawnByModel], ...fuels]);
   setHint(view.hint);
+  writeComputingNote();
 }
 
 /** Draws every county of the contiguous US (grey until data arrives) and the state borders. */
@@ -268,11 +407,23 @@ function drawCounties(us, contiguousStates) {
     geometries: us.objects.counties.geometries.filter(contiguous),
   }).features;
   const states = { type: 'GeometryCollection', geometries: us.objects.states.geometries.filter(contiguous) };
+  for (const state of states.geometries) view.stateNames.set(state.id, state.properties.name);
   const projection = d3
     .geoAlbers()
     .fitSize([WIDTH, HEIGHT], { type: 'FeatureCollection', features: counties });
   const path = d3.geoPath(projection);
   const svg = d3.select('#map');
+  // The hatching of a state still being computed.
+  const hatch = svg
+    .append('defs')
+    .append('pattern')
+    .attr('id', 'computing')
+    .attr('patternUnits', 'userSpaceOnUse')
+    .attr('width', 5)
+    .attr('height', 5)
+    .attr('patternTransform', 'rotate(45)');
+  hatch.append('rect').attr('width', 5).attr('height', 5).attr('fill', '#eeeeee');
+  hatch.append('line').attr('y2', 5).attr('stroke', '#9e9e9e').attr('stroke-width', 2.5);
   svg
     .append('g')
     .selectAll('path')
@@ -325,8 +476,11 @@ function showControls() {
 
 async function load() {
   showControls();
+  clearTimeout(view.retry);
   const key = apiKey();
   if (key === null) {
+    view.computing = new Set();
+    writeComputingNote();
     setStatus(text().enterKey);
     setHint(view.hint?.key === 'hintRefused' ? view.hint : { key: 'hintNoKey' });
     return;
@@ -334,9 +488,14 @@ async function load() {
   const sequence = ++view.sequence;
   const url = requestUrl();
   setStatus(text().loading(url));
-  const response = await fetch(url, { headers: { authorization: `Bearer ${key}` } });
+  const [response, precompute] = await Promise.all([
+    fetch(url, { headers: { authorization: `Bearer ${key}` } }),
+    precomputeProgress(),
+  ]);
   const body = await response.json();
   if (sequence !== view.sequence) return;
+  view.computing = new Set();
+  view.secondsLeft = precompute?.secondsLeft ?? null;
   if (!response.ok) {
     view.answer = null;
     view.rows = new Map();
@@ -344,6 +503,13 @@ async function load() {
     if (response.status === 401) {
       sessionStorage.removeItem(KEY_STORAGE);
       setHint({ key: 'hintRefused' });
+    } else if (response.status === 503 && precompute !== null) {
+      // The map's routes answer 503 only when the snapshot lacks their family: while a precompute runs,
+      // every state it will cover is on its way.
+      view.computing = precomputedStates();
+      const retryAfter = Number(response.headers.get('retry-after'));
+      setHint({ key: 'hintComputing', seconds: view.secondsLeft });
+      retryIn(Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : view.secondsLeft);
     } else {
       setHint({ message: text().answered(response.status, body.message) });
     }
@@ -351,9 +517,16 @@ async function load() {
     view.answer = body;
     view.rows = new Map(body.counties.map((row) => [row.county_fips, row]));
     view.request = url;
+    if (precompute !== null) {
+      // A state of the precompute without a single county in the answer has not been served yet.
+      const served = new Set(body.counties.map((row) => row.county_fips.slice(0, 2)));
+      view.computing = new Set([...precomputedStates()].filter((fips) => !served.has(fips)));
+      if (view.computing.size > 0) retryIn(view.secondsLeft);
+    }
     setStatus(text().withData(body.counties.length, url));
     setHint(null);
   }
+  writeComputingNote();
   recolour();
   if (view.shown !== null) showDetails(view.shown);
 }
@@ -369,59 +542,127 @@ function figureOf(row) {
  * Legend bounds rounded for reading: as many decimals as a bin's width needs to tell one bound from the
  * next (three significant digits for a single value), and no "−0".
  */
-function boundFormat(min, max) {
-  const width = (max - min) / BINS;
+function boundFormat(min, max, bins) {
+  const width = (max - min) / bins;
   return d3.format(width > 0 ? `,.${d3.precisionFixed(width)}f` : ',.3~r');
 }
 
-/** Colours the counties by equal-width bins over the data's range, and writes the legend. */
+/** Equal-width bins from `low` to `high`, one per colour (one bin, of the middle colour, when they are equal). */
+function equalBins(low, high, colours, side) {
+  const used = low === high ? [colours[Math.floor(colours.length / 2)]] : colours;
+  const scale = d3.scaleQuantize().domain([low, high]).range(used);
+  const bins = used.map((colour) => {
+    const [min, max] = low === high ? [low, high] : scale.invertExtent(colour);
+    return { min, max, colour, side };
+  });
+  return { scale, bins };
+}
+
+/**
+ * The scale of the chosen dataset over its figures: its domain, bins (in order, low to high) and the colour
+ * of a figure. Health: equal-width bins over the figures' range. Changes: symmetric around zero, the
+ * domain [−m, m] with m the largest |figure|, SIDE_BINS bins on each side of 0 (0 is a bound of both
+ * middle bins) and a figure of exactly 0 the neutral midpoint.
+ */
+function scaleOf(dataset, figures) {
+  if (figures.length === 0) return { domain: null, bins: [], colourOf: () => NO_DATA_COLOUR, format: null };
+  if (!dataset.diverging) {
+    const [min, max] = d3.extent(figures);
+    const { scale, bins } = equalBins(min, max, dataset.colours, null);
+    return {
+      domain: [min, max],
+      bins,
+      colourOf: (value) => scale(value),
+      format: boundFormat(min, max, bins.length),
+    };
+  }
+  const m = d3.max(figures, Math.abs);
+  const zero = { min: 0, max: 0, colour: ZERO_COLOUR, side: 'zero' };
+  if (m === 0)
+    return { domain: [0, 0], bins: [zero], colourOf: () => ZERO_COLOUR, format: d3.format(',.3~r') };
+  const savings = equalBins(-m, 0, dataset.colours.slice(0, SIDE_BINS), 'savings');
+  const increase = equalBins(0, m, dataset.colours.slice(SIDE_BINS), 'increase');
+  const colourOf = (value) =>
+    value === 0 ? ZERO_COLOUR : value < 0 ? savings.scale(value) : increase.scale(value);
+  return {
+    domain: [-m, m],
+    bins: [...savings.bins, zero, ...increase.bins],
+    colourOf,
+    format: boundFormat(-m, m, 2 * SIDE_BINS),
+  };
+}
+
+/** Colours the counties by the chosen dataset's scale, and writes the legend. */
 function recolour() {
   const words = text();
-  const dataset = DATASETS[element('dataset').value];
+  const name = element('dataset').value;
+  const dataset = DATASETS[name];
   const figures = [...view.rows.values()].map(figureOf).filter((value) => value !== null);
-  const [min, max] = d3.extent(figures);
-  // One value (a single county, or all alike) is one bin, of the middle colour.
-  const colours = min === max ? [dataset.colours[Math.floor(BINS / 2)]] : dataset.colours;
-  const scale = d3.scaleQuantize().domain([min, max]).range(colours);
-  const bins =
-    figures.length === 0
-      ? []
-      : colours.map((colour) => {
-          const [low, high] = min === max ? [min, max] : scale.invertExtent(colour);
-          return { min: low, max: high, colour };
-        });
-  const colourOf = (value) => (value === null ? NO_DATA_COLOUR : scale(value));
+  const { domain, bins, colourOf, format } = scaleOf(dataset, figures);
+  const fillOf = (county) => {
+    const value = figureOf(view.rows.get(county.id));
+    if (value !== null) return colourOf(value);
+    return view.computing.has(county.id.slice(0, 2)) ? COMPUTING_FILL : NO_DATA_COLOUR;
+  };
   const counts = new Map();
   d3.selectAll('#map .county').attr('fill', function (county) {
-    const colour = colourOf(figureOf(view.rows.get(county.id)));
-    counts.set(colour, (counts.get(colour) ?? 0) + 1);
-    return colour;
+    const fill = fillOf(county);
+    counts.set(fill, (counts.get(fill) ?? 0) + 1);
+    return fill;
   });
-  element('legend-title').textContent = words.legendTitles[element('dataset').value];
+  element('legend-title').textContent = words.legendTitles[name];
+  element('legend-unit').textContent = unitName(
+    view.answer?.units?.[dataset.unit] ?? UNITS[dataset.unit],
+    words,
+  );
   const legend = element('legend');
   legend.replaceChildren();
-  const format = figures.length === 0 ? null : boundFormat(min, max);
-  for (const bin of bins) {
-    const item = make('li', undefined, {
-      class: 'legend-bin',
+  legend.setAttribute('data-domain', domain === null ? '' : JSON.stringify(domain));
+  /** A legend entry: its swatch (a colour, or a class that draws it), its label and how many counties. */
+  const entry = (attributes, swatch, label, count) => {
+    const item = make('li', undefined, attributes);
+    item.append(make('span', undefined, { class: 'swatch', ...swatch }));
+    item.append(label, ` (${words.countyCount(count)})`);
+    return item;
+  };
+  const colourSwatch = (colour) => ({ style: `background:${colour}` });
+  for (const [index, bin] of bins.entries()) {
+    const count = counts.get(bin.colour) ?? 0;
+    if (bin.side !== null && bin.side !== 'zero' && bins[index - 1]?.side !== bin.side)
+      legend.append(make('li', words.sides[name][bin.side], { class: `legend-side ${bin.side}` }));
+    const bounds =
+      bin.side === 'zero'
+        ? `0: ${words.zero}`
+        : bin.min === bin.max
+          ? format(bin.min)
+          : words.range(format(bin.min), format(bin.max));
+    const attributes = {
+      class: bin.side === 'zero' ? 'legend-bin legend-zero' : 'legend-bin',
       'data-min': String(bin.min),
       'data-max': String(bin.max),
       'data-colour': bin.colour,
-    });
-    item.append(make('span', undefined, { class: 'swatch', style: `background:${bin.colour}` }));
-    const bounds = bin.min === bin.max ? format(bin.min) : words.range(format(bin.min), format(bin.max));
-    item.append(
-      make('span', bounds, { class: 'bounds' }),
-      ` (${words.countyCount(counts.get(bin.colour) ?? 0)})`,
+    };
+    legend.append(
+      entry(attributes, colourSwatch(bin.colour), make('span', bounds, { class: 'bounds' }), count),
     );
-    legend.append(item);
   }
-  const noData = make('li', undefined, { class: 'legend-no-data', 'data-colour': NO_DATA_COLOUR });
-  noData.append(make('span', undefined, { class: 'swatch', style: `background:${NO_DATA_COLOUR}` }));
-  noData.append(`${words.noData} (${words.countyCount(counts.get(NO_DATA_COLOUR) ?? 0)})`);
-  legend.append(noData);
+  if (view.computing.size > 0) {
+    const attributes = { class: 'legend-computing', 'data-colour': COMPUTING_FILL };
+    legend.append(
+      entry(attributes, { class: 'swatch computing' }, words.computing, counts.get(COMPUTING_FILL) ?? 0),
+    );
+  }
+  const noData = { class: 'legend-no-data', 'data-colour': NO_DATA_COLOUR };
+  legend.append(entry(noData, colourSwatch(NO_DATA_COLOUR), words.noData, counts.get(NO_DATA_COLOUR) ?? 0));
   // Tells a reader (and the page's spec) which answer the colours are of.
   element('map').setAttribute('data-request', view.answer === null ? '' : view.request);
+}
+
+/** A county as people name it: its name and state ("Chase County, Kansas"), never a bare code. */
+function countyTitle(county, row) {
+  const name = row?.county_name ?? view.options.county_names[county.id] ?? county.properties.name;
+  const state = view.stateNames.get(county.id.slice(0, 2));
+  return state === undefined ? name : `${name}, ${state}`;
 }
 
 /** The county's figures, as the API answered them, and the requests that give them. */
@@ -435,12 +676,14 @@ function showDetails(county) {
     return;
   }
   const row = view.rows.get(county.id);
-  details.append(
-    make(
-      'h3',
-      `${row?.county_name ?? county.properties.name}, ${row?.state_abbreviation ?? ''} (${county.id})`,
-    ),
-  );
+  details.append(make('h3', countyTitle(county, row)), make('p', words.fips(county.id), { class: 'fips' }));
+  const state = county.id.slice(0, 2);
+  if (row === undefined && view.computing.has(state)) {
+    details.append(
+      make('p', words.computingCounty(view.stateNames.get(state) ?? state), { class: 'computing' }),
+    );
+    return;
+  }
   if (view.answer === null) {
     details.append(make('p', words.noDataLoaded));
     return;

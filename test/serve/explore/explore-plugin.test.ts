@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HEALTH_UPGRADES } from '../../../schemas/health-data.ts';
 import type { RouteGroup, ZodApp } from '../../../serve/route-group.ts';
 import { buildApp } from '../../../serve/app.ts';
-import { EXPLORE_OPTIONS } from '../../../serve/explore/explore-plugin.ts';
+import { COUNTY_TABLE, countyNames, exploreOptions } from '../../../serve/explore/explore-plugin.ts';
 import { createHealthApi } from '../../../serve/health/health-api.ts';
 import { createRemApi } from '../../../serve/rem/rem-api.ts';
 import { silentLogger, testConfig } from '../../support/serve-fixtures.ts';
@@ -14,9 +14,10 @@ import { specRemModel } from '../../support/rem-model.ts';
 const require = createRequire(import.meta.url);
 
 let app: ZodApp;
+const config = testConfig({ REM_STATES: 'RI,MA,CO', HEALTH_STATES: 'all' });
 beforeAll(async () => {
   app = await buildApp({
-    config: testConfig(),
+    config,
     logger: silentLogger(),
     snapshots: { current: () => null },
     routeGroups: [createHealthApi(), createRemApi({ model: specRemModel() })] as RouteGroup<unknown>[],
@@ -67,7 +68,9 @@ describe('GET /explore', () => {
 
   it("offers the schemas' upgrades and fuels, the contiguous states, and routes that /spec.json describes", async () => {
     const options = (await get('/explore/options.json')).json();
-    expect(options).toEqual(JSON.parse(JSON.stringify(EXPLORE_OPTIONS)));
+    expect(options).toEqual(
+      JSON.parse(JSON.stringify(exploreOptions(config, countyNames(readFileSync(COUNTY_TABLE, 'utf8'))))),
+    );
     expect(options.upgrades).toEqual([...HEALTH_UPGRADES]);
     expect(options.heating_fuels).toEqual(['electricity', 'natural_gas', 'fuel_oil', 'propane']);
     expect(options.contiguous_state_fips).toHaveLength(49);
@@ -87,5 +90,20 @@ describe('GET /explore', () => {
     expect(spec.paths[options.routes.health].get.operationId).toBe('getHealthCounties');
     expect(spec.paths[options.routes.savings].get.operationId).toBe('getRemCounties');
     expect(Object.keys(spec.paths).filter((p) => p.startsWith('/explore'))).toEqual([]);
+  });
+
+  it('names every county the map draws as the models do, and the states this server precomputes', async () => {
+    const options = (await get('/explore/options.json')).json();
+    const names = options.county_names as Record<string, string>;
+    expect(Object.keys(names)).toHaveLength(3109);
+    expect(names['20017']).toBe('Chase County');
+    expect(names['22033']).toBe('East Baton Rouge Parish');
+    // The shapes name both "Richmond": the county table tells them apart.
+    expect([names['51159'], names['51760']]).toEqual(['Richmond County', 'Richmond city']);
+    expect(names['09110']).toBe('Capitol Planning Region');
+    expect(options.precomputed_states).toEqual({
+      health: options.contiguous_state_fips,
+      savings: ['08', '25', '44'],
+    });
   });
 });
