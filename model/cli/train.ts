@@ -10,12 +10,7 @@ import { FUELS, UPGRADES } from '../../schemas/rem.ts';
 import { FEATURE_NAMES, FEATURE_RANGES, SIMULATOR_VERSION } from '../features.ts';
 import { SAMPLER_PARAMETERS_VERSION } from '../sampler/sample-homes.ts';
 import { scoreSplit } from '../surrogate/held-out.ts';
-import {
-  MODEL_STATEMENT,
-  modelCardSchema,
-  renderModelCard,
-  type ModelCard,
-} from '../surrogate/model-card.ts';
+import { MODEL_STATEMENT, modelCardSchema, type ModelCard } from '../surrogate/model-card.ts';
 import { parameterCount } from '../surrogate/mlp.ts';
 import {
   ONNX_INPUT,
@@ -24,6 +19,7 @@ import {
   ONNX_OUTPUT,
   exportOnnx,
 } from '../surrogate/onnx-export.ts';
+import { formattedModelCard } from '../surrogate/model-card-file.ts';
 import { OnnxSurrogate } from '../surrogate/onnx-surrogate.ts';
 import { remSources } from '../surrogate/rem-sources.ts';
 import { predictKwh } from '../surrogate/surrogate-model.ts';
@@ -164,7 +160,10 @@ const writeFormatted = async (file: string, text: string): Promise<void> => {
 await mkdir(outDir, { recursive: true });
 await writeFile(path.join(outDir, card.onnx.file), onnx);
 await writeFormatted('model-card.json', JSON.stringify(card, null, 2));
-await writeFormatted('model-card.md', renderModelCard(card));
+await writeFile(
+  path.join(outDir, 'model-card.md'),
+  await formattedModelCard(card, path.join(outDir, 'model-card.md')),
+);
 await writeFormatted(
   'golden.json',
   JSON.stringify({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { wrapMarkdown } from '../../lib/markdown-wrap.ts';
 
 /**
  * The model card written next to the ONNX file by `npm run model:train`: what the model takes and gives,
@@ -100,26 +101,35 @@ export const KNOWN_BIASES: readonly string[] = [
 const fmt = (value: number | null, digits: number): string =>
   value === null ? 'n/a' : value.toFixed(digits);
 
-/** The card as markdown (model-card.md), for people; the JSON is the source of truth. */
+/**
+ * The card as markdown (model-card.md), for people, its paragraphs and list items wrapped at 120 characters; the
+ * JSON is the source of truth. `npm run model:card` renders it again from the committed JSON without training.
+ */
 export function renderModelCard(card: ModelCard): string {
   const t = card.training;
   const a = card.accuracy_held_out;
   const lines = [
     `# REM surrogate model card — ${card.model_version}`,
     '',
-    card.statement,
+    wrapMarkdown(card.statement),
     '',
     '## Versions',
     '',
     `- Model: \`${card.model_version}\``,
     `- Simulator: \`${card.simulator_version}\``,
     `- Sampler parameters: \`${card.sampler_parameters_version}\``,
-    `- ONNX: \`${card.onnx.file}\` (IR ${card.onnx.ir_version}, opset ${card.onnx.opset}, sha256 \`${card.onnx.sha256}\`)`,
+    wrapMarkdown(
+      `ONNX: \`${card.onnx.file}\` (IR ${card.onnx.ir_version}, opset ${card.onnx.opset}, sha256 \`${card.onnx.sha256}\`)`,
+      '- ',
+      '  ',
+    ),
     '',
     '## Outputs',
     '',
-    `\`${card.onnx.output}\`: rows × ${card.outputs.length} float32, annual site energy per fuel. A fuel's output is`,
-    'exactly 0 when its gate feature is 0 (the home has no appliance using that fuel).',
+    wrapMarkdown(
+      `\`${card.onnx.output}\`: rows × ${card.outputs.length} float32, annual site energy per fuel. A fuel's output is ` +
+        'exactly 0 when its gate feature is 0 (the home has no appliance using that fuel).',
+    ),
     '',
     '| output | unit | gated on |',
     '|---|---|---|',
@@ -127,8 +137,10 @@ export function renderModelCard(card: ModelCard): string {
     '',
     '## Inputs',
     '',
-    `\`${card.onnx.input}\`: rows × ${card.inputs.length} float32 raw features in FEATURE_NAMES order`,
-    '(model/features.ts); standardisation is inside the model.',
+    wrapMarkdown(
+      `\`${card.onnx.input}\`: rows × ${card.inputs.length} float32 raw features in FEATURE_NAMES order ` +
+        '(model/features.ts); standardisation is inside the model.',
+    ),
     '',
     '| # | feature | min | max |',
     '|---|---|---|---|',
@@ -136,17 +148,20 @@ export function renderModelCard(card: ModelCard): string {
     '',
     '## Training',
     '',
-    `- Command: \`${t.command}\` (seed ${t.seed}; the same command gives the same model)`,
-    `- Homes: ${t.homes_per_stratum} per stratum over ${t.strata.count} strata (${t.strata.description})`,
-    `- Split by home: ${t.homes.train} train / ${t.homes.validation} validation / ${t.homes.test} test homes`,
-    `  (${t.rows.train} / ${t.rows.validation} / ${t.rows.test} rows, one per home and applicable upgrade)`,
-    `- Network: ${card.architecture.layers.join(' → ')} (ReLU; ${card.architecture.parameters} parameters),`,
-    `  targets ${card.architecture.target_transform}(kWh), loss weighted by each fuel's share of the total,`,
-    `  plus ${t.optimiser.savings_weight} × squared relative error of each upgrade's savings against its baseline`,
-    `- Adam, batch ${t.optimiser.batch_size}, learning rate ${t.optimiser.learning_rate} × ${t.optimiser.learning_rate_decay}/epoch,`,
-    `  ${t.epochs} epochs (best ${t.best_epoch}; early stopping patience ${t.optimiser.patience})`,
-    `- Time: ${t.seconds.data.toFixed(0)} s drawing and simulating, ${t.seconds.training.toFixed(0)} s training,`,
-    `  ${t.seconds.total.toFixed(0)} s in all`,
+    ...[
+      `Command: \`${t.command}\` (seed ${t.seed}; the same command gives the same model)`,
+      `Homes: ${t.homes_per_stratum} per stratum over ${t.strata.count} strata (${t.strata.description})`,
+      `Split by home: ${t.homes.train} train / ${t.homes.validation} validation / ${t.homes.test} test homes ` +
+        `(${t.rows.train} / ${t.rows.validation} / ${t.rows.test} rows, one per home and applicable upgrade)`,
+      `Network: ${card.architecture.layers.join(' → ')} (ReLU; ${card.architecture.parameters} parameters), ` +
+        `targets ${card.architecture.target_transform}(kWh), loss weighted by each fuel's share of the total, ` +
+        `plus ${t.optimiser.savings_weight} × squared relative error of each upgrade's savings against its baseline`,
+      `Adam, batch ${t.optimiser.batch_size}, learning rate ${t.optimiser.learning_rate} × ` +
+        `${t.optimiser.learning_rate_decay}/epoch, ${t.epochs} epochs (best ${t.best_epoch}; early stopping ` +
+        `patience ${t.optimiser.patience})`,
+      `Time: ${t.seconds.data.toFixed(0)} s drawing and simulating, ${t.seconds.training.toFixed(0)} s training, ` +
+        `${t.seconds.total.toFixed(0)} s in all`,
+    ].map((item) => wrapMarkdown(item, '- ', '  ')),
     '',
     `## Accuracy on ${a.n_homes} held-out homes (${a.n_rows} rows), surrogate vs simulator`,
     '',
@@ -162,7 +177,7 @@ export function renderModelCard(card: ModelCard): string {
     '',
     '## Known biases against public figures',
     '',
-    ...KNOWN_BIASES.map((bias) => `- ${bias}`),
+    ...KNOWN_BIASES.map((bias) => wrapMarkdown(bias, '- ', '  ')),
     '',
   ];
   return lines.join('\n');

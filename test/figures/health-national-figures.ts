@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { HEALTH_POLLUTANTS, HEALTH_UPGRADES } from '../../schemas/health-data.ts';
+import { wrapMarkdown } from '../../lib/markdown-wrap.ts';
 import type { FigureSet } from './figure-set.ts';
 
 /**
@@ -103,20 +104,23 @@ const tonnesList = (byPollutant: Record<(typeof HEALTH_POLLUTANTS)[number], numb
 const allElectric = (f: HealthNationalFigures) => f.upgrades.find((u) => u.upgrade === ALL_ELECTRIC)!;
 const sumTonnes = (t: Record<string, number>): number => Object.values(t).reduce((a, b) => a + b, 0);
 
+/**
+ * Deaths avoided a year per upgrade, most first, one list item each wrapped at 120 characters: central and low
+ * estimates, the split between homes and power plants and the value, on the long-run grid, then on today's grid.
+ */
 function upgradesTable(f: HealthNationalFigures): string {
-  const rows = [...f.upgrades]
+  return [...f.upgrades]
     .sort((a, b) => b.deaths - a.deaths)
-    .map(
-      (u) =>
-        `| ${UPGRADE_LABELS[u.upgrade]} | ${u.upgrade === ALL_ELECTRIC ? `**${deaths(u.deaths)}**` : deaths(u.deaths)} | ` +
-        `${deaths(u.deathsLow)} | ${deaths(u.deathsOnsite)} | ${deaths(u.deathsPower)} | ${billions(u.valueUsd)} | ` +
-        `${deaths(u.currentAverage.deaths)} | ${deaths(u.currentAverage.deathsLow)} | ${deaths(u.currentAverage.deathsPower)} |`,
-    );
-  return [
-    '| upgrade | deaths avoided / yr, central | low | from homes | from power plants | value (2024$) | today’s grid: central | low | from power plants |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
-    ...rows,
-  ].join('\n');
+    .map((u) => {
+      const central = u.upgrade === ALL_ELECTRIC ? `**${deaths(u.deaths)}**` : deaths(u.deaths);
+      const text =
+        `**${UPGRADE_LABELS[u.upgrade]}**: ${central} deaths avoided a year (low ${deaths(u.deathsLow)}), ` +
+        `${deaths(u.deathsOnsite)} from homes and ${deaths(u.deathsPower)} from power plants, worth ` +
+        `${billions(u.valueUsd)} (2024$); on today’s grid ${deaths(u.currentAverage.deaths)} ` +
+        `(low ${deaths(u.currentAverage.deathsLow)}), ${deaths(u.currentAverage.deathsPower)} from power plants`;
+      return wrapMarkdown(text, '- ', '  ');
+    })
+    .join('\n');
 }
 
 /** SEER 18 per million households by state: homes, power plants on each basis, and the change between them. */
@@ -139,7 +143,7 @@ function seer18ChangeTable(f: HealthNationalFigures): string {
       );
     });
   return [
-    '| state | from homes | power plants, today’s grid | total, today’s grid | power plants, long run | total, long run | change |',
+    '| state | from homes | plants, today’s grid | total, today’s grid | plants, long run | total, long run | change |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...rows,
   ].join('\n');

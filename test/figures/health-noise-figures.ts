@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { HEALTH_UPGRADES } from '../../schemas/health-data.ts';
+import { wrapMarkdown } from '../../lib/markdown-wrap.ts';
 import type { FigureSet } from './figure-set.ts';
 import { UPGRADE_LABELS } from './health-national-figures.ts';
 
@@ -37,13 +38,13 @@ function biasTable(f: HealthNoiseFigures): string {
     )
     .map((u) => {
       const added = u.risesDropped.central - u.asPredicted.central;
-      return `| ${UPGRADE_LABELS[u.upgrade]} | ${Math.round(u.asPredicted.central).toLocaleString('en-US')} | ${Math.round(u.risesDropped.central).toLocaleString('en-US')} | ${added.toFixed(1)} (${signedPercent(added / u.asPredicted.central)}) |`;
+      const text =
+        `${UPGRADE_LABELS[u.upgrade]}: ${Math.round(u.asPredicted.central).toLocaleString('en-US')} deaths avoided a ` +
+        `year with the rises counted, ${Math.round(u.risesDropped.central).toLocaleString('en-US')} with them ` +
+        `dropped: ${added.toFixed(1)} (${signedPercent(added / u.asPredicted.central)}) added by dropping them`;
+      return wrapMarkdown(text, '- ', '  ');
     });
-  return [
-    '| upgrade | deaths avoided / yr, rises counted | rises dropped | added by dropping them |',
-    '| --- | ---: | ---: | ---: |',
-    ...rows,
-  ].join('\n');
+  return rows.join('\n');
 }
 
 export const healthNoiseSet: FigureSet<HealthNoiseFigures> = {

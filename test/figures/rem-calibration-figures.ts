@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Fuel } from '../../schemas/rem.ts';
+import { wrapMarkdown } from '../../lib/markdown-wrap.ts';
 import type { FigureSet } from './figure-set.ts';
 
 /*
@@ -82,25 +83,34 @@ const ratioText = (pair: Pair): string => {
   return pair.heatingShare < MIN_HEATING_SHARE ? `(${text})` : text;
 };
 
-/** One row's cells: model, published and ratio of each fuel, in FUELS order but gas first. */
+/** The fuels in the order the docs compare them: gas first. */
 const FUEL_ORDER: readonly Fuel[] = ['natural_gas', 'electricity', 'fuel_oil', 'propane'];
 
+/**
+ * The model against the published figure per place: two tables, gas and electricity then fuel oil and propane,
+ * each fuel's model mean, published figure and ratio, so that a row fits in 120 characters.
+ */
 function table(rows: { name: string; hdd: number; fuels: Record<Fuel, Pair> }[], first: string): string {
-  const head = FUEL_ORDER.flatMap((fuel) => {
-    const label = { natural_gas: 'gas', electricity: 'elec.', fuel_oil: 'oil', propane: 'propane' }[fuel];
-    return [`${label} model`, 'published', 'ratio'];
-  });
-  return [
-    `| ${first} | HDD65 | ${head.join(' | ')} |`,
-    `| --- | ---: | ${head.map(() => '---:').join(' | ')} |`,
-    ...rows.map(
-      (r) =>
-        `| ${r.name} | ${Math.round(r.hdd).toLocaleString('en-US')} | ${FUEL_ORDER.map((fuel) => {
-          const pair = r.fuels[fuel];
-          return `${whole(pair.model)} | ${whole(pair.published)} | ${ratioText(pair)}`;
-        }).join(' | ')} |`,
-    ),
-  ].join('\n');
+  const part = (fuels: readonly Fuel[]): string => {
+    const head = fuels.flatMap((fuel) => {
+      const label = { natural_gas: 'gas', electricity: 'elec.', fuel_oil: 'oil', propane: 'propane' }[fuel];
+      return [`${label} model`, 'published', 'ratio'];
+    });
+    return [
+      `| ${first} | HDD65 | ${head.join(' | ')} |`,
+      `| --- | ---: | ${head.map(() => '---:').join(' | ')} |`,
+      ...rows.map(
+        (r) =>
+          `| ${r.name} | ${Math.round(r.hdd).toLocaleString('en-US')} | ${fuels
+            .map((fuel) => {
+              const pair = r.fuels[fuel];
+              return `${whole(pair.model)} | ${whole(pair.published)} | ${ratioText(pair)}`;
+            })
+            .join(' | ')} |`,
+      ),
+    ].join('\n');
+  };
+  return `${part(FUEL_ORDER.slice(0, 2))}\n\n${part(FUEL_ORDER.slice(2))}`;
 }
 
 /** What the ratios of one fuel and comparison say: how far from 1, the worst places, and the climate trend. */
@@ -174,21 +184,23 @@ const signedPercent = (value: number): string => {
   return `${p < 0 ? '−' : '+'}${Math.abs(p).toFixed(1)} %`;
 };
 
-function summaryTable(rows: ReturnType<typeof stateRows>, place: string): string {
-  const lines = FUEL_ORDER.flatMap((fuel) => {
+/**
+ * What the ratios say, one list item per fuel: how many places count, the median ratio and error, the worst
+ * places, the trend with climate, and the median ratio of warm and cold places. Wrapped at 120 characters.
+ */
+export function summaryList(rows: ReturnType<typeof stateRows>, place: string): string {
+  return FUEL_ORDER.flatMap((fuel) => {
     const s = summarize(rows, fuel);
     if (!s) return [];
     const worst = s.worst.map((w) => `${w.name} ${w.ratio.toFixed(2)}`).join(', ');
-    const band = (value: number | null) => (value === null ? '—' : value.toFixed(2));
-    return [
-      `| ${FUEL_LABELS[fuel]} | ${s.places} | ${s.median.toFixed(2)} | ${percent(s.medianAbsoluteError)} | ${worst} | ${signedPercent(Math.exp(s.logSlopePer1000Hdd) - 1)} | ${band(s.warm)} | ${band(s.cold)} |`,
-    ];
-  });
-  return [
-    `| fuel | ${place} | median ratio | median abs. error | worst | ratio change per 1,000 HDD | median ratio < 3,000 HDD | > 6,500 HDD |`,
-    '| --- | ---: | ---: | ---: | --- | ---: | ---: | ---: |',
-    ...lines,
-  ].join('\n');
+    const band = (value: number | null) => (value === null ? `no ${place}` : value.toFixed(2));
+    const text =
+      `**${FUEL_LABELS[fuel]}** (${s.places} ${place}): median ratio ${s.median.toFixed(2)}, median absolute ` +
+      `error ${percent(s.medianAbsoluteError)}; worst ${worst}; ratio change per 1,000 HDD ` +
+      `${signedPercent(Math.exp(s.logSlopePer1000Hdd) - 1)}; median ratio below 3,000 HDD ${band(s.warm)}, ` +
+      `above 6,500 HDD ${band(s.cold)}`;
+    return [wrapMarkdown(text, '- ', '  ')];
+  }).join('\n');
 }
 
 export const remCalibrationSet: FigureSet<RemCalibrationFigures> = {
@@ -199,8 +211,8 @@ export const remCalibrationSet: FigureSet<RemCalibrationFigures> = {
       `snapshot \`${f.snapshot}\` of ${f.createdAt.slice(0, 10)}, ${f.remSamples} homes per cluster`,
     states: (f) => table(stateRows(f), 'state'),
     divisions: (f) => table(divisionRows(f), 'division'),
-    'state-summary': (f) => summaryTable(stateRows(f), 'states'),
-    'division-summary': (f) => summaryTable(divisionRows(f), 'divisions'),
+    'state-summary': (f) => summaryList(stateRows(f), 'states'),
+    'division-summary': (f) => summaryList(divisionRows(f), 'divisions'),
     national: (f) =>
       FUEL_ORDER.map((fuel) => {
         const pair = f.national[fuel];

@@ -8,16 +8,17 @@ import {
   modelCardSchema,
   renderModelCard,
 } from '../../../model/surrogate/model-card.ts';
+import { formattedModelCard } from '../../../model/surrogate/model-card-file.ts';
 
-const CARD = path.join(
+const ARTIFACTS = path.join(
   path.dirname(fileURLToPath(import.meta.url)),
   '..',
   '..',
   '..',
   'model',
   'artifacts',
-  'model-card.json',
 );
+const CARD = path.join(ARTIFACTS, 'model-card.json');
 const card = modelCardSchema.parse(JSON.parse(readFileSync(CARD, 'utf8')));
 
 describe('model card', () => {
@@ -40,7 +41,30 @@ describe('model card', () => {
     }
     expect(markdown).toContain(`${card.accuracy_held_out.median_ape_total.toFixed(2)} %`);
     expect(markdown).toContain('## Known biases against public figures');
-    for (const bias of KNOWN_BIASES) expect(markdown).toContain(`- ${bias}`);
+    const prose = markdown.replace(/\n {2}/g, ' ');
+    for (const bias of KNOWN_BIASES) expect(prose).toContain(`- ${bias}`);
+  });
+
+  it('wraps its paragraphs and list items at 120 characters, as the docs are', () => {
+    const training = {
+      ...card.training,
+      homes: { train: 10566, validation: 1313, test: 1351 },
+      rows: { train: 84007, validation: 10444, test: 10765 },
+    };
+    const lines = renderModelCard({ ...card, training }).split('\n');
+    expect(lines.filter((line) => !line.startsWith('|') && line.length > 120)).toEqual([]);
+    const split = lines.findIndex((line) => line.startsWith('- Split by home'));
+    expect(lines.slice(split, split + 2)).toEqual([
+      '- Split by home: 10566 train / 1313 validation / 1351 test homes (84007 / 10444 / 10765 rows, one per home and',
+      '  applicable upgrade)',
+    ]);
+  });
+
+  it('is committed as model-card.md exactly as it renders from the committed model-card.json', async () => {
+    const target = path.join(ARTIFACTS, 'model-card.md');
+    expect(readFileSync(target, 'utf8'), 'run npm run model:card').toBe(
+      await formattedModelCard(card, target),
+    );
   });
 
   it('rejects a card without a proper ONNX checksum', () => {
