@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { createLogger, synchronousStdout, terminalLogDestination } from '../lib/log.ts';
+import { createLogger, bufferedStdout, terminalLogDestination } from '../lib/log.ts';
 import { ProgressBoard, sourceStepsOnOneLine, type ProgressLine } from '../lib/progress-board.ts';
 import { runTimeLeftMs } from '../lib/run-estimate.ts';
 import { createProgress, teeProgress } from '../lib/progress.ts';
@@ -35,7 +35,7 @@ export async function startCommand(config: Config): Promise<number | undefined> 
   const logger = createLogger(
     config.LOG_LEVEL,
     'serve',
-    display ? terminalLogDestination(print) : synchronousStdout(),
+    display ? terminalLogDestination(print) : bufferedStdout(),
   );
   // The board also feeds the 503s and /healthz while the precompute runs, so it hears every step.
   const progress = display ? board : teeProgress(createProgress({ logger, onTerminal: false }), board);

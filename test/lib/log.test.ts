@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createLogger, terminalLogDestination } from '../../lib/log.ts';
@@ -7,8 +7,8 @@ const root = path.resolve(import.meta.dirname, '../..');
 
 /** Runs `body` in a fresh node process after making the server's logger `log`; its exit code and output. */
 function runWithServerLogger(body: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const script = `import { createLogger, synchronousStdout } from './lib/log.ts';
-    const log = createLogger('info', 'spec', synchronousStdout());
+  const script = `import { createLogger, bufferedStdout } from './lib/log.ts';
+    const log = createLogger('info', 'spec', bufferedStdout());
     ${body}`;
   return new Promise((resolve) => {
     execFile(
@@ -29,7 +29,7 @@ const numbersLogged = (stdout: string) =>
 const LINES = 20_000;
 const allNumbers = Array.from({ length: LINES }, (_, i) => i);
 
-describe('the server’s logger (synchronousStdout)', () => {
+describe('the server’s logger (bufferedStdout)', () => {
   it('loses no line when the process exits at once after writing them (process.exit)', async () => {
     const { code, stdout } = await runWithServerLogger(
       `for (let i = 0; i < ${LINES}; i++) log.info({ i }, 'line'); process.exit(0);`,
@@ -37,6 +37,24 @@ describe('the server’s logger (synchronousStdout)', () => {
     expect(code).toBe(0);
     expect(numbersLogged(stdout)).toEqual(allNumbers);
     expect(JSON.parse(stdout.split('\n')[0]!)).toMatchObject({ level: 30, name: 'spec', i: 0, msg: 'line' });
+  });
+
+  it('writes a quiet server’s line within about a second, not only when its buffer fills or at exit', async () => {
+    const script = `import { createLogger, bufferedStdout } from './lib/log.ts';
+      const log = createLogger('info', 'spec', bufferedStdout());
+      log.info({ i: 7 }, 'line');
+      setTimeout(() => process.exit(0), 4000);`;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const exited = new Promise<number>((resolve) => child.once('exit', () => resolve(performance.now())));
+    const line = await new Promise<{ text: string; at: number }>((resolve) =>
+      child.stdout.once('data', (data: Buffer) => resolve({ text: String(data), at: performance.now() })),
+    );
+    expect(numbersLogged(line.text)).toEqual([7]);
+    // The line came while the process still ran, seconds before its exit would have flushed it.
+    expect((await exited) - line.at).toBeGreaterThan(1500);
   });
 
   it('loses no line when an uncaught exception ends the process, whose error still reaches stderr', async () => {
