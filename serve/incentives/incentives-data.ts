@@ -80,6 +80,8 @@ export interface StateCatalog {
   candidatesByGeography: ReadonlyMap<number, readonly number[]>;
   /** Positions of candidates with no authority to check (federal). */
   unrestrictedCandidates: readonly number[];
+  /** Every geography a candidate's authority serves or its geo group holds: what a utility's territory can change. */
+  namedGeographies: ReadonlySet<number>;
   /** The income limits (threshold ids) the candidates name, each once, in file order. */
   incomeLimitIds: readonly string[];
   programs: readonly Program[];
@@ -309,11 +311,16 @@ function prepareCatalog(row: ServingStateRow, loanProgramsJson: string): StateCa
       for (const id of candidate.authorityGeographies)
         (candidatesByGeography.get(id) ?? candidatesByGeography.set(id, []).get(id)!).push(index);
   });
+  const namedGeographies = new Set([
+    ...candidatesByGeography.keys(),
+    ...candidates.flatMap((candidate) => [...(candidate.geoGroup ?? [])]),
+  ]);
   return {
     state: row.state,
     candidates,
     candidatesByGeography,
     unrestrictedCandidates,
+    namedGeographies,
     incomeLimitIds: [...new Set(candidates.flatMap((c) => (c.lowIncome === null ? [] : [c.lowIncome])))],
     programs: Object.entries(row.programs).map(([id, p]) => ({
       id,
