@@ -157,7 +157,12 @@ export const responseCachePlugin = fp<ResponseCacheOptions>(
      * Answers a request from the cache when it can: with its cached answer (not a HEAD, which has no body),
      * or 304 when a GET's or HEAD's If-None-Match names the answer's tag. Does nothing otherwise.
      */
-    async function answerFromCache(request: FastifyRequest, reply: FastifyReply, key: string) {
+    async function answerFromCache(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      key: string,
+      urlKey?: string,
+    ) {
       const pinned = request.pinned!;
       const accepted = negotiateEncoding(request.headers['accept-encoding']);
       const ifNoneMatch = request.method === 'POST' ? undefined : request.headers['if-none-match'];
@@ -172,6 +177,8 @@ export const responseCachePlugin = fp<ResponseCacheOptions>(
       if (current !== undefined) return varyOnEncoding(reply).code(304).header('etag', current).send();
       if (cached === undefined) return;
       metrics?.responseCacheLookup(true);
+      // Found by its route's key: the same URL is then answered by onRequest, before any validation.
+      if (urlKey !== undefined) answers.keep(pinned, urlKey, cached);
       return varyOnEncoding(reply.headers(cached.headers)).send(cached.body);
     }
 
@@ -184,7 +191,13 @@ export const responseCachePlugin = fp<ResponseCacheOptions>(
     // A request whose route keys its answers is answered by its key, once validated.
     scope.addHook('preHandler', async (request, reply) => {
       const routeKey = request.routeOptions.config.answerKey?.(request);
-      if (routeKey !== undefined) return answerFromCache(request, reply, requestKey(request, routeKey)!);
+      if (routeKey !== undefined)
+        return answerFromCache(
+          request,
+          reply,
+          requestKey(request, routeKey)!,
+          requestKey(request, undefined),
+        );
     });
 
     // A computed 200 is tagged, kept (not a HEAD's, which has no body) and sent in the coding the client
@@ -211,8 +224,12 @@ export const responseCachePlugin = fp<ResponseCacheOptions>(
       const plain: CachedAnswer = { body, headers, etag, encoding: 'identity' };
       const sent = await answers.inCoding(plain, negotiateEncoding(request.headers['accept-encoding']));
       if (request.method !== 'HEAD' && keepAnswer?.(request) !== false) {
-        answers.keep(pinned, key, plain);
-        if (sent !== plain) answers.keep(pinned, key, sent);
+        // Kept by its key, and by its URL too when the route keys it (so onRequest finds it next time).
+        const urlKey = answerKey === undefined ? undefined : requestKey(request, undefined);
+        for (const keptAs of urlKey === undefined ? [key] : [key, urlKey]) {
+          answers.keep(pinned, keptAs, plain);
+          if (sent !== plain) answers.keep(pinned, keptAs, sent);
+        }
       }
       if (sent !== plain) reply.header('content-encoding', sent.encoding).header('etag', sent.headers.etag);
       return sent.body;

@@ -31,7 +31,10 @@ interface AnswerData {
  * GET /v1/parity?n=… answers whether n is even, and keys each answer by the parity of a numeric n.
  * POST /v1/parity with {"n":…,"pad":…} does the same (padded with pad x's), keyed by its body.
  */
-function answerModule(calls: string[]): RouteGroup<AnswerData> {
+function answerModule(
+  calls: string[],
+  onAnswerKey: (url: string) => void = () => undefined,
+): RouteGroup<AnswerData> {
   return {
     loader: {
       name: 'answers',
@@ -59,8 +62,10 @@ function answerModule(calls: string[]): RouteGroup<AnswerData> {
         '/v1/parity',
         {
           config: {
-            answerKey: (request) =>
-              Number.isInteger(numberOf(request)) ? `parity ${numberOf(request) % 2}` : undefined,
+            answerKey: (request) => {
+              onAnswerKey(request.url);
+              return Number.isInteger(numberOf(request)) ? `parity ${numberOf(request) % 2}` : undefined;
+            },
           },
         },
         async (request, reply) => {
@@ -102,13 +107,18 @@ let app: ZodApp | undefined;
 let holder: SnapshotHolder | undefined;
 
 async function start(
-  options: { responseCache?: LruLimits; env?: Record<string, string>; compress?: Compressor } = {},
+  options: {
+    responseCache?: LruLimits;
+    env?: Record<string, string>;
+    compress?: Compressor;
+    onAnswerKey?: (url: string) => void;
+  } = {},
 ) {
   const calls: string[] = [];
   const source = new MemorySnapshotSource();
   source.publish(memoryReader('snap-a'));
   const logger = silentLogger();
-  const module = answerModule(calls);
+  const module = answerModule(calls, options.onAnswerKey);
   holder = new SnapshotHolder({ source, loaders: [module.loader], pollMs: 60_000, logger });
   await holder.start();
   app = await buildApp({
@@ -303,6 +313,18 @@ describe('answers keyed by their route (answerKey)', () => {
     const after = await app.inject({ method: 'GET', url: '/v1/parity?n=4', headers: auth });
     expect(tags.has(after.headers.etag)).toBe(false);
     expect(calls).toEqual(['/v1/parity?n=2', '/v1/parity?n=4']);
+  });
+
+  it('answer a URL seen before by the URL alone, without working out its key again', async () => {
+    const keyed: string[] = [];
+    const { app } = await start({
+      onAnswerKey: (url) => keyed.push(url),
+    });
+    for (const url of ['/v1/parity?n=2', '/v1/parity?n=2', '/v1/parity?n=4', '/v1/parity?n=4']) {
+      expect((await app.inject({ method: 'GET', url, headers: auth })).body).toBe('{"even":true}');
+    }
+    // n=2: keyed to look it up, and to keep it; n=4: keyed to find n=2's answer; each URL's repeat: not at all.
+    expect(keyed).toEqual(['/v1/parity?n=2', '/v1/parity?n=2', '/v1/parity?n=4']);
   });
 
   it('leave a request the route does not key to its URL', async () => {
