@@ -303,18 +303,7 @@ function prepareCatalog(row: ServingStateRow, loanProgramsJson: string): StateCa
     });
   }
   const utilities = (byKey: ServingStateRow['electric_utilities']) => new Map(Object.entries(byKey));
-  const candidatesByGeography = new Map<number, number[]>();
-  const unrestrictedCandidates: number[] = [];
-  candidates.forEach((candidate, index) => {
-    if (candidate.authorityGeographies === null) unrestrictedCandidates.push(index);
-    else
-      for (const id of candidate.authorityGeographies)
-        (candidatesByGeography.get(id) ?? candidatesByGeography.set(id, []).get(id)!).push(index);
-  });
-  const namedGeographies = new Set([
-    ...candidatesByGeography.keys(),
-    ...candidates.flatMap((candidate) => [...(candidate.geoGroup ?? [])]),
-  ]);
+  const { candidatesByGeography, unrestrictedCandidates, namedGeographies } = indexCandidates(candidates);
   return {
     state: row.state,
     candidates,
@@ -337,6 +326,25 @@ function prepareCatalog(row: ServingStateRow, loanProgramsJson: string): StateCa
     loanProgramsJson,
     customAreas: row.custom_areas,
   };
+}
+
+/** Where to find a state's candidates by the geographies they name (see StateCatalog). */
+function indexCandidates(
+  candidates: readonly PreparedCandidate[],
+): Pick<StateCatalog, 'candidatesByGeography' | 'unrestrictedCandidates' | 'namedGeographies'> {
+  const candidatesByGeography = new Map<number, number[]>();
+  const unrestrictedCandidates: number[] = [];
+  candidates.forEach((candidate, index) => {
+    if (candidate.authorityGeographies === null) unrestrictedCandidates.push(index);
+    else
+      for (const id of candidate.authorityGeographies)
+        (candidatesByGeography.get(id) ?? candidatesByGeography.set(id, []).get(id)!).push(index);
+  });
+  const namedGeographies = new Set([
+    ...candidatesByGeography.keys(),
+    ...candidates.flatMap((candidate) => [...(candidate.geoGroup ?? [])]),
+  ]);
+  return { candidatesByGeography, unrestrictedCandidates, namedGeographies };
 }
 
 /** The loan program exactly as the reference lists it (its internal `position` removed). */

@@ -82,6 +82,11 @@ function varyOnEncoding(reply: FastifyReply): FastifyReply {
   return reply.header('vary', [...fields, 'accept-encoding'].join(', '));
 }
 
+/** The headers of a reply that belong to its answer, for sending it again (see isPerRequestHeader). */
+function answerHeaders(reply: FastifyReply): OutgoingHttpHeaders {
+  return Object.fromEntries(Object.entries(reply.getHeaders()).filter(([name]) => !isPerRequestHeader(name)));
+}
+
 /** What a request is known by: its route's key for it, else its URL in canonical form (a POST: nothing). */
 function requestKey(request: FastifyRequest, routeKey: string | undefined): string | undefined {
   // The route's path and method keep keys of different routes, and a GET's from a POST's, apart.
@@ -149,43 +154,52 @@ class CachedAnswers {
   }
 }
 
+/** What answering from the cache needs: the cached answers, the answer version and the hit counter. */
+interface CacheContext {
+  answers: CachedAnswers;
+  answerVersion: string;
+  metrics: ResponseCacheOptions['metrics'];
+}
+
+/**
+ * Answers a request from the cache when it can: with its cached answer (not a HEAD, which has no body),
+ * or 304 when a GET's or HEAD's If-None-Match names the answer's tag. Does nothing otherwise.
+ */
+async function answerFromCache(
+  { answers, answerVersion, metrics }: CacheContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  key: string,
+  urlKey?: string,
+) {
+  const pinned = request.pinned!;
+  const accepted = negotiateEncoding(request.headers['accept-encoding']);
+  const ifNoneMatch = request.method === 'POST' ? undefined : request.headers['if-none-match'];
+  const cached = request.method === 'HEAD' ? undefined : await answers.lookUp(pinned, key, accepted);
+  // Without a cached answer, the tag is worked out only for a conditional request.
+  if (cached === undefined && ifNoneMatch === undefined) return;
+  const current = notModifiedEtag(
+    ifNoneMatch,
+    cached?.etag ?? dataEtag(answerVersion, pinned.snapshot.id, pinned.asOfDate, key),
+    cached?.encoding ?? accepted,
+  );
+  if (current !== undefined) return varyOnEncoding(reply).code(304).header('etag', current).send();
+  if (cached === undefined) return;
+  metrics?.responseCacheLookup(true);
+  // Found by its route's key: the same URL is then answered by onRequest, before any validation.
+  if (urlKey !== undefined) answers.keep(pinned, urlKey, cached);
+  return varyOnEncoding(reply.headers(cached.headers)).send(cached.body);
+}
+
 export const responseCachePlugin = fp<ResponseCacheOptions>(
   async (scope, { responseCache, answerVersion, metrics, compress = compressBody }) => {
     const answers = new CachedAnswers(responseCache, compress);
-
-    /**
-     * Answers a request from the cache when it can: with its cached answer (not a HEAD, which has no body),
-     * or 304 when a GET's or HEAD's If-None-Match names the answer's tag. Does nothing otherwise.
-     */
-    async function answerFromCache(
-      request: FastifyRequest,
-      reply: FastifyReply,
-      key: string,
-      urlKey?: string,
-    ) {
-      const pinned = request.pinned!;
-      const accepted = negotiateEncoding(request.headers['accept-encoding']);
-      const ifNoneMatch = request.method === 'POST' ? undefined : request.headers['if-none-match'];
-      const cached = request.method === 'HEAD' ? undefined : await answers.lookUp(pinned, key, accepted);
-      // Without a cached answer, the tag is worked out only for a conditional request.
-      if (cached === undefined && ifNoneMatch === undefined) return;
-      const current = notModifiedEtag(
-        ifNoneMatch,
-        cached?.etag ?? dataEtag(answerVersion, pinned.snapshot.id, pinned.asOfDate, key),
-        cached?.encoding ?? accepted,
-      );
-      if (current !== undefined) return varyOnEncoding(reply).code(304).header('etag', current).send();
-      if (cached === undefined) return;
-      metrics?.responseCacheLookup(true);
-      // Found by its route's key: the same URL is then answered by onRequest, before any validation.
-      if (urlKey !== undefined) answers.keep(pinned, urlKey, cached);
-      return varyOnEncoding(reply.headers(cached.headers)).send(cached.body);
-    }
+    const cache: CacheContext = { answers, answerVersion, metrics };
 
     // A repeated GET is answered by its URL, before its query is validated.
     scope.addHook('onRequest', async (request, reply) => {
       if (request.method === 'GET' || request.method === 'HEAD')
-        return answerFromCache(request, reply, requestKey(request, undefined)!);
+        return answerFromCache(cache, request, reply, requestKey(request, undefined)!);
     });
 
     // A request whose route keys its answers is answered by its key, once validated.
@@ -193,6 +207,7 @@ export const responseCachePlugin = fp<ResponseCacheOptions>(
       const routeKey = request.routeOptions.config.answerKey?.(request);
       if (routeKey !== undefined)
         return answerFromCache(
+          cache,
           request,
           reply,
           requestKey(request, routeKey)!,
@@ -215,21 +230,19 @@ export const responseCachePlugin = fp<ResponseCacheOptions>(
       const etag = dataEtag(answerVersion, pinned.snapshot.id, pinned.asOfDate, key);
       reply.header('etag', etag).header('cache-control', DATA_CACHE_CONTROL);
       if (!(typeof payload === 'string' || Buffer.isBuffer(payload))) return payload;
-      varyOnEncoding(reply);
-      const headers: OutgoingHttpHeaders = {};
-      for (const [name, value] of Object.entries(reply.getHeaders())) {
-        if (!isPerRequestHeader(name)) headers[name] = value;
-      }
       const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
-      const plain: CachedAnswer = { body, headers, etag, encoding: 'identity' };
+      const plain: CachedAnswer = {
+        body,
+        headers: answerHeaders(varyOnEncoding(reply)),
+        etag,
+        encoding: 'identity',
+      };
       const sent = await answers.inCoding(plain, negotiateEncoding(request.headers['accept-encoding']));
       if (request.method !== 'HEAD' && keepAnswer?.(request) !== false) {
         // Kept by its key, and by its URL too when the route keys it (so onRequest finds it next time).
         const urlKey = answerKey === undefined ? undefined : requestKey(request, undefined);
-        for (const keptAs of urlKey === undefined ? [key] : [key, urlKey]) {
-          answers.keep(pinned, keptAs, plain);
-          if (sent !== plain) answers.keep(pinned, keptAs, sent);
-        }
+        for (const keptAs of urlKey === undefined ? [key] : [key, urlKey])
+          for (const answer of new Set([plain, sent])) answers.keep(pinned, keptAs, answer);
       }
       if (sent !== plain) reply.header('content-encoding', sent.encoding).header('etag', sent.headers.etag);
       return sent.body;
