@@ -2,15 +2,8 @@ import { createReadStream } from 'node:fs';
 import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import {
-  CopyObjectCommand,
-  DeleteObjectCommand,
-  GetObjectCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  S3Client,
-  S3ServiceException,
-} from '@aws-sdk/client-s3';
+import type * as AwsS3 from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { writeFileAtomically } from '../../lib/fs/durable-file.ts';
 import { assertKey, LakeStoreError, type LakeStore, type StoredObject } from './lake-store.ts';
 
@@ -29,13 +22,22 @@ export function parseS3Url(url: string): { bucket: string; prefix: string } {
   return { bucket: match[1]!, prefix: prefix === '' ? '' : `${prefix}/` };
 }
 
+type Sdk = typeof AwsS3;
+let sdkLoaded: Promise<Sdk> | undefined;
+/**
+ * The AWS SDK, loaded at a store's first request: it is large (about 35 MB of memory and 0.1 s of a process's
+ * start), and a process on a lake in a directory never needs it.
+ */
+const loadSdk = () => (sdkLoaded ??= import('@aws-sdk/client-s3'));
+
 /**
  * The AWS SDK's usual settings, from the environment: credentials by its default chain (AWS_ACCESS_KEY_ID
  * and AWS_SECRET_ACCESS_KEY, a profile, an instance role), AWS_REGION, and AWS_ENDPOINT_URL_S3 or
  * AWS_ENDPOINT_URL for a store other than AWS (SeaweedFS, MinIO, Ceph), which is then addressed by path.
  */
-export function s3ClientFromEnvironment(env: NodeJS.ProcessEnv = process.env): S3Client {
+export async function s3ClientFromEnvironment(env: NodeJS.ProcessEnv = process.env): Promise<S3Client> {
   const endpoint = env.AWS_ENDPOINT_URL_S3 ?? env.AWS_ENDPOINT_URL;
+  const { S3Client } = await loadSdk();
   return new S3Client({
     region: env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1',
     ...(endpoint === undefined ? {} : { endpoint, forcePathStyle: true }),
@@ -54,26 +56,28 @@ export class S3Store implements LakeStore {
   readonly location: string;
   private readonly bucket: string;
   private readonly prefix: string;
+  private clientMade: Promise<S3Client> | undefined;
 
+  /** `client`: by default one from the environment (`s3ClientFromEnvironment`), made at the first request. */
   constructor(
     url: string,
-    private readonly client: S3Client = s3ClientFromEnvironment(),
+    private readonly client?: S3Client,
   ) {
     ({ bucket: this.bucket, prefix: this.prefix } = parseS3Url(url));
     this.location = `s3://${this.bucket}/${this.prefix}`.replace(/\/$/, '');
   }
 
   async get(key: string): Promise<StoredObject | null> {
-    const object = await this.send('get', key, async () => {
+    const object = await this.send('get', key, async (client, sdk) => {
       try {
-        const answer = await this.client.send(
-          new GetObjectCommand({ Bucket: this.bucket, Key: this.key(key) }),
+        const answer = await client.send(
+          new sdk.GetObjectCommand({ Bucket: this.bucket, Key: this.key(key) }),
           // The body too: the request is destroyed on abort, its body with it.
           { abortSignal: AbortSignal.timeout(GET_TIMEOUT_MS) },
         );
         return { body: Buffer.from(await answer.Body!.transformToByteArray()), version: answer.ETag! };
       } catch (error) {
-        if (isStatus(error, 404)) return null;
+        if (isStatus(sdk, error, 404)) return null;
         throw error;
       }
     });
@@ -81,16 +85,16 @@ export class S3Store implements LakeStore {
   }
 
   async put(key: string, body: string | Buffer): Promise<void> {
-    await this.send('put', key, () =>
-      this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.key(key), Body: body })),
+    await this.send('put', key, (client, sdk) =>
+      client.send(new sdk.PutObjectCommand({ Bucket: this.bucket, Key: this.key(key), Body: body })),
     );
   }
 
   async putIfVersion(key: string, body: string | Buffer, expected: string | null): Promise<boolean> {
-    return this.send('conditional put', key, async () => {
+    return this.send('conditional put', key, async (client, sdk) => {
       try {
-        await this.client.send(
-          new PutObjectCommand({
+        await client.send(
+          new sdk.PutObjectCommand({
             Bucket: this.bucket,
             Key: this.key(key),
             Body: body,
@@ -100,19 +104,19 @@ export class S3Store implements LakeStore {
         return true;
       } catch (error) {
         // 412: the condition failed; 409: another conditional write to the key was under way.
-        if (isStatus(error, 412) || isStatus(error, 409)) return false;
+        if (isStatus(sdk, error, 412) || isStatus(sdk, error, 409)) return false;
         throw error;
       }
     });
   }
 
   async list(prefix: string): Promise<string[]> {
-    return this.send('list', prefix, async () => {
+    return this.send('list', prefix, async (client, sdk) => {
       const keys: string[] = [];
       let token: string | undefined;
       do {
-        const page = await this.client.send(
-          new ListObjectsV2Command({
+        const page = await client.send(
+          new sdk.ListObjectsV2Command({
             Bucket: this.bucket,
             Prefix: `${this.prefix}${prefix}`,
             ...(token === undefined ? {} : { ContinuationToken: token }),
@@ -126,16 +130,16 @@ export class S3Store implements LakeStore {
   }
 
   async delete(key: string): Promise<void> {
-    await this.send('delete', key, () =>
-      this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.key(key) })),
+    await this.send('delete', key, (client, sdk) =>
+      client.send(new sdk.DeleteObjectCommand({ Bucket: this.bucket, Key: this.key(key) })),
     );
   }
 
   async upload(key: string, file: string): Promise<void> {
     const { size } = await stat(file);
-    await this.send('upload', key, () =>
-      this.client.send(
-        new PutObjectCommand({
+    await this.send('upload', key, (client, sdk) =>
+      client.send(
+        new sdk.PutObjectCommand({
           Bucket: this.bucket,
           Key: this.key(key),
           Body: createReadStream(file),
@@ -146,15 +150,15 @@ export class S3Store implements LakeStore {
   }
 
   async download(key: string, file: string): Promise<boolean> {
-    return this.send('download', key, async () => {
+    return this.send('download', key, async (client, sdk) => {
       let body: Readable;
       try {
-        const answer = await this.client.send(
-          new GetObjectCommand({ Bucket: this.bucket, Key: this.key(key) }),
+        const answer = await client.send(
+          new sdk.GetObjectCommand({ Bucket: this.bucket, Key: this.key(key) }),
         );
         body = answer.Body as Readable;
       } catch (error) {
-        if (isStatus(error, 404)) return false;
+        if (isStatus(sdk, error, 404)) return false;
         throw error;
       }
       await mkdir(path.dirname(file), { recursive: true });
@@ -166,9 +170,9 @@ export class S3Store implements LakeStore {
   }
 
   async copy(from: string, to: string): Promise<void> {
-    await this.send('copy', `${from} to ${to}`, () =>
-      this.client.send(
-        new CopyObjectCommand({
+    await this.send('copy', `${from} to ${to}`, (client, sdk) =>
+      client.send(
+        new sdk.CopyObjectCommand({
           Bucket: this.bucket,
           Key: this.key(to),
           CopySource: `${this.bucket}/${this.key(from).split('/').map(encodeURIComponent).join('/')}`,
@@ -186,15 +190,21 @@ export class S3Store implements LakeStore {
   }
 
   /** Runs one request; a failure the caller does not handle is a LakeStoreError naming the store. */
-  private async send<T>(operation: string, key: string, request: () => Promise<T>): Promise<T> {
+  private async send<T>(
+    operation: string,
+    key: string,
+    request: (client: S3Client, sdk: Sdk) => Promise<T>,
+  ): Promise<T> {
     try {
-      return await request();
+      this.clientMade ??=
+        this.client === undefined ? s3ClientFromEnvironment() : Promise.resolve(this.client);
+      return await request(await this.clientMade, await loadSdk());
     } catch (error) {
       throw new LakeStoreError(this.location, `${operation} ${key}`, { cause: error });
     }
   }
 }
 
-function isStatus(error: unknown, status: number): boolean {
-  return error instanceof S3ServiceException && error.$metadata.httpStatusCode === status;
+function isStatus(sdk: Sdk, error: unknown, status: number): boolean {
+  return error instanceof sdk.S3ServiceException && error.$metadata.httpStatusCode === status;
 }
