@@ -86,7 +86,7 @@ class ParquetSnapshotReader implements SnapshotReader {
     if (written) return { path: target, values: written.size / Float64Array.BYTES_PER_ELEMENT };
     await mkdir(path.dirname(target), { recursive: true });
     let values = 0;
-    await this.withTables(async (db) => {
+    await this.withTables(sql, async (db) => {
       const result = await db.stream(sql);
       await writeFileAtomically(target, async (handle) => {
         for (
@@ -108,10 +108,15 @@ class ParquetSnapshotReader implements SnapshotReader {
     return { path: target, values };
   }
 
-  /** A connection with one view per table of this snapshot (temporary: they go with the connection). */
-  private withTables<T>(use: (db: DuckDBConnection) => Promise<T>): Promise<T> {
+  /**
+   * A connection with one view per table of this snapshot that `sql` names (temporary: they go with the
+   * connection). A view is bound as it is made, its file opened for its columns: views of every table, at each
+   * query of a snapshot's load, would open every file of the snapshot each time.
+   */
+  private withTables<T>(sql: string, use: (db: DuckDBConnection) => Promise<T>): Promise<T> {
     return this.memoryDb(async (db) => {
       for (const [table, entry] of Object.entries(this.manifest.tables)) {
+        if (!namesTable(sql, table)) continue;
         const file = quoteLiteral(path.join(this.dir, entry.file));
         await db.run(`CREATE TEMP VIEW ${quoteIdentifier(table)} AS SELECT * FROM read_parquet(${file})`);
       }
@@ -154,6 +159,10 @@ class ParquetSnapshotReader implements SnapshotReader {
     return this.memoryDb((db) => use(db, path.join(this.dir, entry.file)));
   }
 }
+
+/** Whether `sql` names `table` (a word of its own, in any case: an identifier is not part of a longer one). */
+const namesTable = (sql: string, table: string): boolean =>
+  new RegExp(`(?<![\\w$])${table.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w$])`, 'i').test(sql);
 
 function converterFor(type: DuckDBType, column: string): (value: unknown) => unknown {
   if (type.typeId === DuckDBTypeId.BIGINT) {
