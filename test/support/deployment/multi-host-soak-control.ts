@@ -232,7 +232,12 @@ async function main(): Promise<MultiHostSoakResult> {
     for (;;) {
       const value = found();
       if (value !== undefined) return value;
-      if (Date.now() > giveUp) throw new Error(`gave up waiting for ${what}`);
+      if (Date.now() > giveUp) {
+        const last = REPLICAS.map((host) => `${host}: ${JSON.stringify(probes.get(host)!.at(-1))}`);
+        throw new Error(
+          `gave up waiting for ${what}; CURRENT ${JSON.stringify(currents.at(-1))}; ${last.join('; ')}`,
+        );
+      }
       await delay(20);
     }
   };

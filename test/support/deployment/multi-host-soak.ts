@@ -117,17 +117,25 @@ export async function runMultiHostSoak(options: MultiHostSoakOptions): Promise<M
     let stdout = '';
     let stderr = '';
     let partial = '';
+    // What it said (its progress, and why it failed) apart from the JSON log lines it quotes of its programs.
+    const said: string[] = [];
     control.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     control.stderr!.on('data', (chunk: Buffer) => {
       stderr = (stderr + chunk.toString()).slice(-6000);
       const lines = (partial + chunk.toString()).split('\n');
       partial = lines.pop()!;
-      lines.forEach((line) => log(line));
+      for (const line of lines) {
+        log(line);
+        if (!line.startsWith('{')) said.push(line);
+      }
     });
     const code = await new Promise<number | null>((resolve) => control.once('exit', resolve));
     const line = stdout.split('\n').find((l) => l.startsWith(RESULT_MARKER));
     if (code !== 0 || line === undefined)
-      throw new Error(`the soak on the client host failed (${code}):\n${stdout.slice(-3000)}\n${stderr}`);
+      throw new Error(
+        `the soak on the client host failed (${code}):\n${said.slice(-100).join('\n')}\n` +
+          `its output ends:\n${stdout.slice(-3000)}\n${stderr}`,
+      );
     return JSON.parse(line.slice(RESULT_MARKER.length)) as MultiHostSoakResult;
   } finally {
     lab.destroy();
