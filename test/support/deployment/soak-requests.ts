@@ -1,6 +1,6 @@
 /*
  * What both soaks send and how they read the answers: the replicas soak (replicas-soak.ts, in the runner's
- * process) and the multi-host soak's load client (soak-load-client.ts, a program on a host of its lab). The
+ * process) and the multi-host soak (multi-host-soak-control.ts, the program on its lab's client host). The
  * second snapshot of a soak changes one incentive's cap, so a calculator body tells which snapshot answered.
  */
 
