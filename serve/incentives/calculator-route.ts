@@ -95,8 +95,6 @@ export function registerCalculatorRoute(
           { given: query, givenGeographyIds: utilityGeographyIds, answer: calculation.incentives },
           (geographyIds) => calculate(geographyIds).incentives,
           (incentive) => incentive.amount,
-          // A territory no incentive names adds nothing: such a utility's answer needs no second calculation.
-          (id) => calculation.coveredState!.namedGeographies.has(id),
         );
       return sendJson(reply, calculatorBody(calculation, location, query.utility, query.language, omitted));
     },

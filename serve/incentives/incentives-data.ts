@@ -80,8 +80,6 @@ export interface StateCatalog {
   candidatesByGeography: ReadonlyMap<number, readonly number[]>;
   /** Positions of candidates with no authority to check (federal). */
   unrestrictedCandidates: readonly number[];
-  /** Every geography a candidate's authority serves or its geo group holds: what a utility's territory can change. */
-  namedGeographies: ReadonlySet<number>;
   /** The income limits (threshold ids) the candidates name, each once, in file order. */
   incomeLimitIds: readonly string[];
   programs: readonly Program[];
@@ -303,13 +301,12 @@ function prepareCatalog(row: ServingStateRow, loanProgramsJson: string): StateCa
     });
   }
   const utilities = (byKey: ServingStateRow['electric_utilities']) => new Map(Object.entries(byKey));
-  const { candidatesByGeography, unrestrictedCandidates, namedGeographies } = indexCandidates(candidates);
+  const { candidatesByGeography, unrestrictedCandidates } = indexCandidates(candidates);
   return {
     state: row.state,
     candidates,
     candidatesByGeography,
     unrestrictedCandidates,
-    namedGeographies,
     incomeLimitIds: [...new Set(candidates.flatMap((c) => (c.lowIncome === null ? [] : [c.lowIncome])))],
     programs: Object.entries(row.programs).map(([id, p]) => ({
       id,
@@ -331,7 +328,7 @@ function prepareCatalog(row: ServingStateRow, loanProgramsJson: string): StateCa
 /** Where to find a state's candidates by the geographies they name (see StateCatalog). */
 function indexCandidates(
   candidates: readonly PreparedCandidate[],
-): Pick<StateCatalog, 'candidatesByGeography' | 'unrestrictedCandidates' | 'namedGeographies'> {
+): Pick<StateCatalog, 'candidatesByGeography' | 'unrestrictedCandidates'> {
   const candidatesByGeography = new Map<number, number[]>();
   const unrestrictedCandidates: number[] = [];
   candidates.forEach((candidate, index) => {
@@ -340,11 +337,7 @@ function indexCandidates(
       for (const id of candidate.authorityGeographies)
         (candidatesByGeography.get(id) ?? candidatesByGeography.set(id, []).get(id)!).push(index);
   });
-  const namedGeographies = new Set([
-    ...candidatesByGeography.keys(),
-    ...candidates.flatMap((candidate) => [...(candidate.geoGroup ?? [])]),
-  ]);
-  return { candidatesByGeography, unrestrictedCandidates, namedGeographies };
+  return { candidatesByGeography, unrestrictedCandidates };
 }
 
 /** The loan program exactly as the reference lists it (its internal `position` removed). */

@@ -44,8 +44,6 @@ export function omittedUtilities<T extends { id: string }>(
   },
   answerWith: (utilityGeographyIds: readonly number[]) => readonly T[],
   amountOf: (entry: T) => Amount | null,
-  /** Whether anything at all is offered in a utility's territory; when not, its answer is not computed. */
-  offersAny: (utilityGeographyId: number) => boolean = () => true,
 ): OmittedUtilities | null {
   const now = new Set(request.answer.map((entry) => entry.id));
   const cap = (entry: T) => {
@@ -62,7 +60,6 @@ export function omittedUtilities<T extends { id: string }>(
     const gains = serving.flatMap((id) => {
       const utility = known.get(id);
       if (utility === undefined) return [];
-      if (!offersAny(utility.id)) return [{ id, name: utility.name, additional: 0, additionalUpToUsd: 0 }];
       const added = answerWith([...request.givenGeographyIds, utility.id]).filter(
         (entry) => !now.has(entry.id),
       );

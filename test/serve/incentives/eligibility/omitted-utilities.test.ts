@@ -52,28 +52,6 @@ describe('omittedUtilities', () => {
     });
   });
 
-  it('does not compute the answer of a utility whose territory no incentive names', () => {
-    const asked: number[][] = [];
-    const omitted = omittedUtilities(
-      location,
-      catalog,
-      { given: { gas_utility: 'none' }, givenGeographyIds: [], answer: [federal] },
-      (ids) => {
-        asked.push([...ids]);
-        return answerWith(ids);
-      },
-      amountOf,
-      (id) => id !== 102,
-    );
-    expect(asked).toEqual([[101]]);
-    expect(omitted).toEqual({
-      utility: [
-        { id: 'ma-eversource', name: 'Eversource', additional: 1, additionalUpToUsd: 10_000 },
-        { id: 'ma-national-grid', name: 'National Grid', additional: 0, additionalUpToUsd: 0 },
-      ],
-    });
-  });
-
   it('is null when the parameters are given, or when no serving utility adds anything', () => {
     const given = {
       given: { utility: 'ma-eversource' },
