@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FUELS } from '../../../schemas/rem.ts';
 import { FEATURE_NAMES, FEATURE_RANGES, SIMULATOR_VERSION } from '../../../model/features.ts';
@@ -9,19 +8,14 @@ import { SAMPLER_PARAMETERS_VERSION } from '../../../model/sampler/sample-homes.
 import { modelCardSchema } from '../../../model/surrogate/model-card.ts';
 import { OnnxSurrogate } from '../../../model/surrogate/onnx-surrogate.ts';
 import { MODEL_VERSION } from '../../../model/surrogate/training-config.ts';
+import { COMMITTED_MODEL_DIR } from '../../../model/surrogate/committed-model.ts';
 
 // The committed artifacts in model/artifacts must agree with each other and with the code that feeds them.
-const MODEL_DIR = path.join(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '..',
-  '..',
-  '..',
-  'model',
-  'artifacts',
+const card = modelCardSchema.parse(
+  JSON.parse(readFileSync(path.join(COMMITTED_MODEL_DIR, 'model-card.json'), 'utf8')),
 );
-const card = modelCardSchema.parse(JSON.parse(readFileSync(path.join(MODEL_DIR, 'model-card.json'), 'utf8')));
-const onnx = readFileSync(path.join(MODEL_DIR, card.onnx.file));
-const golden = JSON.parse(readFileSync(path.join(MODEL_DIR, 'golden.json'), 'utf8')) as {
+const onnx = readFileSync(path.join(COMMITTED_MODEL_DIR, card.onnx.file));
+const golden = JSON.parse(readFileSync(path.join(COMMITTED_MODEL_DIR, 'golden.json'), 'utf8')) as {
   model_version: string;
   features: number[][];
   kwh: number[][];

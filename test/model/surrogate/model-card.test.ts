@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
   KNOWN_BIASES,
@@ -9,16 +8,9 @@ import {
   renderModelCard,
 } from '../../../model/surrogate/model-card.ts';
 import { formattedModelCard } from '../../../model/surrogate/model-card-file.ts';
+import { COMMITTED_MODEL_DIR } from '../../../model/surrogate/committed-model.ts';
 
-const ARTIFACTS = path.join(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '..',
-  '..',
-  '..',
-  'model',
-  'artifacts',
-);
-const CARD = path.join(ARTIFACTS, 'model-card.json');
+const CARD = path.join(COMMITTED_MODEL_DIR, 'model-card.json');
 const card = modelCardSchema.parse(JSON.parse(readFileSync(CARD, 'utf8')));
 
 describe('model card', () => {
@@ -61,7 +53,7 @@ describe('model card', () => {
   });
 
   it('is committed as model-card.md exactly as it renders from the committed model-card.json', async () => {
-    const target = path.join(ARTIFACTS, 'model-card.md');
+    const target = path.join(COMMITTED_MODEL_DIR, 'model-card.md');
     expect(readFileSync(target, 'utf8'), 'run npm run model:card').toBe(
       await formattedModelCard(card, target),
     );
