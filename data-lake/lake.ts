@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { link, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../schemas/config.ts';
 import type { Manifest } from '../schemas/lake.ts';
 import { TEMP_MARKER } from '../lib/fs/durable-file.ts';
 import { assertSnapshotId } from './lake-paths.ts';
-import { MANIFEST_FILE, parseManifest } from './manifest-file.ts';
+import { MANIFEST_FILE, parseManifest, readManifest } from './manifest-file.ts';
 import { sha256OfFile } from './parquet-file.ts';
 import { DirectoryStore } from './store/directory-store.ts';
 import type { LakeStore } from './store/lake-store.ts';
@@ -64,9 +64,10 @@ const PARALLEL_DOWNLOADS = 4;
 
 /**
  * A directory lake on this machine holding snapshot `id` whole: the lake itself when it is a directory;
- * for a remote store, the local cache, the snapshot's missing files downloaded into it (PARALLEL_DOWNLOADS at
- * once) and each file's SHA-256 checked against its manifest first (a corrupt or truncated download is refused,
- * never read).
+ * for a remote store, the local cache, with each of the snapshot's files linked from a snapshot already
+ * cached that has the same bytes (a publish mostly changes a few tables) or else downloaded
+ * (PARALLEL_DOWNLOADS at once), and each file's SHA-256 checked against its manifest first (a corrupt or
+ * truncated file is refused, never read).
  */
 export async function localCopy(lake: Lake, id: string): Promise<Lake> {
   const inPlace = lake.store.localPath(snapshotKey(id));
@@ -80,34 +81,41 @@ export async function localCopy(lake: Lake, id: string): Promise<Lake> {
   if (await exists(manifestFile)) return cache;
   const manifest = await readStoredManifest(lake, id);
   if (manifest === null) throw new SnapshotNotInStoreError(lake, id);
+  const cached = await cachedFilesBySha256(cache);
   // Downloaded beside, then renamed into place whole: a snapshot in the cache is complete and checked.
   const partial = `${dir}${TEMP_MARKER}${process.pid}-${randomBytes(4).toString('hex')}`;
   await mkdir(partial, { recursive: true });
   try {
+    const download = async (entry: TableEntry, file: string) => {
+      if (!(await lake.store.download(snapshotKey(id, entry.file), file))) {
+        throw new SnapshotNotInStoreError(lake, id, entry.file);
+      }
+      const sha256 = await sha256OfFile(file);
+      if (sha256 !== entry.sha256) throw new CorruptSnapshotError(lake, id, entry.file, entry.sha256, sha256);
+    };
     const entries = Object.values(manifest.tables);
     let next = 0;
     let stopped = false;
-    const downloadTheRest = async () => {
+    const copyTheRest = async () => {
       for (let entry = entries[next++]; entry !== undefined && !stopped; entry = entries[next++]) {
         const file = path.join(partial, entry.file);
-        if (!(await lake.store.download(snapshotKey(id, entry.file), file))) {
-          throw new SnapshotNotInStoreError(lake, id, entry.file);
-        }
-        const sha256 = await sha256OfFile(file);
-        if (sha256 !== entry.sha256)
-          throw new CorruptSnapshotError(lake, id, entry.file, entry.sha256, sha256);
+        const linked = await linkCachedFile(cached.get(entry.sha256), file);
+        // A cached file is checked as a download is; one changed on this disk since is fetched again.
+        if (linked && (await sha256OfFile(file)) === entry.sha256) continue;
+        if (linked) await rm(file);
+        await download(entry, file);
       }
     };
     // Once one fails the others start no more; every download settles before the partial folder is removed.
-    const downloads = await Promise.allSettled(
+    const copies = await Promise.allSettled(
       Array.from({ length: PARALLEL_DOWNLOADS }, () =>
-        downloadTheRest().catch((error: unknown) => {
+        copyTheRest().catch((error: unknown) => {
           stopped = true;
           throw error;
         }),
       ),
     );
-    const failed = downloads.find((d) => d.status === 'rejected');
+    const failed = copies.find((d) => d.status === 'rejected');
     if (failed !== undefined) throw failed.reason;
     await lake.store.download(snapshotKey(id), path.join(partial, MANIFEST_FILE));
     // Another reader in this process or another may have cached it meanwhile: theirs is as good.
@@ -119,6 +127,34 @@ export async function localCopy(lake: Lake, id: string): Promise<Lake> {
   }
   return cache;
 }
+
+type TableEntry = Manifest['tables'][string];
+
+/** The files of the snapshots already in a cache, by their SHA-256 (from each one's manifest). */
+async function cachedFilesBySha256(cache: Lake): Promise<Map<string, string>> {
+  const snapshots = path.join(cache.workDir, 'snapshots');
+  const files = new Map<string, string>();
+  for (const id of await readdir(snapshots).catch(() => [])) {
+    if (id.includes(TEMP_MARKER)) continue;
+    const manifest = await readManifest(path.join(snapshots, id)).catch(() => null);
+    for (const entry of Object.values(manifest?.tables ?? {})) {
+      files.set(entry.sha256, path.join(snapshots, id, entry.file));
+    }
+  }
+  return files;
+}
+
+/**
+ * Hard-links a cached snapshot's file (never changed once written) as `file`; false when there is none, or
+ * it is gone (its snapshot pruned meanwhile).
+ */
+const linkCachedFile = (cached: string | undefined, file: string): Promise<boolean> =>
+  cached === undefined
+    ? Promise.resolve(false)
+    : link(cached, file).then(
+        () => true,
+        () => false,
+      );
 
 export class SnapshotNotInStoreError extends Error {
   constructor(lake: Lake, id: string, file?: string) {
