@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { mkdir, stat } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { link, mkdir, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { DuckDBTypeId, type DuckDBConnection, type DuckDBType } from '@duckdb/node-api';
 import type { Manifest } from '../schemas/lake.ts';
@@ -79,12 +80,20 @@ class ParquetSnapshotReader implements SnapshotReader {
   ) {}
 
   async writeFloat64File(name: string, sql: string): Promise<Float64File> {
-    const digest = createHash('sha256').update(sql).digest('hex').slice(0, 16);
-    const target = path.join(this.servingCache, this.id, `${name}-${digest}.f64`);
-    const written = await stat(target).catch(() => null);
-    // Written atomically, so a file that exists is complete.
-    if (written) return { path: target, values: written.size / Float64Array.BYTES_PER_ELEMENT };
+    // Named after the query and the bytes of the tables it reads: another snapshot's file of the same name
+    // holds the same numbers, and is linked rather than computed again (a publish mostly changes a few tables).
+    const inputs = tablesNamedBy(this.manifest, sql).map(([, entry]) => entry.sha256);
+    const digest = createHash('sha256')
+      .update([sql, ...inputs].join('\n'))
+      .digest('hex')
+      .slice(0, 16);
+    const fileName = `${name}-${digest}.f64`;
+    const target = path.join(this.servingCache, this.id, fileName);
     await mkdir(path.dirname(target), { recursive: true });
+    // Written atomically, so a file that exists is complete.
+    const written =
+      (await stat(target).catch(() => null)) ?? (await this.linkFromAnotherSnapshot(fileName, target));
+    if (written) return { path: target, values: written.size / Float64Array.BYTES_PER_ELEMENT };
     let values = 0;
     await this.withTables(sql, async (db) => {
       const result = await db.stream(sql);
@@ -115,13 +124,29 @@ class ParquetSnapshotReader implements SnapshotReader {
    */
   private withTables<T>(sql: string, use: (db: DuckDBConnection) => Promise<T>): Promise<T> {
     return this.memoryDb(async (db) => {
-      for (const [table, entry] of Object.entries(this.manifest.tables)) {
-        if (!namesTable(sql, table)) continue;
+      for (const [table, entry] of tablesNamedBy(this.manifest, sql)) {
         const file = quoteLiteral(path.join(this.dir, entry.file));
         await db.run(`CREATE TEMP VIEW ${quoteIdentifier(table)} AS SELECT * FROM read_parquet(${file})`);
       }
       return use(db);
     });
+  }
+
+  /**
+   * Hard-links the serving file `fileName` of another snapshot (never changed once written) as `target`;
+   * its size, or null when no other snapshot has it.
+   */
+  private async linkFromAnotherSnapshot(fileName: string, target: string): Promise<Stats | null> {
+    for (const snapshot of await readdir(this.servingCache)) {
+      if (snapshot === this.id) continue;
+      try {
+        await link(path.join(this.servingCache, snapshot, fileName), target);
+        return await stat(target);
+      } catch {
+        // That snapshot's load wrote no such file.
+      }
+    }
+    return null;
   }
 
   async columns(table: string): Promise<ParquetColumn[]> {
@@ -159,6 +184,10 @@ class ParquetSnapshotReader implements SnapshotReader {
     return this.memoryDb((db) => use(db, path.join(this.dir, entry.file)));
   }
 }
+
+/** The tables of a manifest that `sql` names, in the manifest's order: those a query over them reads. */
+export const tablesNamedBy = (manifest: Manifest, sql: string) =>
+  Object.entries(manifest.tables).filter(([table]) => namesTable(sql, table));
 
 /** Whether `sql` names `table` (a word of its own, in any case: an identifier is not part of a longer one). */
 const namesTable = (sql: string, table: string): boolean =>
