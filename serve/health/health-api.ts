@@ -7,10 +7,11 @@ import type { RouteGroup, RouteGroupContext, ZodApp } from '../route-group.ts';
 import { errorBodySchema } from '../errors.ts';
 import { localizedValidationError } from '../http/request-validation.ts';
 import { sendJson } from '../http/send-json.ts';
-import type { SnapshotLoader } from '../snapshot/snapshot-loader.ts';
+import { HEALTH_COUNTY_IMPACTS } from '../../data-lake/tables/health.ts';
+import { tableEntries, type SnapshotLoader } from '../snapshot/snapshot-loader.ts';
 import { registerHealthCountiesRoute } from './counties-route.ts';
 import { healthAnswerJson } from './health-answer.ts';
-import { loadHealthSnapshot, type HealthSnapshot } from './health-data.ts';
+import { loadHealthSnapshot, sourcesOf, type HealthSnapshot } from './health-data.ts';
 import {
   fipsCodeMessage,
   healthAnswerKey,
@@ -28,6 +29,11 @@ export const healthLoader: SnapshotLoader<HealthSnapshot> = {
   // None required: a snapshot without the health table must still serve the other routes.
   tables: [],
   load: loadHealthSnapshot,
+  // The sources are part of each answer's model description.
+  madeFrom: (manifest) => [
+    tableEntries(manifest, [HEALTH_COUNTY_IMPACTS]),
+    sourcesOf(manifest, HEALTH_COUNTY_IMPACTS.name),
+  ],
   ready: (snapshot) => snapshot.data !== null,
 };
 

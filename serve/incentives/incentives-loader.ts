@@ -9,7 +9,7 @@ import {
 import { lowIncomeThresholdRecordSchema } from '../../schemas/incentives/records.ts';
 import { REM_ZIP_COUNTIES } from '../../data-lake/tables/rem.ts';
 import { readTable } from '../../data-lake/snapshot-reader.ts';
-import type { SnapshotLoader } from '../snapshot/snapshot-loader.ts';
+import { tableEntries, type SnapshotLoader } from '../snapshot/snapshot-loader.ts';
 import { prepareIncentivesData, type IncentivesData } from './incentives-data.ts';
 
 /**
@@ -17,16 +17,19 @@ import { prepareIncentivesData, type IncentivesData } from './incentives-data.ts
  * Tables are read one after another: each read runs its own DuckDB instance, and reading them all at once
  * raises the serving process's resident memory for good (native memory the allocator keeps once touched).
  */
+const REQUIRED = [
+  SERVING_LOCATIONS,
+  SERVING_STATES,
+  LOW_INCOME_THRESHOLDS,
+  POVERTY_LEVELS,
+  TAX_BRACKETS,
+  LOAN_PROGRAMS,
+];
+
 export const incentivesLoader: SnapshotLoader<IncentivesData> = {
   name: 'incentives',
-  tables: [
-    SERVING_LOCATIONS,
-    SERVING_STATES,
-    LOW_INCOME_THRESHOLDS,
-    POVERTY_LEVELS,
-    TAX_BRACKETS,
-    LOAN_PROGRAMS,
-  ],
+  tables: REQUIRED,
+  madeFrom: (manifest) => tableEntries(manifest, [...REQUIRED, REM_ZIP_COUNTIES]),
   async load(snapshot) {
     return prepareIncentivesData({
       locations: await readTable(snapshot, SERVING_LOCATIONS),

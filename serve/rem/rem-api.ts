@@ -4,17 +4,19 @@ import type { RouteGroup, RouteGroupContext, ZodApp } from '../route-group.ts';
 import type { Geocoder } from '../geocoding/geocoder.ts';
 import { openGeocoder } from '../geocoding/open-geocoder.ts';
 import { sendJson } from '../http/send-json.ts';
-import type { SnapshotLoader } from '../snapshot/snapshot-loader.ts';
+import { tableEntries, type SnapshotLoader } from '../snapshot/snapshot-loader.ts';
 import { registerAddressRoute } from './address-route.ts';
 import { registerCountiesRoute } from './counties-route.ts';
 import { registerProfileRoute } from './profile-route.ts';
-import { loadRemSnapshot, type RemSnapshot } from './rem-data.ts';
+import { loadRemSnapshot, REM_TABLES, type RemSnapshot } from './rem-data.ts';
 
 const remLoader = (model: RemModel): SnapshotLoader<RemSnapshot> => ({
   name: 'rem',
   // None required: a snapshot without the REM tables must still serve the incentives (see loadRemSnapshot).
   tables: [],
   load: (snapshot) => loadRemSnapshot(snapshot, model),
+  // The code version is part of the versions the REM routes report.
+  madeFrom: (manifest) => [tableEntries(manifest, REM_TABLES), manifest.codeVersion],
   ready: (snapshot) => snapshot.data !== null,
 });
 

@@ -1,4 +1,5 @@
 import { watch, type FSWatcher } from 'node:fs';
+import { isDeepStrictEqual } from 'node:util';
 import type { Logger } from '../../lib/log.ts';
 import type { Manifest } from '../../schemas/lake.ts';
 import type { SnapshotReader } from '../../data-lake/snapshot-reader.ts';
@@ -52,10 +53,15 @@ export interface SnapshotHolderOptions {
   events?: { snapshotSwapped(): void; snapshotLoadFailed(): void };
 }
 
-/** Loads every module from one snapshot; refuses a snapshot that lacks a table a module reads. */
+/**
+ * Loads every module from one snapshot; refuses a snapshot that lacks a table a module reads. A module whose
+ * data is made from the same parts of the manifest as in `served` (see SnapshotLoader.madeFrom) keeps the
+ * data loaded then.
+ */
 export async function loadSnapshot(
   reader: SnapshotReader,
   loaders: readonly SnapshotLoader<unknown>[],
+  served: LoadedSnapshot | null = null,
 ): Promise<LoadedSnapshot> {
   const missing = loaders.flatMap((m) =>
     m.tables.filter((t) => !(t.name in reader.manifest.tables)).map((t) => `${m.name} needs table ${t.name}`),
@@ -65,13 +71,25 @@ export async function loadSnapshot(
   if (reader.manifest.hold !== undefined && reader.manifest.review === undefined) {
     throw new Error(`snapshot ${reader.id} is held for review, not published: it is not served`);
   }
-  const loaded = await Promise.all(loaders.map(async (m) => [m.name, await m.load(reader)] as const));
+  const loaded = await Promise.all(
+    loaders.map(
+      async (m) => [m.name, reusable(m, reader.manifest, served) ?? (await m.load(reader))] as const,
+    ),
+  );
   return Object.freeze({
     id: reader.id,
     createdAt: reader.manifest.createdAt,
     manifest: reader.manifest,
     data: new Map(loaded),
   });
+}
+
+/** What `served` loaded for module `m`, when it is made from the same parts of `manifest`; else undefined. */
+function reusable(m: SnapshotLoader<unknown>, manifest: Manifest, served: LoadedSnapshot | null): unknown {
+  if (m.madeFrom === undefined || served === null || !served.data.has(m.name)) return undefined;
+  return isDeepStrictEqual(m.madeFrom(manifest), m.madeFrom(served.manifest))
+    ? served.data.get(m.name)
+    : undefined;
 }
 
 /**
@@ -173,13 +191,15 @@ export class SnapshotHolder {
         this.sourceStatus = { ...this.sourceStatus, current: id, reachable, error: null, since: null };
         return;
       }
-      const loaded = await loadSnapshot(await source.open(id), loaders);
+      const loadStarted = performance.now();
+      const loaded = await loadSnapshot(await source.open(id), loaders, this.snapshot);
+      const loadMs = Math.round(performance.now() - loadStarted);
       const previous = this.snapshot?.id ?? null;
       this.snapshot = loaded;
       this.lastFailure = null;
       this.sourceStatus = { ...this.sourceStatus, current: id, reachable, error: null, since: null };
       this.options.events?.snapshotSwapped();
-      logger.info({ snapshot: loaded.id, previous }, 'serving snapshot');
+      logger.info({ snapshot: loaded.id, previous, loadMs }, 'serving snapshot');
     } catch (err) {
       this.sourceStatus = {
         ...this.sourceStatus,

@@ -1,3 +1,4 @@
+import type { Manifest } from '../../schemas/lake.ts';
 import type { TableRef } from '../../data-lake/tables/table-ref.ts';
 import type { SnapshotReader } from '../../data-lake/snapshot-reader.ts';
 
@@ -15,4 +16,15 @@ export interface SnapshotLoader<T> {
    * without them and is not ready: its family is still being precomputed (see /healthz).
    */
   ready?(data: T): boolean;
+  /**
+   * Everything of a manifest that `load`'s result is made from (the entries of the tables it reads, which
+   * hold their SHA-256; the code version; …), when a module states it: a snapshot whose `madeFrom` equals
+   * that of the snapshot served keeps the data loaded for it, so a publish that changes a few tables reloads
+   * only the modules that read them. A module that says nothing is loaded again for every snapshot.
+   */
+  madeFrom?(manifest: Manifest): unknown;
 }
+
+/** The manifest's entries of `tables` (null for a table it lacks): what a module's data is made from. */
+export const tableEntries = (manifest: Manifest, tables: readonly TableRef[]) =>
+  tables.map((table) => manifest.tables[table.name] ?? null);

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { Writable } from 'node:stream';
 import { loadSnapshot, SnapshotHolder } from '../../../serve/snapshot/snapshot-holder.ts';
-import type { SnapshotLoader } from '../../../serve/snapshot/snapshot-loader.ts';
+import { tableEntries, type SnapshotLoader } from '../../../serve/snapshot/snapshot-loader.ts';
+import type { SnapshotReader } from '../../../data-lake/snapshot-reader.ts';
 import {
   MemorySnapshotSource,
   memoryReader,
@@ -50,6 +51,46 @@ describe('loadSnapshot', () => {
     await expect(loadSnapshot(memoryReader('s1'), [programs, counties])).rejects.toThrow(
       'snapshot s1 is incomplete: counties needs table counties',
     );
+  });
+});
+
+// A publish mostly changes a few tables: a module whose data is made from the same manifest entries as the
+// snapshot served keeps that data, and only the modules reading a changed table read the new snapshot.
+describe('loadSnapshot after another snapshot', () => {
+  /** `loader` stating that its data is made from its tables, and noting each load in `loads`. */
+  const noted = <T>(loader: SnapshotLoader<T>, loads: string[], madeFrom = true): SnapshotLoader<T> => ({
+    ...loader,
+    load: (snapshot) => {
+      loads.push(`${loader.name} from ${snapshot.id}`);
+      return loader.load(snapshot);
+    },
+    ...(madeFrom ? { madeFrom: (manifest) => tableEntries(manifest, loader.tables) } : {}),
+  });
+  /** A memory snapshot of 2 programs (`programsSha256` their file's SHA-256) and 3 counties. */
+  const snapshot = (id: string, programsSha256: string): SnapshotReader => {
+    const reader = memoryReader(id, { programs: programRows(id, 2), counties: [{}, {}, {}] });
+    const { tables } = reader.manifest;
+    tables.programs = { ...tables.programs!, sha256: programsSha256 };
+    return reader;
+  };
+
+  it('keeps the data of a module whose tables are unchanged, and loads again one whose table changed', async () => {
+    const loads: string[] = [];
+    const loaders = [noted(programs, loads), noted(counties, loads)];
+    const first = await loadSnapshot(snapshot('s1', 'a'.repeat(64)), loaders);
+    const second = await loadSnapshot(snapshot('s2', 'b'.repeat(64)), loaders, first);
+    expect(loads).toEqual(['programs from s1', 'counties from s1', 'programs from s2']);
+    expect(second.id).toBe('s2');
+    expect(second.data.get('programs')).toEqual(programRows('s2', 2));
+    expect(second.data.get('counties')).toBe(3);
+  });
+
+  it('loads a module again for every snapshot when it does not say what its data is made from', async () => {
+    const loads: string[] = [];
+    const loaders = [noted(counties, loads, false)];
+    const first = await loadSnapshot(snapshot('s1', 'a'.repeat(64)), loaders);
+    await loadSnapshot(snapshot('s2', 'a'.repeat(64)), loaders, first);
+    expect(loads).toEqual(['counties from s1', 'counties from s2']);
   });
 });
 
