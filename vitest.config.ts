@@ -14,6 +14,7 @@ export const PROCESS_SPECS = [
   'test/data-lake/store/s3-store.test.ts',
   'test/deploy/engines/seaweedfs.test.ts',
   'test/deploy/haproxy.test.ts',
+  'test/deploy/multi-host-soak.test.ts',
   'test/deploy/netns-hosts.test.ts',
   'test/eventlog/embedded-log-recovery.test.ts',
   'test/eventlog/kafka-log.test.ts',
