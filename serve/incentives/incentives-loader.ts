@@ -12,11 +12,6 @@ import { readTable } from '../../data-lake/snapshot-reader.ts';
 import { tableEntries, type SnapshotLoader } from '../snapshot/snapshot-loader.ts';
 import { prepareIncentivesData, type IncentivesData } from './incentives-data.ts';
 
-/**
- * Loads the incentives serving tables of a snapshot into memory once; requests then only read maps.
- * Tables are read one after another: each read runs its own DuckDB instance, and reading them all at once
- * raises the serving process's resident memory for good (native memory the allocator keeps once touched).
- */
 const REQUIRED = [
   SERVING_LOCATIONS,
   SERVING_STATES,
@@ -26,6 +21,11 @@ const REQUIRED = [
   LOAN_PROGRAMS,
 ];
 
+/**
+ * Loads the incentives serving tables of a snapshot into memory once; requests then only read maps.
+ * Tables are read one after another: each read runs its own DuckDB instance, and reading them all at once
+ * raises the serving process's resident memory for good (native memory the allocator keeps once touched).
+ */
 export const incentivesLoader: SnapshotLoader<IncentivesData> = {
   name: 'incentives',
   tables: REQUIRED,
