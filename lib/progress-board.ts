@@ -106,9 +106,14 @@ const BAR_WIDTH = 24;
 
 /**
  * The board as text, a line each: a mark (✓ done, › running), the label, a bar when the total is known
- * and the figures, e.g. `› simulate clusters  [██████░░░░░░░░░░░░░░░░░░]  3,441/13,764 clusters  25%  1m30s left`.
+ * and the figures, e.g. `› simulate clusters  [██████░░░░░░░░░░░░░░░░░░]  3,441/13,764 clusters  25%  1m30s left`;
+ * a running line's time left is `leftMs`'s (by default its rate's, `timeLeftMs`).
  */
-export function renderProgressLines(lines: readonly Readonly<ProgressLine>[], nowMs: number): string[] {
+export function renderProgressLines(
+  lines: readonly Readonly<ProgressLine>[],
+  nowMs: number,
+  leftMs: (line: Readonly<ProgressLine>, nowMs: number) => number | undefined = timeLeftMs,
+): string[] {
   const width = Math.max(0, ...lines.map((l) => l.label.length));
   return lines.map((line) => {
     const done = line.endedAtMs !== undefined;
@@ -124,8 +129,8 @@ export function renderProgressLines(lines: readonly Readonly<ProgressLine>[], no
     if (done) status = `done in ${formatDuration(elapsedMs)}`;
     else if (!known) status = formatDuration(elapsedMs);
     else {
-      const leftMs = timeLeftMs(line, nowMs);
-      status = `${Math.floor(fraction * 100)}%${leftMs === undefined ? '' : `  ${formatDuration(leftMs)} left`}`;
+      const left = leftMs(line, nowMs);
+      status = `${Math.floor(fraction * 100)}%${left === undefined ? '' : `  ${formatDuration(left)} left`}`;
     }
     return `${done ? '✓' : '›'} ${line.label.padEnd(width)}  ${bar}  ${counted}  ${status}`;
   });

@@ -1,5 +1,6 @@
 import type { Config } from '../schemas/config.ts';
-import { renderProgressLines, type ProgressBoard } from './progress-board.ts';
+import { renderProgressLines, type ProgressBoard, type ProgressLine } from './progress-board.ts';
+import { LineTimesLeft } from './run-estimate.ts';
 
 export interface TerminalDisplay {
   /** Writes a block of lines above the live progress lines, where it stays (nothing redraws over it). */
@@ -14,6 +15,8 @@ export interface TerminalDisplayOptions {
   now?: () => number;
   /** Least time between two redraws (default 100 ms); changes in between are drawn once it has passed. */
   redrawEveryMs?: number;
+  /** A last live line under the steps, e.g. the whole run's time left; none while it gives null. */
+  summary?: () => string | null;
 }
 
 /** Cursor to the start of the line `n` lines up, then clear to the end of the screen. */
@@ -37,7 +40,14 @@ export function createTerminalDisplay(
   let lastDrawAt = -Infinity;
   let timer: NodeJS.Timeout | undefined;
 
-  const liveLines = () => renderProgressLines(board.snapshot().slice(settled), now());
+  // One reader of the lines' times left, so that none of them grows between redraws but by work added.
+  const timesLeft = new LineTimesLeft();
+  const render = (lines: readonly Readonly<ProgressLine>[]) =>
+    renderProgressLines(lines, now(), (line, nowMs) => timesLeft.read(line, nowMs));
+  const liveLines = () => {
+    const summary = options.summary?.() ?? null;
+    return [...render(board.snapshot().slice(settled)), ...(summary === null ? [] : [summary])];
+  };
   const draw = () => {
     clearTimeout(timer);
     timer = undefined;
@@ -57,7 +67,7 @@ export function createTerminalDisplay(
       const lines = board.snapshot();
       const firstRunning = lines.findIndex((line) => line.endedAtMs === undefined);
       const upTo = firstRunning === -1 ? lines.length : firstRunning;
-      const done = renderProgressLines(lines.slice(settled, upTo), now());
+      const done = render(lines.slice(settled, upTo));
       stream.write(eraseUp(drawn) + [...done, block].map((line) => `${line}\n`).join(''));
       settled = Math.max(settled, upTo);
       drawn = 0;

@@ -8,19 +8,10 @@ import { ensureKey } from './auth/ensure-key.ts';
 import { keyAnnouncement } from './auth/key-announcement.ts';
 import { keyFilePath } from './auth/key-file.ts';
 import { KeyStore } from './auth/key-store.ts';
-import type { PrecomputeProgress } from './http/not-ready.ts';
+import { preparing, type PrecomputeProgress } from './http/not-ready.ts';
 import { startMetricsListener, type MetricsListener } from '../lib/metrics/metrics-listener.ts';
 import { ServeMetrics } from './serve-metrics.ts';
 import { SnapshotHolder, type SnapshotSource } from './snapshot/snapshot-holder.ts';
-
-/** What a precompute reports before its first step starts (reading the sources, fingerprinting). */
-const PREPARING: PrecomputeProgress = {
-  step: 'preparing',
-  count: 0,
-  total: undefined,
-  unit: 'steps',
-  leftMs: undefined,
-};
 
 export interface ServiceDeps {
   config: Config;
@@ -196,7 +187,7 @@ export async function startService(deps: ServiceDeps): Promise<RunningService> {
     routeGroups: deps.routeGroups,
     keyStore,
     metrics,
-    precompute: () => (precomputing ? (precompute?.progress() ?? PREPARING) : null),
+    precompute: () => (precomputing ? (precompute?.progress() ?? preparing(undefined)) : null),
     rateLimitRedis: redis,
     draining: () => draining,
     ...(deps.answerVersion === undefined ? {} : { answerVersion: deps.answerVersion }),

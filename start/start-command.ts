@@ -1,7 +1,9 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { createLogger, bufferedStdout, terminalLogDestination } from '../lib/log.ts';
 import { ProgressBoard, sourceStepsOnOneLine, type ProgressLine } from '../lib/progress-board.ts';
-import { runTimeLeftMs } from '../lib/run-estimate.ts';
+import { PrecomputeTimeLeft, precomputePrior } from '../lib/run-estimate.ts';
+import { preparing, timeLeftText } from '../serve/http/not-ready.ts';
+import { defaultWorkerCount } from '../simulate/worker-pool.ts';
 import { createProgress, teeProgress } from '../lib/progress.ts';
 import { createTerminalDisplay, onTerminal } from '../lib/terminal-display.ts';
 import type { Config } from '../schemas/config.ts';
@@ -28,7 +30,27 @@ export async function startCommand(config: Config): Promise<number | undefined> 
   limitHeapGrowth(config.SERVE_HEAP_GROWTH_PERCENT);
   // One line per pipeline step; ingest's per-source steps share a line each.
   const board = new ProgressBoard({ lineFor: sourceStepsOnOneLine });
-  const display = onTerminal(config) ? createTerminalDisplay(board, { stream: process.stderr }) : null;
+  // The timed steps of this start's quick stage: the plan the whole precompute's time left is estimated by.
+  let plan: readonly ProgressLine[] | null = null;
+  let runFrom = 0;
+  // Read by the 503s, /healthz and the terminal alike, so each sees one estimate that never jumps up.
+  let timeLeft: PrecomputeTimeLeft | null = null;
+  let precomputing = false;
+  const precomputeLeft = () => {
+    const now = performance.now();
+    timeLeft ??= new PrecomputeTimeLeft(precomputePrior(defaultWorkerCount(config.SIMULATE_WORKERS)), now);
+    return timeLeft.read(plan, board.snapshot().slice(runFrom), now);
+  };
+  const display = onTerminal(config)
+    ? createTerminalDisplay(board, {
+        stream: process.stderr,
+        // Only while a step runs: the board's last change of a precompute is its last step ending.
+        summary: () =>
+          precomputing && board.running() !== null
+            ? `precompute: about ${timeLeftText(precomputeLeft())} left in all`
+            : null,
+      })
+    : null;
   // stderr: the JSON logs go to stdout, and a key must not end up wherever they are collected.
   const print = display ? display.print : (block: string) => void process.stderr.write(`${block}\n`);
   // JSON logs on stdout (a line per request); on a terminal, its warnings and errors printed as they come.
@@ -52,12 +74,17 @@ export async function startCommand(config: Config): Promise<number | undefined> 
     else logger.info({ snapshot: result.snapshotId, status: result.status }, `${stage} pipeline run done`);
     if (display) print(`${stage}: snapshot ${result.snapshotId} ${result.status}`);
   };
-  // The timed steps of this start's quick stage: the plan the whole precompute's time left is estimated by.
-  let plan: readonly ProgressLine[] | null = null;
-  let runFrom = 0;
   const precompute = async (servePublished: () => Promise<void>) => {
     const definitions = await defaultDefinitions(config);
     if ((await staleTables(openLake(config), definitions, config)).length === 0) return;
+    precomputing = true;
+    try {
+      await precomputeStages(servePublished, definitions);
+    } finally {
+      precomputing = false;
+    }
+  };
+  const precomputeStages = async (servePublished: () => Promise<void>, definitions: PipelineDefinitions) => {
     const stage = async (name: string, stageConfig: Config) => {
       runFrom = board.snapshot().length;
       await pipeline(name, stageConfig, definitions);
@@ -102,17 +129,11 @@ export async function startCommand(config: Config): Promise<number | undefined> 
       precompute: {
         run: precompute,
         progress: () => {
+          // The whole precompute's time left: a step's own would mislead (see not-ready.ts).
+          const left = precomputeLeft();
           const line = board.running();
-          if (line === null) return null;
-          const now = performance.now();
-          return {
-            step: line.label,
-            count: line.count,
-            total: line.total,
-            unit: line.unit,
-            // The whole precompute's, which only a plan tells; a step's own would mislead (see not-ready.ts).
-            leftMs: plan === null ? undefined : runTimeLeftMs(plan, board.snapshot().slice(runFrom), now),
-          };
+          if (line === null) return preparing(left);
+          return { step: line.label, count: line.count, total: line.total, unit: line.unit, left };
         },
       },
       print,

@@ -1,4 +1,5 @@
 import type { Language } from '../../schemas/incentives/enums.ts';
+import type { TimeLeft } from '../../lib/run-estimate.ts';
 import { errors, type HttpError } from '../errors.ts';
 
 /**
@@ -12,11 +13,21 @@ export interface PrecomputeProgress {
   total: number | undefined;
   unit: string;
   /**
-   * Time every step still to run needs, when an earlier stage's timing gives a plan; not the running step's
-   * own (a step's "1 min left" followed by the next step's "2 min left" misleads a client that waits).
+   * Time every step still to run needs (`PrecomputeTimeLeft`): a range until the work has been timed; not
+   * the running step's own (a step's "1 min left" followed by the next step's "2 min left" misleads a
+   * client that waits). Undefined when nothing times the precompute.
    */
-  leftMs: number | undefined;
+  left: TimeLeft | undefined;
 }
+
+/** What a precompute reports while no step runs (before its first, between two). */
+export const preparing = (left: TimeLeft | undefined): PrecomputeProgress => ({
+  step: 'preparing',
+  count: 0,
+  total: undefined,
+  unit: 'steps',
+  left,
+});
 
 const number = {
   en: new Intl.NumberFormat('en-US'),
@@ -33,13 +44,13 @@ export const precomputeProgressText: Record<Language, (progress: PrecomputeProgr
     (p.total === undefined
       ? ` ${p.unit}`
       : ` of ${number.en.format(p.total)} ${p.unit}, ${precomputePercent(p)}%`) +
-    (p.leftMs === undefined ? '' : `; about ${timeText(p.leftMs)} left in all`),
+    (p.left === undefined ? '' : `; about ${timeLeftText(p.left)} left in all`),
   es: (p) =>
     `ahora ${p.step}: ${number.es.format(p.count)}` +
     (p.total === undefined
       ? ` ${p.unit}`
       : ` de ${number.es.format(p.total)} ${p.unit}, ${precomputePercent(p)} %`) +
-    (p.leftMs === undefined ? '' : `; quedan unos ${timeText(p.leftMs)} en total`),
+    (p.left === undefined ? '' : `; quedan unos ${timeLeftText(p.left)} en total`),
 };
 
 /** Whole percent of the step done, or null when its total is not known. */
@@ -50,12 +61,20 @@ export function precomputePercent(p: PrecomputeProgress): number | null {
 const timeText = (ms: number) =>
   ms < 60_000 ? `${Math.max(10, Math.ceil(ms / 10_000) * 10)} s` : `${Math.ceil(ms / 60_000)} min`;
 
+/** A range as people say it: "2–13 min", "40 s–2 min", or one time when both ends read the same ("3 min"). */
+export function timeLeftText({ lowMs, highMs }: TimeLeft): string {
+  const [low, high] = [timeText(lowMs), timeText(highMs)];
+  if (low === high) return low;
+  const sameUnit = low.split(' ')[1] === high.split(' ')[1];
+  return `${sameUnit ? low.split(' ')[0] : low}–${high}`;
+}
+
 /**
  * The 503 of a route whose data family the served snapshot lacks. While a precompute runs, the client is
- * told to come back when it should be over (5 s to 5 min), or in 30 s when that is not known.
+ * told to come back when it could be over at the soonest (5 s to 5 min), or in 30 s when that is not known.
  */
 export function notReadyError(message: string, progress: PrecomputeProgress | null): HttpError {
   if (progress === null) return errors.moduleNotReady(message);
-  const seconds = progress.leftMs === undefined ? 30 : Math.ceil(progress.leftMs / 1000);
+  const seconds = progress.left === undefined ? 30 : Math.ceil(progress.left.lowMs / 1000);
   return errors.moduleNotReady(message, Math.min(300, Math.max(5, seconds)));
 }

@@ -43,7 +43,15 @@ const healthSchema = z
           .number()
           .nullable()
           .describe(
-            'Seconds the whole precompute still needs (every step left), when an earlier stage timed it',
+            'Seconds the whole precompute still needs (every step left) at the soonest: the low end of a ' +
+              'range until its work has been timed, then the estimate; null when nothing times it',
+          ),
+        secondsLeftAtMost: z
+          .number()
+          .nullable()
+          .describe(
+            'The high end of that range: equal to secondsLeft once the work has been timed. Neither grows ' +
+              'from one reading to the next but by the time of work the precompute found it has to do',
           ),
       })
       .nullable()
@@ -113,10 +121,13 @@ export const healthzPlugin: FastifyPluginAsync<HealthzOptions> = async (scope, o
                 total: progress.total ?? null,
                 unit: progress.unit,
                 percent: precomputePercent(progress),
-                secondsLeft: progress.leftMs === undefined ? null : Math.ceil(progress.leftMs / 1000),
+                secondsLeft: seconds(progress.left?.lowMs),
+                secondsLeftAtMost: seconds(progress.left?.highMs),
               },
         lake: options.snapshots.status?.() ?? null,
       });
     },
   );
 };
+
+const seconds = (ms: number | undefined) => (ms === undefined ? null : Math.ceil(ms / 1000));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ProgressLine } from '../../lib/progress-board.ts';
-import { runTimeLeftMs } from '../../lib/run-estimate.ts';
+import { LineTimesLeft, PrecomputeTimeLeft, precomputePrior, runTimeLeftMs } from '../../lib/run-estimate.ts';
 
 const line = (
   label: string,
@@ -80,5 +80,83 @@ describe('runTimeLeftMs', () => {
     ];
     // The load ran 1,500 ms against the plan's 1,000 and is done: the 5 segments left at 1 per 200 ms remain.
     expect(runTimeLeftMs(smallStage, run, 12_000)).toBe(1000);
+  });
+});
+
+/** The whole stage of a first start (every state's health), its first steps as they are at `nowMs`. */
+const wholeStageAt = (simulated: number | null) => [
+  line('read sources', 'files', 20_000, 20_300),
+  line('stage records', 'records', 20_300, 21_000),
+  line('build tables', 'tables', 21_000, undefined, 10, 6),
+  ...(simulated === null
+    ? []
+    : [line('simulate clusters', 'clusters', 21_500, undefined, 13_432, simulated)]),
+];
+
+describe('PrecomputeTimeLeft', () => {
+  it('gives the prior range from the first reading, less the time gone, while no stage has been timed', () => {
+    const timeLeft = new PrecomputeTimeLeft({ lowMs: 108_000, highMs: 768_000 }, 1000);
+    expect(timeLeft.read(null, [], 1000)).toEqual({ lowMs: 108_000, highMs: 768_000 });
+    // The first stage's simulate step, 17 of 332 clusters in 2 s: 37 s at its rate, less than the range.
+    const firstStage = [line('simulate clusters', 'clusters', 4000, undefined, 332, 17)];
+    expect(timeLeft.read(null, firstStage, 6000)).toEqual({ lowMs: 103_000, highMs: 763_000 });
+  });
+
+  it('keeps the range until the run shows its work, then gives the plan’s estimate, grown by the work found', () => {
+    const timeLeft = new PrecomputeTimeLeft({ lowMs: 20_000, highMs: 60_000 }, 0);
+    // The whole stage has begun, but how many clusters it has is not known yet: the range less 20.5 s, and
+    // at least the plan's estimate with the plan's clusters.
+    const unscaled = runTimeLeftMs(smallStage, wholeStageAt(null), 20_500);
+    expect(timeLeft.read(smallStage, wholeStageAt(null), 20_500)).toEqual({
+      lowMs: unscaled,
+      highMs: 39_500,
+    });
+    // 13,432 clusters (40 times the plan's), 3,358 done in 15 s: the plan's estimate, above what was shown
+    // by the clusters found.
+    const estimate = runTimeLeftMs(smallStage, wholeStageAt(3358), 36_500);
+    expect(estimate).toBeGreaterThan(39_500);
+    expect(timeLeft.read(smallStage, wholeStageAt(3358), 36_500)).toEqual({
+      lowMs: estimate,
+      highMs: estimate,
+    });
+  });
+
+  it('holds the figure shown while a step stalls, and lets it fall as work is done', () => {
+    const timeLeft = new PrecomputeTimeLeft(precomputePrior(2), 0);
+    const shown = timeLeft.read(smallStage, wholeStageAt(3358), 36_500);
+    // 20 s later, no cluster more: at its rate the step would need longer, but no work was added.
+    expect(runTimeLeftMs(smallStage, wholeStageAt(3358), 56_500)).toBeGreaterThan(shown.lowMs);
+    expect(timeLeft.read(smallStage, wholeStageAt(3358), 56_500)).toEqual(shown);
+    // Then it catches up: what its rate now says, below the figure held.
+    const later = runTimeLeftMs(smallStage, wholeStageAt(9000), 76_500);
+    expect(later).toBeLessThan(shown.lowMs);
+    expect(timeLeft.read(smallStage, wholeStageAt(9000), 76_500)).toEqual({ lowMs: later, highMs: later });
+  });
+
+  it('scales the prior by the simulate threads it was measured with (two)', () => {
+    expect(precomputePrior(2)).toEqual({ lowMs: 108_000, highMs: 768_000 });
+    expect(precomputePrior(8)).toEqual({ lowMs: 27_000, highMs: 192_000 });
+  });
+});
+
+describe('LineTimesLeft', () => {
+  it('holds a line’s time left while it waits, and grows it by exactly the work added to its total', () => {
+    const times = new LineTimesLeft();
+    // 100 of 400 clusters in 10 s: 30 s left.
+    expect(times.read(line('gather statistics', 'clusters', 0, undefined, 400, 100), 10_000)).toBe(30_000);
+    // Waiting on another step for 50 s: its rate says 3 min, but nothing was added.
+    expect(times.read(line('gather statistics', 'clusters', 0, undefined, 400, 100), 60_000)).toBe(30_000);
+    // 100 more clusters join its total: at its rate now (1 per 600 ms) they take 60 s more.
+    expect(times.read(line('gather statistics', 'clusters', 0, undefined, 500, 100), 60_000)).toBe(90_000);
+    // A line it has not seen (another run's, same label) starts afresh.
+    expect(times.read(line('gather statistics', 'clusters', 70_000, undefined, 400, 100), 80_000)).toBe(
+      30_000,
+    );
+  });
+
+  it('gives nothing for a line with no total or nothing counted yet', () => {
+    const times = new LineTimesLeft();
+    expect(times.read(line('stage records', 'records', 0, undefined, undefined, 5000), 1000)).toBeUndefined();
+    expect(times.read(line('simulate clusters', 'clusters', 0, undefined, 332, 0), 1000)).toBeUndefined();
   });
 });

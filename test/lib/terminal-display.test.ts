@@ -36,7 +36,7 @@ function screenAfter(chunks: readonly string[]): string[] {
   return screen.filter((line, at) => line !== '' || at < screen.length - 1);
 }
 
-function displayed() {
+function displayed(summary?: () => string | null) {
   let at = 0;
   const board = new ProgressBoard({ now: () => at });
   const written: string[] = [];
@@ -44,6 +44,7 @@ function displayed() {
     stream: { write: (chunk: string) => written.push(chunk) },
     now: () => at,
     redrawEveryMs: 0,
+    ...(summary === undefined ? {} : { summary }),
   });
   return { board, written, display, advance: (ms: number) => void (at += ms) };
 }
@@ -63,6 +64,29 @@ describe('createTerminalDisplay', () => {
       '✓ stage records      [████████████████████████]  54,238 records  done in 600ms',
       '› simulate clusters  [████████████░░░░░░░░░░░░]  50/100 clusters  50%  1.0s left',
     ]);
+  });
+
+  it('holds a step’s time left while it waits on another step, and draws the summary line under the steps', () => {
+    let summary: string | null = 'precompute: about 2–13 min left in all';
+    const { board, written, advance } = displayed(() => summary);
+    const gather = board.start('gather statistics', { total: 400, unit: 'clusters' });
+    advance(10_000);
+    gather.tick(100);
+    // 40 s of waiting on the simulate step: at its rate it would say 2m30s, but no work was added.
+    advance(40_000);
+    const simulate = board.start('simulate clusters', { total: 100, unit: 'clusters' });
+    advance(1000);
+    simulate.tick(50);
+    expect(screenAfter(written)).toEqual([
+      '› gather statistics  [██████░░░░░░░░░░░░░░░░░░]  100/400 clusters  25%  30.0s left',
+      '› simulate clusters  [████████████░░░░░░░░░░░░]  50/100 clusters  50%  1.0s left',
+      'precompute: about 2–13 min left in all',
+    ]);
+    summary = null;
+    simulate.done();
+    expect(screenAfter(written).at(-1)).toBe(
+      '✓ simulate clusters  [████████████████████████]  50/100 clusters  done in 1.0s',
+    );
   });
 
   it('prints a block below the finished steps, and later steps below the block, never over it', () => {

@@ -106,7 +106,7 @@ describe('startService', () => {
       count: 3441,
       total: 13_764,
       unit: 'clusters',
-      leftMs: 89_500,
+      left: { lowMs: 89_500, highMs: 89_500 },
     };
 
     /** A service whose precompute waits for `finish` (then publishes `complete`) or `fail`. */
@@ -202,6 +202,7 @@ describe('startService', () => {
           unit: 'clusters',
           percent: 25,
           secondsLeft: 90,
+          secondsLeftAtMost: 90,
         },
         lake: {
           current: 'incentives-only',

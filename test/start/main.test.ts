@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterEach, describe, expect } from 'vitest';
+import { afterEach, describe, expect, onTestFinished } from 'vitest';
 import { it } from '../support/temp-dir.ts';
 import { REPOSITORY_ROOT } from '../../lib/repository-root.ts';
 import { servingUrl, startMain } from '../support/start-main-process.ts';
@@ -61,6 +61,20 @@ describe('npm start (start/main.ts)', () => {
     expect(states.status).toBe(200);
     expect(states.headers.get('x-snapshot-id')).toBe(health.snapshot.id);
     expect((await fetch(`${url}/api/v1/states`)).status).toBe(401);
+    // While it runs, /healthz gives the time it has left from its first reading: a range before it is timed.
+    const readings: { secondsLeft: number | null; secondsLeftAtMost: number | null }[] = [];
+    const reading = setInterval(() => {
+      void fetch(`${url}/healthz`)
+        .then(
+          async (answer) =>
+            ((await answer.json()) as { precompute: (typeof readings)[number] | null }).precompute,
+        )
+        .then(
+          (precompute) => void (precompute && readings.push(precompute)),
+          () => undefined,
+        );
+    }, 100);
+    onTestFinished(() => clearInterval(reading));
     // The REM and health tables follow from the precompute: a quick stage first, then the configured one.
     await expect
       .poll(async () => (await (await fetch(`${url}/healthz`)).json()) as unknown, { timeout: 60_000 })
@@ -73,6 +87,12 @@ describe('npm start (start/main.ts)', () => {
     const stages = () =>
       [...output.stdout.matchAll(/"msg":"(\w[\w ]*) pipeline run done"/g)].map((m) => m[1]);
     await expect.poll(stages, { timeout: 10_000 }).toEqual(['incentives', 'first answers', 'precompute']);
+    clearInterval(reading);
+    expect(readings.length).toBeGreaterThan(0);
+    for (const { secondsLeft, secondsLeftAtMost } of readings) {
+      expect(secondsLeft).toBeTypeOf('number');
+      expect(secondsLeftAtMost).toBeGreaterThanOrEqual(secondsLeft!);
+    }
     // A quiet start: nothing it expects (the sample's audit findings, a warming server) is a warning or an error.
     expect(output.stdout).not.toMatch(/"level":(40|50|60)/);
     // REM outside the precomputed states: a Texas address's cluster is computed on request.

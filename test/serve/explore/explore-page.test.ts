@@ -108,7 +108,7 @@ const NATIONAL_PRECOMPUTE: PrecomputeProgress = {
   count: 3441,
   total: 13_764,
   unit: 'clusters',
-  leftMs: 150_000,
+  left: { lowMs: 150_000, highMs: 150_000 },
 };
 
 // The real server over a lake holding the sample health and REM tables the other serve specs use.

@@ -118,7 +118,7 @@ describe('resolveAreas while a fresh lake’s precompute runs', () => {
     count: 3441,
     total: 13_764,
     unit: 'clusters',
-    leftMs: 89_500,
+    left: { lowMs: 89_500, highMs: 89_500 },
   };
   const ask = (state_fips: string[] | undefined, language: 'en' | 'es' = 'en') =>
     healthImpactsRequestSchema.parse({

@@ -102,7 +102,7 @@ describe('the health-check plugin', () => {
         count: 54_238,
         total: undefined,
         unit: 'records',
-        leftMs: undefined,
+        left: undefined,
       }),
     });
     expect((await app.inject({ method: 'GET', url: '/healthz' })).json()).toMatchObject({

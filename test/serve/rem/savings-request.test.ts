@@ -41,7 +41,7 @@ describe('readyRemData', () => {
       count: 3441,
       total: 13_764,
       unit: 'clusters',
-      leftMs: 89_500,
+      left: { lowMs: 89_500, highMs: 89_500 },
     };
     const en = thrown(() => readyRemData({ data: null, serverVersionJson: '{}' }, remMessages.en, progress));
     expect([en.statusCode, en.code, en.headers]).toEqual([503, 'MODULE_NOT_READY', { 'retry-after': '90' }]);
@@ -52,17 +52,29 @@ describe('readyRemData', () => {
     const es = thrown(() =>
       readyRemData({ data: null, serverVersionJson: '{}' }, remMessages.es, {
         ...progress,
-        leftMs: undefined,
+        left: undefined,
       }),
     );
     expect(es.headers).toEqual({ 'retry-after': '30' });
+    const leftText = (left: { lowMs: number; highMs: number }, texts = remMessages.en) => {
+      const error = thrown(() =>
+        readyRemData({ data: null, serverVersionJson: '{}' }, texts, { ...progress, left }),
+      );
+      return [error.headers, error.message.match(/(about|quedan) .* (left in all|en total)/)?.[0]];
+    };
     // Under a minute, in tens of seconds.
-    const soon = thrown(() =>
-      readyRemData({ data: null, serverVersionJson: '{}' }, remMessages.en, { ...progress, leftMs: 31_000 }),
-    );
-    expect([soon.headers, soon.message.match(/about .* left in all/)?.[0]]).toEqual([
+    expect(leftText({ lowMs: 31_000, highMs: 31_000 })).toEqual([
       { 'retry-after': '31' },
       'about 40 s left in all',
+    ]);
+    // A range before the work has been timed, asking to come back at its low end.
+    expect(leftText({ lowMs: 100_000, highMs: 760_000 })).toEqual([
+      { 'retry-after': '100' },
+      'about 2–13 min left in all',
+    ]);
+    expect(leftText({ lowMs: 40_000, highMs: 700_000 }, remMessages.es)).toEqual([
+      { 'retry-after': '40' },
+      'quedan unos 40 s–12 min en total',
     ]);
     expect(es.message).toBe(
       'Las estimaciones REM se están precalculando (ahora simulate clusters: 3.441 de 13.764 clusters, 25 %); ' +
