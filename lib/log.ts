@@ -19,12 +19,15 @@ export function createLogger(
 /**
  * Where the server logs: stdout through pino's own buffered destination, written in blocks of about 4 KB
  * rather than a write a line (a line a request made the write the largest part of a cached answer's cost),
- * and at least every second, so a quiet server's lines are not held back. pino flushes it synchronously
- * when the process exits, however it exits (process.exit, an uncaught exception); a SIGKILL loses at most
- * the last second's lines.
+ * and at least every second, so a quiet server's lines are not held back. Each block is written at once
+ * (synchronously): none is left on the thread pool when the process ends, and it costs the event loop
+ * less than handing it there (4.5 against 5.8 µs a line, pino's serialising included). What it holds is
+ * written when the process exits, however it exits (process.exit, an uncaught exception: pino itself does
+ * so only for an asynchronous destination); a SIGKILL loses at most the last second's lines.
  */
 export function bufferedStdout(): DestinationStream {
-  const destination = pino.destination({ dest: 1, sync: false, minLength: 4096 });
+  const destination = pino.destination({ dest: 1, sync: true, minLength: 4096 });
+  process.on('exit', () => destination.flushSync());
   setInterval(() => destination.flush(), 1000).unref();
   return destination;
 }
