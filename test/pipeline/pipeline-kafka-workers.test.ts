@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { loadConfig } from '../../lib/config.ts';
 import { createLogger } from '../../lib/log.ts';
 import { REM_CLUSTER_STATISTICS, REM_CLUSTERS } from '../../data-lake/tables/rem.ts';
@@ -27,6 +27,8 @@ const SETTINGS = {
   LOG_LEVEL: 'silent',
   // The pipeline's own member of the simulate group: one thread, so the worker processes take most units.
   SIMULATE_WORKERS: '1',
+  // A stage that stalls fails naming its clusters well within the spec's time (the default is its 10 min).
+  SIMULATE_STALL_TIMEOUT_MS: '120000',
 };
 const TOPIC_PREFIX = 'e2e.';
 
@@ -98,10 +100,22 @@ describe.skipIf(unavailable !== undefined)(
         survivor.logged(/joining the simulate group/),
       ]);
 
+      // Should it fail, what each worker said last.
+      onTestFailed(() => {
+        for (const [name, worker] of Object.entries({ doomed, survivor }))
+          console.log(
+            `${name} worker's last lines:\n${worker.lines.slice(-15).join('\n')}\n${worker.stderr()}`,
+          );
+      });
       const started = Date.now();
       const kafkaRun = publishSnapshot(kafka);
       // Killed once its first results are on the log, with the rest of its batch uncommitted in hand.
-      await doomed.logged(/units computed/);
+      await Promise.race([
+        doomed.logged(/units computed/),
+        kafkaRun.then(() => {
+          throw new Error('the run finished before the worker to be killed had computed a unit');
+        }),
+      ]);
       doomed.child.kill('SIGKILL');
       expect(await doomed.exited).toBeNull();
       // Then the broker the group's members report to, mid-stage: the group must find a new coordinator and
