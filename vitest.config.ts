@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
@@ -57,11 +58,19 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
+          // Two files at once even on two cores (vitest's default there is one): these specs wait on DuckDB,
+          // worker threads and the disk as much as they compute, and run in 155 s instead of 234 s.
+          maxWorkers: Math.max(2, availableParallelism() - 1),
+          // Before the process specs, which run one file at a time after them (their figures want the cores).
+          sequence: { groupOrder: 0 },
           include: ['test/**/*.test.ts'],
           exclude: [...configDefaults.exclude, REAL_DATA_SPECS, ...PROCESS_SPECS],
         },
       },
-      { extends: true, test: { name: 'process', include: PROCESS_SPECS } },
+      {
+        extends: true,
+        test: { name: 'process', include: PROCESS_SPECS, maxWorkers: 1, sequence: { groupOrder: 1 } },
+      },
     ],
   },
 });
