@@ -199,7 +199,7 @@ export class KafkaEventLog implements EventLog {
               return;
             }
             const next = Number(messages.at(-1)!.offset) + 1;
-            await consumer.commitOffsets([
+            await commitSlice(consumer, [
               { topic: batch.topic, partition: batch.partition, offset: String(next) },
             ]);
             delivered += messages.length;
@@ -256,9 +256,9 @@ export class KafkaEventLog implements EventLog {
               clearInterval(beating);
             }
             const last = slice.at(-1)!.offset;
-            // A commit refused because the group is rebalancing throws to kafkajs, which rejoins; the slice
-            // is then delivered again to whoever holds the partition.
-            await consumer.commitOffsets([
+            // A commit the group refused (it rebalanced) throws to kafkajs, which rejoins; the slice is then
+            // delivered again to whoever holds the partition.
+            await commitSlice(consumer, [
               { topic: batch.topic, partition: batch.partition, offset: String(Number(last) + 1) },
             ]);
             resolveOffset(last);
@@ -527,6 +527,32 @@ async function retried<T>(request: () => Promise<T>, timeoutMs = 60_000): Promis
       if ((error as { retriable?: unknown }).retriable !== true || Date.now() + wait > deadline) throw error;
       await setTimeout(wait);
     }
+  }
+}
+
+/** The refusals that mean the group moved on without this member: kafkajs rejoins the group on them. */
+const GROUP_MOVED_ON = new Set([
+  'REBALANCE_IN_PROGRESS',
+  'NOT_COORDINATOR_FOR_GROUP',
+  'ILLEGAL_GENERATION',
+  'UNKNOWN_MEMBER_ID',
+]);
+
+/**
+ * Commits a consumed slice's offsets. kafkajs's retrier wraps a commit the group refused (it rebalanced, or
+ * a new coordinator took over) in a non-retriable error without the refusal's type, and a consumer whose
+ * batch throws that crashes instead of rejoining: the refusal itself is thrown, so it rejoins, and the
+ * slice, not resolved, goes again to whoever holds the partition.
+ */
+export async function commitSlice(
+  consumer: Pick<Consumer, 'commitOffsets'>,
+  offsets: Parameters<Consumer['commitOffsets']>[0],
+): Promise<void> {
+  try {
+    await consumer.commitOffsets(offsets);
+  } catch (error) {
+    const cause = (error as { cause?: { type?: unknown } }).cause;
+    throw cause !== undefined && GROUP_MOVED_ON.has(String(cause.type)) ? cause : error;
   }
 }
 
