@@ -217,18 +217,26 @@ export class KafkaEventLog implements EventLog {
   async consume({ groupId, topics, onBatch, signal, maxBatchRecords }: ConsumeOptions): Promise<number> {
     const names = [...new Set(topics)];
     for (const topic of names) await this.ensureTopic(topic);
-    const consumer = this.newConsumer(groupId);
     let failure: unknown;
+    let stopping = false;
     let stop!: () => void;
-    const stopped = new Promise<void>((resolve) => (stop = resolve));
+    const stopped = new Promise<void>((resolve) => {
+      stop = () => {
+        stopping = true;
+        resolve();
+      };
+    });
     const fail = (error: unknown) => {
       failure ??= error;
       stop();
     };
+    // Once stopping, a crash (a broker gone as the member leaves) is not restarted: kafkajs would restart
+    // it even after the disconnect, and the restarted consumer kept the process alive, retrying the broker.
+    const consumer = this.newConsumer(groupId, async () => !stopping);
     signal.addEventListener('abort', stop, { once: true });
     if (signal.aborted) stop();
     consumer.on(consumer.events.CRASH, ({ payload }) => {
-      if (!payload.restart) fail(payload.error);
+      if (!payload.restart && !stopping) fail(payload.error);
     });
     const heartbeatMs = this.options.heartbeatIntervalMs ?? 500;
     let delivered = 0;
@@ -370,9 +378,11 @@ export class KafkaEventLog implements EventLog {
     if (failure !== undefined) throw failure;
   }
 
-  private newConsumer(groupId: string): Consumer {
+  /** `restartOnFailure`: whether kafkajs may restart the consumer after a retriable crash (default yes). */
+  private newConsumer(groupId: string, restartOnFailure?: () => Promise<boolean>): Consumer {
     return this.kafka.consumer({
       groupId: this.groupName(groupId),
+      ...(restartOnFailure === undefined ? {} : { retry: { ...RETRY, restartOnFailure } }),
       sessionTimeout: this.options.sessionTimeoutMs ?? 6000,
       heartbeatInterval: this.options.heartbeatIntervalMs ?? 500,
       maxWaitTimeInMs: this.options.maxWaitTimeInMs ?? 100,
