@@ -4,7 +4,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../lib/config.ts';
 import { createLogger } from '../../lib/log.ts';
 import { REM_CLUSTER_STATISTICS, REM_CLUSTERS } from '../../data-lake/tables/rem.ts';
@@ -46,20 +46,46 @@ afterAll(async () => {
   await Promise.all(lakes.map((lake) => rm(lake, { recursive: true, force: true })));
 });
 
-/** One pipeline run over the sample data into a new lake; resolves to the published snapshot's directory. */
-async function publishSnapshot(env: Record<string, string>): Promise<string> {
+/**
+ * One pipeline run over the sample data into a new lake; resolves to the published snapshot's directory.
+ * Its warnings and errors (kafkajs's among them) go to `warnings` when given.
+ */
+async function publishSnapshot(
+  env: Record<string, string>,
+  warnings?: Record<string, unknown>[],
+): Promise<string> {
   const lakeDir = await mkdtemp(path.join(tmpdir(), 'pipeline-kafka-'));
   lakes.push(lakeDir);
   const config = loadConfig({ ...SETTINGS, LAKE_DIR: lakeDir, ...env });
   const result = await runPipeline({
     config,
-    logger: createLogger('silent'),
+    logger:
+      warnings === undefined
+        ? createLogger('silent')
+        : createLogger('warn', 'pipeline', {
+            write: (line: string) => void warnings.push(JSON.parse(line) as Record<string, unknown>),
+          }),
     // An empty environment: the sample data, whatever source overrides the developer has set.
     definitions: await defaultDefinitions(config, {}),
     codeVersion: 'e2e-test',
   });
   expect(result.status).toBe('published');
   return snapshotDir(lakeDir, result.snapshotId);
+}
+
+/**
+ * The last `count` of a process's log entries, each its message and error in at most 240 characters: what a
+ * failure says of a process, short enough to stay in the end of a CI log, which is all that is kept of it.
+ */
+function lastLines(entries: readonly Record<string, unknown>[], count: number): string {
+  return entries
+    .slice(-count)
+    .map(({ msg, error, err }) => {
+      const reason = error ?? (err as { message?: unknown } | undefined)?.message;
+      const line = reason === undefined ? String(msg) : `${String(msg)}: ${String(reason)}`;
+      return `  ${line.replaceAll('\n', ' ').slice(0, 240)}`;
+    })
+    .join('\n');
 }
 
 /** Rows of `table` in `a` and not in `b` (a multiset difference), and the reverse, through DuckDB. */
@@ -101,15 +127,21 @@ describe.skipIf(unavailable !== undefined)(
         survivor.logged(/joining the simulate group/),
       ]);
 
-      // Should it fail, what each worker said last.
-      onTestFailed(() => {
-        for (const [name, worker] of Object.entries({ doomed, survivor }))
-          console.log(
-            `${name} worker's last lines:\n${worker.lines.slice(-15).join('\n')}\n${worker.stderr()}`,
-          );
-      });
+      // Should the run fail, its error says what the pipeline and each worker said last.
+      const warnings: Record<string, unknown>[] = [];
+      const said = () =>
+        [
+          `the pipeline's last warnings:\n${lastLines(warnings, 12)}`,
+          ...Object.entries({ doomed, survivor }).map(
+            ([name, worker]) =>
+              `the ${name} worker's last lines:\n${lastLines(worker.entries, 10)}` +
+              `\n  stderr: ${worker.stderr().slice(-400)}`,
+          ),
+        ].join('\n');
       const started = Date.now();
-      const kafkaRun = publishSnapshot(kafka);
+      const kafkaRun = publishSnapshot(kafka, warnings).catch((error: unknown) => {
+        throw new Error(`${(error as Error).message}\n${said()}`, { cause: error });
+      });
       // Killed once its first results are on the log, with the rest of its batch uncommitted in hand.
       await Promise.race([
         doomed.logged(/units computed/),
