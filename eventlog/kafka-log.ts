@@ -42,6 +42,9 @@ export interface KafkaEventLogOptions {
  */
 const RETRY = { initialRetryTime: 300, maxRetryTime: 5_000, factor: 0.2, multiplier: 2, retries: 15 };
 
+/** How old a consumer's cluster metadata may grow before it is read again (see newConsumer). */
+const METADATA_MAX_AGE_MS = 10_000;
+
 /** Kafka brokers refuse batches over message.max.bytes (1 MiB by default): publish in smaller sends. */
 const MAX_SEND_BYTES = 512 * 1024;
 
@@ -386,6 +389,10 @@ export class KafkaEventLog implements EventLog {
       sessionTimeout: this.options.sessionTimeoutMs ?? 6000,
       heartbeatInterval: this.options.heartbeatIntervalMs ?? 500,
       maxWaitTimeInMs: this.options.maxWaitTimeInMs ?? 100,
+      // A consumer fetches each partition from the leader its cached metadata names, and refreshes that
+      // metadata only this often (kafkajs's default: 5 min): after a broker died, one run's pipeline saw no
+      // results on the partitions it had led until its metadata aged, 297 s on, and one stalled past 120 s in CI.
+      metadataMaxAge: METADATA_MAX_AGE_MS,
       allowAutoTopicCreation: false,
     });
   }
