@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
+import StallReporter from './test/support/stall-reporter.ts';
 
 /**
  * The specs that start processes of their own (servers, Kafka, SeaweedFS, HAProxy, Redis, a browser, promtool, the
@@ -51,6 +52,8 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // A run whose worker hangs past vitest's own timeouts fails naming the file (test/support/stall-reporter.ts).
+    reporters: ['default', new StallReporter()],
     // DuckDB and ONNX sessions are native; forks isolate them per file.
     pool: 'forks',
     projects: [
