@@ -10,7 +10,7 @@ import { kafkaUnavailable, seaweedfsUnavailable } from '../support/engines/engin
 // a minute of load. The same soak as `npm run bench -- multi-host`, which holds its figures to their speed targets
 // (every replica on a new snapshot within 5 s): this spec checks what must hold however loaded the machine is, and
 // prints the figures. In a clean-clone CI run a publish reached the last replica after 6.2 s (p50 29 ms), in other
-// runs after 1.6-2.9 s: a figure of 2 shared cores under 12 processes, not a property of the code.
+// runs after 1.6-2.9 s: most likely the load on 2 shared cores under 12 processes (not proved).
 const SPECS = 'the multi-host soak';
 const unavailable =
   netnsUnavailable(SPECS) ??
