@@ -1,16 +1,20 @@
-import { KafkaJSNonRetriableError, KafkaJSProtocolError } from 'kafkajs';
+import { KafkaJSBrokerNotFound, KafkaJSNonRetriableError, KafkaJSProtocolError } from 'kafkajs';
 import { describe, expect, it } from 'vitest';
 import { commitSlice } from '../../eventlog/kafka-log.ts';
 
-/** What kafkajs's retrier rejects a commit with when the broker refused it as not retriable. */
-function refusedCommit(type: string, code: number, message: string): KafkaJSNonRetriableError {
-  // kafkajs's constructors take the protocol error's fields; its typings name only a message.
-  const refusal = new KafkaJSProtocolError({ type, code, retriable: false, message } as unknown as Error);
+/** What kafkajs's retrier rejects a commit with once it gives up: a non-retriable error caused by the last one. */
+function gaveUp(cause: Error): KafkaJSNonRetriableError {
+  // kafkajs's constructors take more than its typings name.
   const Wrapper = KafkaJSNonRetriableError as unknown as new (
     e: Error,
     options: { cause: Error },
   ) => KafkaJSNonRetriableError;
-  return new Wrapper(refusal, { cause: refusal });
+  return new Wrapper(cause, { cause });
+}
+
+/** The broker refused the commit as not retriable. */
+function refusedCommit(type: string, code: number, message: string): KafkaJSNonRetriableError {
+  return gaveUp(new KafkaJSProtocolError({ type, code, retriable: false, message } as unknown as Error));
 }
 
 const OFFSETS = [{ topic: 'e2e.rem-work-units', partition: 3, offset: '42' }];
@@ -30,6 +34,20 @@ describe('commitSlice', () => {
     expect(error).toBeInstanceOf(KafkaJSProtocolError);
     expect(error).toMatchObject({ type: 'ILLEGAL_GENERATION', code: 22 });
     expect(error).toBe(thrown.cause);
+  });
+
+  it("throws a coordinator it cannot reach as NOT_COORDINATOR_FOR_GROUP, so that kafkajs finds the group's new one", async () => {
+    // Its retries asked a coordinator that died, and then the metadata no longer listed it.
+    const BrokerNotFound = KafkaJSBrokerNotFound as unknown as new (message: string) => Error;
+    const lost = new BrokerNotFound('Broker 1 not found in the cached metadata');
+    const error = await commitSlice({ commitOffsets: () => Promise.reject(gaveUp(lost)) }, OFFSETS).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toMatchObject({
+      type: 'NOT_COORDINATOR_FOR_GROUP',
+      message: "the group's coordinator cannot be reached (Broker 1 not found in the cached metadata)",
+      cause: lost,
+    });
   });
 
   it('throws any other failure as it came', async () => {

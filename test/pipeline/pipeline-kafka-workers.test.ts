@@ -153,7 +153,7 @@ describe.skipIf(unavailable !== undefined)(
       expect(await doomed.exited).toBeNull();
       // Then the broker the group's members report to, mid-stage: the group must find a new coordinator and
       // the partitions it led new leaders, while the survivor and the pipeline go on with two brokers.
-      const coordinator = await cluster.coordinatorOf(SIMULATE_GROUP);
+      const coordinator = await cluster.coordinatorOf(`${TOPIC_PREFIX}${SIMULATE_GROUP}`);
       const brokerKilled = Date.now();
       await cluster.kill(coordinator);
       const kafkaSnapshot = await kafkaRun;

@@ -258,7 +258,14 @@ export async function startKafkaCluster({
       const admin = kafka.admin();
       await admin.connect();
       try {
-        const { topics } = await admin.fetchTopicMetadata({ topics: ['__consumer_offsets'] });
+        // A new cluster creates __consumer_offsets on the first FindCoordinator request: describeGroups sends one
+        // and waits until a coordinator answers.
+        const { topics } = await admin
+          .fetchTopicMetadata({ topics: ['__consumer_offsets'] })
+          .catch(async () => {
+            await admin.describeGroups([groupId]);
+            return admin.fetchTopicMetadata({ topics: ['__consumer_offsets'] });
+          });
         const partition = (javaStringHash(groupId) & 0x7fffffff) % OFFSETS_PARTITIONS;
         return topics[0]!.partitions.find((p) => p.partitionId === partition)!.leader;
       } finally {
