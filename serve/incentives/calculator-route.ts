@@ -67,18 +67,19 @@ export function registerCalculatorRoute(
         throw locationNotFound(text.noDataForLocation);
       }
       requireRequestedUtilities(query, text.utilityRequired, text);
-      const household = {
+      const income = incomeClass(data, location, {
         income: query.household_income,
         size: query.household_size,
         taxFiling: query.tax_filing,
-      };
+      });
+      // Once with the utilities given, and once more per utility left out (omittedUtilities).
       const calculate = (geographyIds: readonly number[]) =>
         calculateIncentives(
           data,
           location,
           {
             ownerStatus: query.owner_status,
-            income: incomeClass(data, location, household),
+            income,
             authorityTypes: query.authority_types,
             items: query.items,
             includeBetaStates: query.include_beta_states,
