@@ -115,16 +115,25 @@ export interface IncentivesData {
   catalog: readonly CatalogEntry[];
 }
 
-export interface IncentivesTables {
+/** The part of the data that says where a ZIP is: a publish seldom changes its tables (see the loader). */
+export type Places = Pick<IncentivesData, 'locations' | 'locationStates' | 'zipStates'>;
+
+export interface PlaceTables {
   locations: ServingLocationRow[];
+  /** Every US ZIP's state and county (`rem_zip_counties`), when the snapshot has them. */
+  zipCounties?: readonly ZipCounty[];
+}
+
+/** The tables of everything else: the catalogs, income limits, tax brackets and loans. */
+export interface CatalogTables {
   states: ServingStateRow[];
   thresholds: LowIncomeThresholdRecord[];
   povertyLevels: PovertyLevelRecord[];
   taxBrackets: TaxBracketRecord[];
   loanPrograms: LoanProgramRecord[];
-  /** Every US ZIP's state and county (`rem_zip_counties`), when the snapshot has them. */
-  zipCounties?: readonly ZipCounty[];
 }
+
+export type IncentivesTables = PlaceTables & CatalogTables;
 
 const json = JSON.stringify;
 const perLanguage = (render: (language: Language) => string): Fragments =>
@@ -343,13 +352,27 @@ function indexCandidates(
 /** The loan program exactly as the reference lists it (its internal `position` removed). */
 const loanProgramJson = ({ position: _position, ...loan }: LoanProgramRecord) => json(loan);
 
+/** Every location by ZIP, the states they are in, and every US ZIP's state. */
+export async function preparePlaces(tables: PlaceTables): Promise<Places> {
+  const shareLocationParts = interner();
+  const locations = await mapInSlices(
+    tables.locations,
+    (row) => [row.zip, prepareLocation(row, shareLocationParts)] as const,
+  );
+  return {
+    locations: new Map(locations),
+    locationStates: new Set(tables.locations.map((row) => row.state)),
+    zipStates: zipStatesOf(tables.zipCounties ?? []),
+  };
+}
+
 /**
- * The serving structures of the incentives tables. A national snapshot takes a few hundred milliseconds
- * of the event loop (415 ms in one turn on the 2-core machine of docs/figures, before it was sliced), and
- * a server prepares a new snapshot while it answers from the old one: states, locations and the
- * catalog are prepared in slices of the loop's time (see mapInSlices).
+ * The serving structures of the incentives tables, around the places prepared from theirs. A national
+ * snapshot takes a few hundred milliseconds of the event loop (415 ms in one turn on the 2-core machine of
+ * docs/figures, before it was sliced), and a server prepares a new snapshot while it answers from the old
+ * one: states, locations and the catalog are prepared in slices of the loop's time (see mapInSlices).
  */
-export async function prepareIncentivesData(tables: IncentivesTables): Promise<IncentivesData> {
+export async function prepareIncentivesData(tables: CatalogTables, places: Places): Promise<IncentivesData> {
   const loans = [...tables.loanPrograms].sort((a, b) => a.position - b.position);
   const loansFor = (state: string | null) =>
     `[${loans
@@ -359,21 +382,14 @@ export async function prepareIncentivesData(tables: IncentivesTables): Promise<I
   const catalogs = await mapInSlices(tables.states, (row) => prepareCatalog(row, loansFor(row.state)));
   const candidates = catalogs.flatMap((catalog) => catalog.candidates as PreparedCandidate[]);
   sortRanks(candidates).forEach((rank, index) => (candidates[index]!.sortRank = rank));
-  const shareLocationParts = interner();
   const federal = catalogs.find((c) => c.state === FEDERAL_SCOPE);
   if (federal === undefined) throw new Error('incentives_serving_states has no federal (US) row');
   const statesWithIncentives = new Set(
     catalogs.filter((c) => c !== federal && c.candidates.length > 0).map((c) => c.state),
   );
-  const locations = await mapInSlices(
-    tables.locations,
-    (row) => [row.zip, prepareLocation(row, shareLocationParts)] as const,
-  );
   const catalog = (await mapInSlices(tables.states, catalogEntries)).flat().sort(catalogOrder);
   return {
-    locations: new Map(locations),
-    locationStates: new Set(tables.locations.map((row) => row.state)),
-    zipStates: zipStatesOf(tables.zipCounties ?? []),
+    ...places,
     federal,
     states: new Map(catalogs.filter((c) => c !== federal).map((c) => [c.state, c])),
     thresholds: new Map(tables.thresholds.map((t) => [t.id, t])),

@@ -56,7 +56,7 @@ export interface SnapshotHolderOptions {
 /**
  * Loads every module from one snapshot; refuses a snapshot that lacks a table a module reads. A module whose
  * data is made from the same parts of the manifest as in `served` (see SnapshotLoader.madeFrom) keeps the
- * data loaded then.
+ * data loaded then; another is loaded again, given that data to keep what it can of it.
  */
 export async function loadSnapshot(
   reader: SnapshotReader,
@@ -73,7 +73,17 @@ export async function loadSnapshot(
   }
   const loaded = await Promise.all(
     loaders.map(
-      async (m) => [m.name, reusable(m, reader.manifest, served) ?? (await m.load(reader))] as const,
+      async (m) =>
+        [
+          m.name,
+          reusable(m, reader.manifest, served) ??
+            (await m.load(
+              reader,
+              served?.data.has(m.name)
+                ? { manifest: served.manifest, data: served.data.get(m.name) }
+                : undefined,
+            )),
+        ] as const,
     ),
   );
   return Object.freeze({

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { Manifest } from '../../schemas/lake.ts';
 import type { TableRef } from '../../data-lake/tables/table-ref.ts';
 import type { SnapshotReader } from '../../data-lake/snapshot-reader.ts';
@@ -10,7 +11,11 @@ export interface SnapshotLoader<T> {
   name: string;
   /** Tables the module reads; a snapshot missing one is refused before anything is swapped. */
   tables: readonly TableRef[];
-  load(snapshot: SnapshotReader): Promise<T>;
+  /**
+   * Reads and prepares the module's data. `served` is what the snapshot served now loaded for this module,
+   * when there is one: a module may keep the parts of it made from tables this snapshot did not change.
+   */
+  load(snapshot: SnapshotReader, served?: ServedData<T>): Promise<T>;
   /**
    * Whether what `load` returned can answer (default: yes). A module whose tables are optional loads
    * without them and is not ready: its family is still being precomputed (see /healthz).
@@ -25,6 +30,16 @@ export interface SnapshotLoader<T> {
   madeFrom?(manifest: Manifest): unknown;
 }
 
+/** A module's data as loaded for the snapshot served, with that snapshot's manifest. */
+export interface ServedData<T> {
+  manifest: Manifest;
+  data: T;
+}
+
 /** The manifest's entries of `tables` (null for a table it lacks): what a module's data is made from. */
 export const tableEntries = (manifest: Manifest, tables: readonly TableRef[]) =>
   tables.map((table) => manifest.tables[table.name] ?? null);
+
+/** Whether `a` and `b` hold the same files of `tables` (a table both lack counts as the same). */
+export const sameTables = (a: Manifest, b: Manifest, tables: readonly TableRef[]) =>
+  isDeepStrictEqual(tableEntries(a, tables), tableEntries(b, tables));

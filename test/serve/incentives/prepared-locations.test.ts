@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { prepareIncentivesData, type IncentivesTables } from '../../../serve/incentives/incentives-data.ts';
+import { preparePlaces, type IncentivesTables } from '../../../serve/incentives/incentives-data.ts';
 import type { ServingLocationRow } from '../../../data-lake/tables/incentives.ts';
 import { buildIncentiveTablesInProcess } from '../../support/incentives/in-process-lake.ts';
 import { fixtureRecords } from '../../support/incentives/fixture-records.ts';
@@ -22,7 +22,7 @@ describe('prepared locations', () => {
     const chepachet = tables.locations.find((row) => row.zip === '02814')!;
     // A neighbouring ZIP with the same county, limits and utilities, parsed separately (new objects).
     const neighbour: ServingLocationRow = { ...structuredClone(chepachet), zip: '02815', zcta: '02815' };
-    const data = await prepareIncentivesData({ ...tables, locations: [...tables.locations, neighbour] });
+    const data = await preparePlaces({ ...tables, locations: [...tables.locations, neighbour] });
     const [a, b] = [data.locations.get('02814')!, data.locations.get('02815')!];
 
     expect(b.zip).toBe('02815');
@@ -58,7 +58,7 @@ describe('prepared locations', () => {
       zcta: '02816',
       electric_utilities: ['ri-rhode-island-energy'],
     };
-    const data = await prepareIncentivesData({ ...tables, locations: [...tables.locations, other] });
+    const data = await preparePlaces({ ...tables, locations: [...tables.locations, other] });
     expect(data.locations.get('02816')!.electricUtilities).toEqual(['ri-rhode-island-energy']);
     expect(data.locations.get('02814')!.electricUtilities).toHaveLength(2);
   });

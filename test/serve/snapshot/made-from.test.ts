@@ -11,6 +11,7 @@ import { loadConfig } from '../../../lib/config.ts';
 import { defaultDefinitions } from '../../../pipeline/definitions.ts';
 import { runPipeline } from '../../../pipeline/run-pipeline.ts';
 import type { Manifest } from '../../../schemas/lake.ts';
+import { incentivesLoader } from '../../../serve/incentives/incentives-loader.ts';
 import { createRouteGroups } from '../../../serve/route-groups.ts';
 import { specRemModel } from '../../support/rem-model.ts';
 import { silentLogger } from '../../support/serve-fixtures.ts';
@@ -106,6 +107,43 @@ describe('what each module’s data is made from', () => {
       expect(unnoticed).toEqual([]);
     });
   }
+
+  it('incentives: a snapshot that changes only the catalog keeps the places loaded for the one served', async () => {
+    const loader = incentivesLoader;
+    const served = { manifest: snapshot.manifest, data: await loader.load(snapshot) };
+    const read = new Set<string>();
+    const next = {
+      ...watched(snapshot, read),
+      manifest: withChanged(snapshot.manifest, 'incentives_serving_states'),
+    };
+    const data = await loader.load(next, served);
+
+    expect([...read].sort()).toEqual([
+      'incentives_serving_states',
+      'loan_programs',
+      'low_income_thresholds',
+      'poverty_levels',
+      'tax_brackets',
+    ]);
+    expect(data.locations).toBe(served.data.locations);
+    expect(data.zipStates).toBe(served.data.zipStates);
+    expect(data.states).not.toBe(served.data.states);
+  });
+
+  it('incentives: a snapshot that changes the locations or the ZIPs’ counties prepares the places again', async () => {
+    const loader = incentivesLoader;
+    const served = { manifest: snapshot.manifest, data: await loader.load(snapshot) };
+    for (const table of ['incentives_serving_locations', 'rem_zip_counties']) {
+      const read = new Set<string>();
+      const next = { ...watched(snapshot, read), manifest: withChanged(snapshot.manifest, table) };
+      const data = await loader.load(next, served);
+
+      expect(read).toContain('incentives_serving_locations');
+      expect(read).toContain('rem_zip_counties');
+      expect(data.locations).not.toBe(served.data.locations);
+      expect(data.locations.get('02814')).toEqual(served.data.locations.get('02814'));
+    }
+  });
 
   it('the lake listing, which names its snapshot, is loaded for every snapshot', () => {
     expect(groups.filter((g) => g.loader.madeFrom === undefined).map((g) => g.loader.name)).toEqual(['lake']);

@@ -1,5 +1,6 @@
 import {
   prepareIncentivesData,
+  preparePlaces,
   type IncentivesData,
   type IncentivesTables,
 } from '../../../serve/incentives/incentives-data.ts';
@@ -9,12 +10,13 @@ import { fixtureRecords } from './fixture-records.ts';
 /** The fixture dataset as the serving module holds it in memory. */
 export async function fixtureData(): Promise<IncentivesData> {
   const { tables } = await buildIncentiveTablesInProcess(fixtureRecords());
-  return prepareIncentivesData({
+  const incentivesTables = {
     locations: tables.get('incentives_serving_locations'),
     states: tables.get('incentives_serving_states'),
     thresholds: tables.get('low_income_thresholds'),
     povertyLevels: tables.get('poverty_levels'),
     taxBrackets: tables.get('tax_brackets'),
     loanPrograms: tables.get('loan_programs'),
-  } as unknown as IncentivesTables);
+  } as unknown as IncentivesTables;
+  return prepareIncentivesData(incentivesTables, await preparePlaces(incentivesTables));
 }
