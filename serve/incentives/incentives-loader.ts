@@ -38,6 +38,13 @@ async function loadPlaces(snapshot: SnapshotReader): Promise<Places> {
   });
 }
 
+/** The places of loaded data, only they: nothing else of an older snapshot's data reaches the new one. */
+const placesOf = ({ locations, locationStates, zipStates }: IncentivesData): Places => ({
+  locations,
+  locationStates,
+  zipStates,
+});
+
 /**
  * Loads the incentives serving tables of a snapshot into memory once; requests then only read maps.
  * Tables are read one after another: each read runs its own DuckDB instance, and reading them all at once
@@ -50,7 +57,7 @@ export const incentivesLoader: SnapshotLoader<IncentivesData> = {
   async load(snapshot, served) {
     const places =
       served !== undefined && sameTables(snapshot.manifest, served.manifest, PLACE_TABLES)
-        ? served.data
+        ? placesOf(served.data)
         : await loadPlaces(snapshot);
     return prepareIncentivesData(
       {
