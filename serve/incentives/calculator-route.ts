@@ -7,7 +7,7 @@ import type { RouteGroupContext, ZodApp } from '../route-group.ts';
 import type { Geocoder } from '../geocoding/geocoder.ts';
 import { sendJson } from '../http/send-json.ts';
 import { calculatorAnswerKey } from './calculator-answer-key.ts';
-import { calculateIncentives } from './eligibility/calculate-incentives.ts';
+import { calculateIncentives, calculateWithTerritory } from './eligibility/calculate-incentives.ts';
 import { incomeClass } from './eligibility/income-class.ts';
 import { omittedUtilities } from './eligibility/omitted-utilities.ts';
 import type { IncentivesData } from './incentives-data.ts';
@@ -72,29 +72,26 @@ export function registerCalculatorRoute(
         size: query.household_size,
         taxFiling: query.tax_filing,
       });
-      // Once with the utilities given, and once more per utility left out (omittedUtilities).
-      const calculate = (geographyIds: readonly number[]) =>
-        calculateIncentives(
-          data,
-          location,
-          {
-            ownerStatus: query.owner_status,
-            income,
-            authorityTypes: query.authority_types,
-            items: query.items,
-            includeBetaStates: query.include_beta_states,
-            utilityGeographyIds: geographyIds,
-          },
-          ctx.asOfDate(request),
-        );
-      const calculation = calculate(utilityGeographyIds);
+      const calculationRequest = {
+        ownerStatus: query.owner_status,
+        income,
+        authorityTypes: query.authority_types,
+        items: query.items,
+        includeBetaStates: query.include_beta_states,
+        utilityGeographyIds,
+      };
+      const today = ctx.asOfDate(request);
+      const calculation = calculateIncentives(data, location, calculationRequest, today);
+      // What each utility the request left out would add (omittedUtilities).
       const omitted =
         calculation.coveredState &&
         omittedUtilities(
           location,
           calculation.coveredState,
-          { given: query, givenGeographyIds: utilityGeographyIds, answer: calculation.incentives },
-          (geographyIds) => calculate(geographyIds).incentives,
+          { given: query, answer: calculation.incentives },
+          (geographyId) =>
+            calculateWithTerritory(data, location, calculationRequest, today, calculation, geographyId)
+              .incentives,
           (incentive) => incentive.amount,
         );
       return sendJson(reply, calculatorBody(calculation, location, query.utility, query.language, omitted));

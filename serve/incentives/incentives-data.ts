@@ -76,7 +76,10 @@ export interface StateCatalog {
   state: string;
   /** In file order. */
   candidates: readonly PreparedCandidate[];
-  /** Geography id → positions in `candidates` of those whose authority serves it. */
+  /**
+   * Geography id → positions in `candidates` of those naming it: their authority serves it or their geo
+   * group includes it. Only these can become eligible when a request adds the geography.
+   */
   candidatesByGeography: ReadonlyMap<number, readonly number[]>;
   /** Positions of candidates with no authority to check (federal). */
   unrestrictedCandidates: readonly number[];
@@ -340,11 +343,12 @@ function indexCandidates(
 ): Pick<StateCatalog, 'candidatesByGeography' | 'unrestrictedCandidates'> {
   const candidatesByGeography = new Map<number, number[]>();
   const unrestrictedCandidates: number[] = [];
+  const add = (id: number, index: number) =>
+    (candidatesByGeography.get(id) ?? candidatesByGeography.set(id, []).get(id)!).push(index);
   candidates.forEach((candidate, index) => {
     if (candidate.authorityGeographies === null) unrestrictedCandidates.push(index);
-    else
-      for (const id of candidate.authorityGeographies)
-        (candidatesByGeography.get(id) ?? candidatesByGeography.set(id, []).get(id)!).push(index);
+    else for (const id of candidate.authorityGeographies) add(id, index);
+    for (const id of candidate.geoGroup ?? []) if (!candidate.authorityGeographies?.has(id)) add(id, index);
   });
   return { candidatesByGeography, unrestrictedCandidates };
 }

@@ -103,8 +103,8 @@ export function registerLocationRoutes(
         omittedUtilities(
           location,
           catalog,
-          { given: query, givenGeographyIds: utilityGeographyIds, answer: programs },
-          (utilityIds) => offered(utilityIds).programs,
+          { given: query, answer: programs },
+          (geographyId) => offered([...utilityGeographyIds, geographyId]).programs,
           () => null,
         );
       return sendJson(

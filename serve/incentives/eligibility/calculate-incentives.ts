@@ -2,14 +2,14 @@ import type { AuthorityType, Item, OwnerStatus } from '../../../schemas/incentiv
 import type { IncentivesData, Location, PreparedCandidate, StateCatalog } from '../incentives-data.ts';
 import type { AmiFlags } from '../../../schemas/incentives/ami.ts';
 import type { IncomeClass } from './income-class.ts';
-import { isCandidateEligible, type RuleContext } from './incentive-rules.ts';
+import { geographyMayAdmit, isCandidateEligible, type RuleContext } from './incentive-rules.ts';
 import { applyMassSave } from './mass-save.ts';
 import { applyRelationships } from './relationships.ts';
 import { stateIncentivesIncluded } from './states.ts';
 
 /**
- * The catalog's candidates whose authority serves one of the geographies (or that have none to check),
- * in file order: the per-state index spares testing hundreds of other utilities' incentives per request.
+ * The catalog's candidates naming one of the geographies (or that have no authority to check), in file
+ * order: the per-state index spares testing hundreds of other utilities' incentives per request.
  * Only the positions the index names are gathered and sorted, so the cost follows the handful that
  * serve the location, not the size of the state's catalog.
  */
@@ -66,6 +66,17 @@ export interface Calculation extends AmiFlags {
   authorityEntries: string[];
 }
 
+function ruleContext(location: Location, request: CalculationRequest, today: string): RuleContext {
+  return {
+    state: location.state,
+    geographyIds: [...request.utilityGeographyIds, ...location.geographyIds],
+    ownerStatus: request.ownerStatus,
+    income: request.income,
+    evChargerEligible: location.evChargerEligible === true,
+    today,
+  };
+}
+
 /**
  * The calculator: candidate incentives (federal, then the state's if included), each tested by the
  * per-incentive rules, then the Mass Save rule (MA) and the relationships over everything eligible, and
@@ -84,14 +95,7 @@ export function calculateIncentives(
       ? catalog
       : null;
   const { income } = request;
-  const ctx: RuleContext = {
-    state: location.state,
-    geographyIds: [...request.utilityGeographyIds, ...location.geographyIds],
-    ownerStatus: request.ownerStatus,
-    income,
-    evChargerEligible: location.evChargerEligible === true,
-    today,
-  };
+  const ctx = ruleContext(location, request, today);
 
   const eligible = new Map<string, PreparedCandidate>();
   const candidates = coveredState
@@ -126,4 +130,29 @@ export function calculateIncentives(
     incentives: selected.sort(bySortRank),
     authorityEntries: [...authorityEntries.values()],
   };
+}
+
+/**
+ * `base` (the calculation of `request`) with one more utility territory. A territory only makes more
+ * candidates eligible, and only those naming it (StateCatalog.candidatesByGeography) whose geography test
+ * it opens, so when none of them then passes the rules, the answer is `base`'s and is not computed again.
+ */
+export function calculateWithTerritory(
+  data: IncentivesData,
+  location: Location,
+  request: CalculationRequest,
+  today: string,
+  base: Calculation,
+  geographyId: number,
+): Calculation {
+  const widened = { ...request, utilityGeographyIds: [...request.utilityGeographyIds, geographyId] };
+  const [without, withIt] = [ruleContext(location, request, today), ruleContext(location, widened, today)];
+  const catalogs = base.coveredState ? [data.federal, base.coveredState] : [data.federal];
+  const gainsOne = catalogs.some((catalog) =>
+    (catalog.candidatesByGeography.get(geographyId) ?? []).some((position) => {
+      const candidate = catalog.candidates[position]!;
+      return geographyMayAdmit(candidate, without, geographyId) && isCandidateEligible(candidate, withIt);
+    }),
+  );
+  return gainsOne ? calculateIncentives(data, location, widened, today) : base;
 }

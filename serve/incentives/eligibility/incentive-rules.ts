@@ -22,6 +22,17 @@ function overlaps(ids: readonly number[], set: ReadonlySet<number>): boolean {
 }
 
 /**
+ * Whether adding a geography to the context's can change the incentive's eligibility: one of its two
+ * geography tests (authority, geo group) names the geography and fails without it. The other rules do
+ * not read geographies, so for any other incentive the answer with the geography is the answer without.
+ */
+export function geographyMayAdmit(candidate: Candidate, ctx: RuleContext, geographyId: number): boolean {
+  const opens = (ids: ReadonlySet<number> | null) =>
+    ids !== null && ids.has(geographyId) && !overlaps(ctx.geographyIds, ids);
+  return opens(candidate.authorityGeographies) || opens(candidate.geoGroup);
+}
+
+/**
  * Whether one incentive applies, by the reference's rules in its order: the authority serves the
  * location; the geo group covers it; not the federal energy audit credit in MA (Mass Save audits are
  * free there); the 30C location test; owner status; some tax liability for credit-only incentives;

@@ -29,7 +29,7 @@ export function dollarCap(amount: Amount): number {
 
 /**
  * For each utility parameter the request left out, the utilities serving the location and what each adds
- * to the answer (`answerWith` computes it with the given utilities' territories and one more); null when
+ * to the answer (`answerWith` computes it with one more utility territory than the request gave); null when
  * giving none of them would add anything, so an answer that misses nothing says nothing more.
  * `gas_utility=none` is an answer ("no gas service"), not an omission.
  */
@@ -38,11 +38,10 @@ export function omittedUtilities<T extends { id: string }>(
   catalog: StateCatalog,
   request: {
     given: Readonly<Partial<Record<UtilityParameter, string>>>;
-    /** The geography ids of the utilities given, and the answer computed with them. */
-    givenGeographyIds: readonly number[];
+    /** The answer computed with the utilities given. */
     answer: readonly T[];
   },
-  answerWith: (utilityGeographyIds: readonly number[]) => readonly T[],
+  answerWith: (addedUtilityGeographyId: number) => readonly T[],
   amountOf: (entry: T) => Amount | null,
 ): OmittedUtilities | null {
   const now = new Set(request.answer.map((entry) => entry.id));
@@ -60,9 +59,7 @@ export function omittedUtilities<T extends { id: string }>(
     const gains = serving.flatMap((id) => {
       const utility = known.get(id);
       if (utility === undefined) return [];
-      const added = answerWith([...request.givenGeographyIds, utility.id]).filter(
-        (entry) => !now.has(entry.id),
-      );
+      const added = answerWith(utility.id).filter((entry) => !now.has(entry.id));
       const upTo = added.reduce((sum, entry) => sum + cap(entry), 0);
       return [{ id, name: utility.name, additional: added.length, additionalUpToUsd: upTo }];
     });

@@ -7,9 +7,9 @@ import {
 import { buildIncentiveTablesInProcess } from './in-process-lake.ts';
 import { fixtureRecords } from './fixture-records.ts';
 
-/** The fixture dataset as the serving module holds it in memory. */
-export async function fixtureData(): Promise<IncentivesData> {
-  const { tables } = await buildIncentiveTablesInProcess(fixtureRecords());
+/** The fixture dataset (or other records) as the serving module holds it in memory. */
+export async function fixtureData(records = fixtureRecords()): Promise<IncentivesData> {
+  const { tables } = await buildIncentiveTablesInProcess(records);
   const incentivesTables = {
     locations: tables.get('incentives_serving_locations'),
     states: tables.get('incentives_serving_states'),

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   calculateIncentives,
+  calculateWithTerritory,
   candidatesServing,
   type CalculationRequest,
 } from '../../../../serve/incentives/eligibility/calculate-incentives.ts';
@@ -8,6 +9,8 @@ import { incomeClass } from '../../../../serve/incentives/eligibility/income-cla
 import type { Household } from '../../../../serve/incentives/eligibility/low-income.ts';
 import type { IncentivesData } from '../../../../serve/incentives/incentives-data.ts';
 import { fixtureData } from '../../../support/incentives/fixture-data.ts';
+import { fixtureRecords } from '../../../support/incentives/fixture-records.ts';
+import { INCENTIVE_RECORDS as R } from '../../../../schemas/incentives/records.ts';
 
 let data: IncentivesData;
 beforeAll(async () => {
@@ -30,7 +33,7 @@ const calculate = ({ household, ...request }: HouseholdRequest, zip = '02903') =
 const ids = (request: HouseholdRequest, zip = '02903') => calculate(request, zip).incentives.map((c) => c.id);
 
 describe('candidatesServing', () => {
-  it('keeps file order and only candidates whose authority serves one of the geographies', () => {
+  it('keeps file order and only candidates naming one of the geographies', () => {
     const ri = data.states.get('RI')!;
     expect(candidatesServing(ri, [40]).map((c) => c.id)).toEqual(['RI-1', 'RI-3', 'RI-4']);
     expect(candidatesServing(ri, [3001, 40]).map((c) => c.id)).toEqual(['RI-1', 'RI-2', 'RI-3', 'RI-4']);
@@ -65,5 +68,83 @@ describe('calculateIncentives', () => {
     const request = { ...lowIncomeFamily, utilityGeographyIds: [] };
     expect(ids(request, '57104')).toEqual(['IRA-1', 'IRA-14']);
     expect(ids({ ...request, includeBetaStates: true }, '57104')).toEqual(['SD-1', 'IRA-1', 'IRA-14']);
+  });
+});
+
+describe('calculateWithTerritory', () => {
+  // The fixture, and a state EV rebate for Pascoag's territory only (3002), named by a geo group: its
+  // authority (the state office, geography 40) serves every RI ZIP, so only the group restricts it.
+  let withGroup: IncentivesData;
+  beforeAll(async () => {
+    withGroup = await fixtureData([
+      ...fixtureRecords(),
+      { schema: R.geoGroup, key: 'RI/pascoag', payload: { state: 'RI', id: 'pascoag', geographies: [3002] } },
+      {
+        schema: R.incentive,
+        key: 'RI/RI-6',
+        payload: {
+          id: 'RI-6',
+          state: 'RI',
+          position: 5,
+          payment_methods: ['rebate'],
+          program: 'ri_drive',
+          items: ['new_electric_vehicle'],
+          amount: { type: 'dollar_amount', number: 500 },
+          owner_status: ['homeowner', 'renter'],
+          eligible_geo_group: 'pascoag',
+          short_description: { en: '$500 more for an EV in Pascoag.' },
+          url: { en: 'https://drive.ri.gov' },
+        },
+      },
+    ]);
+  });
+  const widen = (dataset: IncentivesData, household: HouseholdRequest, zip: string, territory: number) => {
+    const { household: h, ...rest } = household;
+    const location = dataset.locations.get(zip)!;
+    const request = { ...rest, income: incomeClass(dataset, location, h) };
+    const base = calculateIncentives(dataset, location, request, '2025-01-25');
+    return {
+      base,
+      widened: calculateWithTerritory(dataset, location, request, '2025-01-25', base, territory),
+      full: calculateIncentives(
+        dataset,
+        location,
+        { ...request, utilityGeographyIds: [...request.utilityGeographyIds, territory] },
+        '2025-01-25',
+      ),
+    };
+  };
+  const noUtility = { ...lowIncomeFamily, utilityGeographyIds: [] };
+  const richer = { ...noUtility, household: { ...noUtility.household, income: 90000 } };
+
+  it('is the base calculation itself when no incentive names the territory', () => {
+    const { base, widened } = widen(data, noUtility, '02814', 3002);
+    expect(widened).toBe(base);
+  });
+
+  it('computes again when the territory makes an incentive eligible, relationships included', () => {
+    // Rhode Island Energy's RI-2 passes the rules with its territory, but RI-1 excludes it for this family.
+    const low = widen(data, noUtility, '02903', 3001);
+    expect(low.widened).not.toBe(low.base);
+    expect(low.widened.incentives.map((c) => c.id)).toEqual(['RI-1', 'RI-4', 'IRA-1', 'IRA-5', 'IRA-14']);
+    const higher = widen(data, richer, '02903', 3001);
+    expect(higher.widened.incentives.map((c) => c.id)).toEqual(['RI-2', 'RI-4', 'IRA-1', 'IRA-5', 'IRA-14']);
+  });
+
+  it('finds an incentive that only a geo group restricts to the territory', () => {
+    const { base, widened } = widen(withGroup, noUtility, '02814', 3002);
+    expect(base.incentives.map((c) => c.id)).not.toContain('RI-6');
+    expect(widened.incentives.map((c) => c.id)).toContain('RI-6');
+  });
+
+  it('answers as a full calculation with the territory, for every fixture ZIP, household and territory', () => {
+    for (const dataset of [data, withGroup])
+      for (const zip of ['02903', '02814', '57104'])
+        for (const household of [noUtility, richer, { ...richer, utilityGeographyIds: [3001] }])
+          for (const territory of [3001, 3002]) {
+            const { widened, full } = widen(dataset, household, zip, territory);
+            expect(widened.incentives).toEqual(full.incentives);
+            expect(widened.authorityEntries).toEqual(full.authorityEntries);
+          }
   });
 });

@@ -32,7 +32,8 @@ const byUtility: Record<number, Offer[]> = {
   ],
   201: [],
 };
-const answerWith = (ids: readonly number[]) => [federal, ...ids.flatMap((id) => byUtility[id] ?? [])];
+/** The answer with no utility given, with one utility's territory added. */
+const answerWith = (id: number) => [federal, ...(byUtility[id] ?? [])];
 const amountOf = (offer: Offer) => offer.amount;
 
 describe('omittedUtilities', () => {
@@ -40,7 +41,7 @@ describe('omittedUtilities', () => {
     const omitted = omittedUtilities(
       location,
       catalog,
-      { given: {}, givenGeographyIds: [], answer: [federal] },
+      { given: {}, answer: [federal] },
       answerWith,
       amountOf,
     );
@@ -53,16 +54,12 @@ describe('omittedUtilities', () => {
   });
 
   it('is null when the parameters are given, or when no serving utility adds anything', () => {
-    const given = {
-      given: { utility: 'ma-eversource' },
-      givenGeographyIds: [101],
-      answer: answerWith([101]),
-    };
+    const given = { given: { utility: 'ma-eversource' }, answer: answerWith(101) };
     expect(omittedUtilities(location, catalog, given, answerWith, amountOf)).toBeNull();
     const nothingAdded = omittedUtilities(
       location,
       catalog,
-      { given: {}, givenGeographyIds: [], answer: [federal] },
+      { given: {}, answer: [federal] },
       () => [federal],
       amountOf,
     );
@@ -71,13 +68,13 @@ describe('omittedUtilities', () => {
 
   it('treats gas_utility=none as an answer, and skips ids the state data does not name', () => {
     const unknownGas = { ...location, gasUtilities: ['ma-unknown-gas'] } as unknown as Location;
-    const offersGas = (ids: readonly number[]) =>
-      ids.includes(201) ? [federal, { id: 'MA-G', amount: federal.amount }] : [federal];
-    const asked = { given: { utility: 'ma-eversource', gas_utility: 'none' }, givenGeographyIds: [101] };
+    const offersGas = (id: number) =>
+      id === 201 ? [federal, { id: 'MA-G', amount: federal.amount }] : [federal];
+    const asked = { given: { utility: 'ma-eversource', gas_utility: 'none' } };
     expect(
       omittedUtilities(location, catalog, { ...asked, answer: [federal] }, offersGas, amountOf),
     ).toBeNull();
-    const gasLeftOut = { given: { utility: 'ma-eversource' }, givenGeographyIds: [101], answer: [federal] };
+    const gasLeftOut = { given: { utility: 'ma-eversource' }, answer: [federal] };
     expect(omittedUtilities(location, catalog, gasLeftOut, offersGas, amountOf)).toEqual({
       gas_utility: [
         { id: 'ma-eversource-gas', name: 'Eversource Gas', additional: 1, additionalUpToUsd: 2000 },
