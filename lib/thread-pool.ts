@@ -1,7 +1,8 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { ResourceLimits } from 'node:worker_threads';
+import type { ResourceLimits, Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
+import { loadedThreadOf } from './thread-loaded.ts';
 
 /**
  * Worker threads for CPU work that must not hold up the event loop (the server's REM model, the simulate
@@ -22,7 +23,8 @@ export class ThreadPoolFull extends Error {
 export interface ThreadPoolOptions {
   /**
    * The thread module's source (.ts): its default export answers a job (a thrown error fails only that
-   * job). From dist/, the compiled .js beside it runs.
+   * job), and it calls reportLoaded (lib/thread-loaded.ts) with what it loads first. From dist/, the
+   * compiled .js beside it runs.
    */
   module: URL;
   threads: number;
@@ -51,7 +53,10 @@ export interface ThreadPool<In, Out> {
   readonly concurrency: number;
   /** Messages a thread posts itself (parentPort.postMessage), e.g. what it tells about itself. */
   onMessage(listener: (message: unknown) => void): void;
-  /** Fails the running and waiting jobs and stops the threads. */
+  /**
+   * Fails the jobs waiting for a thread and any after; stops the threads once each has loaded and answered
+   * the jobs it holds.
+   */
   close(): Promise<void>;
 }
 
@@ -66,6 +71,9 @@ function threadModule(module: URL): { filename: string; execArgv?: string[] } {
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm')).href;
   return { filename: source, execArgv: ['--import', tsx] };
 }
+
+/** How long stopping the pool waits for a thread still loading before terminating it anyway. */
+const LOAD_WAIT_MS = 30_000;
 
 export function createThreadPool<In, Out>(options: ThreadPoolOptions): ThreadPool<In, Out> {
   if (!Number.isInteger(options.threads) || options.threads < 1)
@@ -91,12 +99,39 @@ export function createThreadPool<In, Out>(options: ThreadPoolOptions): ThreadPoo
   let answered = false;
   let closed = false;
   let broken: Error | undefined;
+  const loadedThreads = new Set<number>();
+  pool.on('message', (message) => {
+    const id = loadedThreadOf(message);
+    if (id !== undefined) loadedThreads.add(id);
+  });
+  const untilLoaded = (thread: Worker) =>
+    new Promise<void>((resolve) => {
+      if (loadedThreads.has(thread.threadId)) return resolve();
+      const done = () => {
+        clearTimeout(timer);
+        thread.off('message', onMessage);
+        thread.off('exit', done);
+        resolve();
+      };
+      const onMessage = (message: unknown) => {
+        if (loadedThreadOf(message) === thread.threadId) done();
+      };
+      const timer = setTimeout(done, LOAD_WAIT_MS);
+      thread.on('message', onMessage);
+      thread.once('exit', done);
+    });
+  // onnxruntime aborts the whole process when a thread is terminated while it creates or runs a session, so
+  // the threads are stopped only once each has loaded, and has answered the jobs it holds.
+  const stopThreads = async () => {
+    await Promise.all(pool.threads.map(untilLoaded));
+    await pool.close({ force: true });
+  };
   // A thread that fails before any job was answered could not start (a broken module, an unreadable model):
   // the waiting jobs, and any after, fail with its error rather than wait for a thread that will not come.
   pool.on('error', (error: Error) => {
-    if (answered || broken) return;
+    if (answered || broken || closed) return;
     broken = error;
-    void pool.destroy();
+    void stopThreads();
   });
   return {
     run(input) {
@@ -130,11 +165,13 @@ export function createThreadPool<In, Out>(options: ThreadPoolOptions): ThreadPoo
     },
     concurrency: options.threads,
     onMessage(listener) {
-      pool.on('message', listener);
+      pool.on('message', (message) => {
+        if (loadedThreadOf(message) === undefined) listener(message);
+      });
     },
     async close() {
       closed = true;
-      await pool.destroy();
+      await stopThreads();
     },
   };
 }

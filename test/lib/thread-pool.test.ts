@@ -112,15 +112,31 @@ describe('ThreadPool', () => {
     expect(await running).toMatchObject({ value: 2 });
   }, 20_000);
 
-  it('fails the running and waiting jobs when closed, and any job after', async () => {
+  it('when closed, answers the jobs its threads hold and fails those waiting, and any job after', async () => {
     const threads = pool(1);
+    await threads.run(answer(0)); // started
     const running = threads.run(answer(1, 300));
     const waiting = expect(threads.run(answer(2))).rejects.toThrow('the thread pool is closed');
-    const stopped = expect(running).rejects.toThrow('the thread pool is closed');
     await threads.close();
     await waiting;
-    await stopped;
+    expect(await running).toMatchObject({ value: 2 });
     await expect(threads.run(answer(3))).rejects.toThrow('the thread pool is closed');
+  }, 20_000);
+
+  it('when closed while its threads load, stops each only once it has loaded', async () => {
+    const threads = createThreadPool<PoolTestJob, Answer>({
+      module: testThread,
+      threads: 2,
+      startNow: true,
+      workerData: { loadMs: 500 },
+    });
+    pools.push(threads);
+    const told: unknown[] = [];
+    threads.onMessage((message) => told.push(message));
+    await threads.close();
+    // The pool's own "loaded" messages are not passed on; the threads' are.
+    expect(told).toEqual([{ loadedAfterMs: 500 }, { loadedAfterMs: 500 }]);
+    expect(threads.size).toBe(0);
   }, 20_000);
 
   it('started ahead, has every thread running, and holds several jobs per thread if asked', async () => {

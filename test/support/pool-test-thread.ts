@@ -1,5 +1,17 @@
 import { readFileSync } from 'node:fs';
-import { threadId } from 'node:worker_threads';
+import { parentPort, threadId, workerData } from 'node:worker_threads';
+import { reportLoaded } from '../../lib/thread-loaded.ts';
+
+// What the thread loads before answering: nothing, or for `workerData.loadMs` a wait standing in for a
+// model, after which it says so.
+const loadMs = (workerData as { loadMs?: number } | undefined)?.loadMs;
+reportLoaded(
+  loadMs === undefined
+    ? Promise.resolve()
+    : new Promise((resolve) => setTimeout(resolve, loadMs)).then(() =>
+        parentPort?.postMessage({ loadedAfterMs: loadMs }),
+      ),
+);
 
 /**
  * What a spec asks of a thread-pool thread: to answer, tell its nice value, fail, die, outgrow its heap or
